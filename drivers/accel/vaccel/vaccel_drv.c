@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: vaccel driver
+ *
+ * vaccel has no hardware to find, so it makes its own, the way vgem does:
+ * at load, the module registers a platform driver and then one platform
+ * device per virtual accelerator (``vaccel.0``, ``vaccel.1``, ...).  The
+ * driver core binds each device to the driver, and probe registers a DRM
+ * device with %DRIVER_COMPUTE_ACCEL, which the accel core exposes as
+ * ``/dev/accel/accelN``.
+ *
+ * Going through the driver core rather than creating the DRM devices
+ * directly gives every device a real &struct device with managed
+ * resources, and makes unbinding a device through sysfs behave like a
+ * hot-unplug: remove calls drm_dev_unplug(), after which every ioctl on a
+ * file still open fails with ``-ENODEV``, and the memory goes when the last
+ * file is closed.
+ *
+ * The DRM device offers GEM, syncobjs and timeline syncobjs from the core,
+ * and the vaccel ioctls listed in vaccel_drm_ioctls[].
+ */
+
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_drv.h"
+#include "vaccel_query.h"
+
+/*
+ * The platform devices the module created, in index order.  Written only by
+ * module init and exit, which the module loader serialises, so no lock.
+ */
+static struct platform_device *vaccel_pdevs[VACCEL_MAX_DEVICES];
+static unsigned int vaccel_num_pdevs;
+
+/* The validated topology shared by every device; set once at init. */
+static struct vaccel_topology vaccel_topology;
+
+static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(VACCEL_QUERY, vaccel_ioctl_query, 0),
+};
+
+/*
+ * DRM_ACCEL_FOPS has no .show_fdinfo in 6.12: spell the operations out so
+ * that /proc/<pid>/fdinfo shows the DRM client keys.
+ */
+static const struct file_operations vaccel_fops = {
+	.owner = THIS_MODULE,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.show_fdinfo = drm_show_fdinfo,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+};
+
+static const struct drm_driver vaccel_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
+			   DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
+	.ioctls = vaccel_drm_ioctls,
+	.num_ioctls = ARRAY_SIZE(vaccel_drm_ioctls),
+	.fops = &vaccel_fops,
+	.name = VACCEL_DRIVER_NAME,
+	.desc = VACCEL_DRIVER_DESC,
+	.date = VACCEL_DRIVER_DATE,
+	.major = DRM_VACCEL_UAPI_MAJOR,
+	.minor = DRM_VACCEL_UAPI_MINOR,
+};
+
+static int vaccel_probe(struct platform_device *pdev)
+{
+	struct vaccel_device *vdev;
+	int ret;
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vaccel_drm_driver,
+				  struct vaccel_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+
+	vdev->index = pdev->id;
+	vdev->topo = vaccel_topology;
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		return ret;
+
+	platform_set_drvdata(pdev, vdev);
+	drm_dbg_driver(&vdev->drm, "device %u: %u compute, %u copy engines, %u-bit VA\n",
+		       vdev->index,
+		       vdev->topo.engine_count[DRM_VACCEL_ENGINE_CLASS_COMPUTE],
+		       vdev->topo.engine_count[DRM_VACCEL_ENGINE_CLASS_COPY],
+		       vdev->topo.va_bits);
+	return 0;
+}
+
+static void vaccel_remove(struct platform_device *pdev)
+{
+	struct vaccel_device *vdev = platform_get_drvdata(pdev);
+
+	/* Open files keep the DRM device; their ioctls now get -ENODEV. */
+	drm_dev_unplug(&vdev->drm);
+}
+
+static struct platform_driver vaccel_platform_driver = {
+	.probe = vaccel_probe,
+	.remove = vaccel_remove,
+	.driver = {
+		.name = VACCEL_DRIVER_NAME,
+	},
+};
+
+static void vaccel_destroy_devices(void)
+{
+	while (vaccel_num_pdevs)
+		platform_device_unregister(vaccel_pdevs[--vaccel_num_pdevs]);
+}
+
+static int vaccel_create_devices(unsigned int count)
+{
+	struct platform_device *pdev;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		pdev = platform_device_register_simple(VACCEL_DRIVER_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev))
+			return PTR_ERR(pdev);
+		vaccel_pdevs[vaccel_num_pdevs++] = pdev;
+
+		/* Probe runs synchronously; a device it left unbound failed. */
+		if (!device_is_bound(&pdev->dev))
+			return -ENODEV;
+	}
+	return 0;
+}
+
+static int __init vaccel_init(void)
+{
+	struct vaccel_topology_params params;
+	const char *why = NULL;
+	int ret;
+
+	vaccel_topology_params_get(&params);
+	ret = vaccel_topology_init(&vaccel_topology, &params, &why);
+	if (ret) {
+		pr_err("vaccel: invalid topology: %s\n", why);
+		return ret;
+	}
+
+	ret = platform_driver_register(&vaccel_platform_driver);
+	if (ret)
+		return ret;
+
+	ret = vaccel_create_devices(params.devices);
+	if (ret)
+		goto err_destroy_devices;
+
+	return 0;
+
+err_destroy_devices:
+	vaccel_destroy_devices();
+	platform_driver_unregister(&vaccel_platform_driver);
+	pr_err("vaccel: failed to create devices: %d\n", ret);
+	return ret;
+}
+
+static void __exit vaccel_exit(void)
+{
+	vaccel_destroy_devices();
+	platform_driver_unregister(&vaccel_platform_driver);
+}
+
+module_init(vaccel_init);
+module_exit(vaccel_exit);
+
+MODULE_DESCRIPTION(VACCEL_DRIVER_DESC);
+MODULE_AUTHOR("The vaccel authors");
+MODULE_LICENSE("GPL");

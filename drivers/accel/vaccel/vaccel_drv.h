@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_DRV_H__
+#define __VACCEL_DRV_H__
+
+#include <drm/drm_device.h>
+
+#include "vaccel_topology.h"
+
+#define VACCEL_DRIVER_NAME	"vaccel"
+#define VACCEL_DRIVER_DESC	"Virtual compute accelerator"
+#define VACCEL_DRIVER_DATE	"20261121"
+
+/**
+ * struct vaccel_device - one virtual accelerator
+ * @drm: the DRM device, registered as /dev/accel/accelN
+ * @index: index of this device among the module's devices
+ * @topo: the device's shape, immutable after probe
+ */
+struct vaccel_device {
+	struct drm_device drm;
+	unsigned int index;
+	struct vaccel_topology topo;
+};
+
+static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
+{
+	return container_of(drm, struct vaccel_device, drm);
+}
+
+#endif /* __VACCEL_DRV_H__ */

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Query
+ *
+ * %DRM_IOCTL_VACCEL_QUERY tells user space what the device is: its uapi
+ * version, engines, address-space limits.  Each query type has an answer,
+ * built in kernel memory from the immutable &struct vaccel_topology, then
+ * copied out by vaccel_query_copy_out(), which implements the size
+ * negotiation of &struct drm_vaccel_query in one place for every type:
+ *
+ * - a zero size asks for the size of the answer;
+ * - a buffer may be shorter than the answer, down to the answer's first
+ *   released size (older user space), or longer (newer user space), in
+ *   which case the tail is cleared so that fields this kernel lacks read
+ *   as zero;
+ * - an answer that is an array must be taken whole.
+ *
+ * Each query type passes its answer's first released size as the minimum;
+ * when a structure grows, that minimum stays, so old binaries keep working.
+ */
+
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_drv.h"
+#include "vaccel_query.h"
+
+/**
+ * vaccel_query_device_info() - build the answer to %DRM_VACCEL_QUERY_DEVICE
+ * @vdev: the device
+ * @info: the answer, fully written
+ *
+ * Context: Any context.
+ */
+void vaccel_query_device_info(const struct vaccel_device *vdev,
+			      struct drm_vaccel_device_info *info)
+{
+	const struct vaccel_topology *topo = &vdev->topo;
+	unsigned int i;
+
+	memset(info, 0, sizeof(*info));
+	info->uapi_major = DRM_VACCEL_UAPI_MAJOR;
+	info->uapi_minor = DRM_VACCEL_UAPI_MINOR;
+	info->device_index = vdev->index;
+	for (i = 0; i < DRM_VACCEL_ENGINE_CLASS_COUNT; i++)
+		info->engine_count[i] = topo->engine_count[i];
+	info->engines_total = topo->num_engines;
+	info->hw_queue_depth = VACCEL_HW_QUEUE_DEPTH;
+	info->va_bits = topo->va_bits;
+	info->page_size = VACCEL_PAGE_SIZE;
+	info->va_start = topo->va_start;
+	info->va_end = topo->va_end;
+}
+
+/**
+ * vaccel_query_engine_list_size() - size of the answer to %DRM_VACCEL_QUERY_ENGINES
+ * @vdev: the device
+ *
+ * Context: Any context.
+ * Return: the size in bytes of the engine list of @vdev.
+ */
+size_t vaccel_query_engine_list_size(const struct vaccel_device *vdev)
+{
+	struct drm_vaccel_engine_list *list;
+
+	return struct_size(list, engines, vdev->topo.num_engines);
+}
+
+/**
+ * vaccel_query_engine_list() - build the answer to %DRM_VACCEL_QUERY_ENGINES
+ * @vdev: the device
+ * @buf: vaccel_query_engine_list_size() bytes, fully written
+ *
+ * Context: Any context.
+ */
+void vaccel_query_engine_list(const struct vaccel_device *vdev, void *buf)
+{
+	const struct vaccel_topology *topo = &vdev->topo;
+	struct drm_vaccel_engine_list *list = buf;
+	unsigned int i;
+
+	memset(buf, 0, vaccel_query_engine_list_size(vdev));
+	list->count = topo->num_engines;
+	list->entry_size = sizeof(list->engines[0]);
+	for (i = 0; i < topo->num_engines; i++) {
+		const struct vaccel_engine_desc *desc = &topo->engines[i];
+		struct drm_vaccel_engine_info *e = &list->engines[i];
+
+		e->engine_class = desc->engine_class;
+		e->instance = desc->instance;
+		e->hw_queue_depth = desc->hw_queue_depth;
+		e->preempt_caps = desc->preempt_caps;
+		e->preempt_granularity = desc->preempt_granularity;
+	}
+}
+
+/* Clears user memory a page at a time, so a huge buffer cannot stall the CPU. */
+static int vaccel_clear_user(void __user *ptr, size_t len)
+{
+	while (len) {
+		size_t chunk = min_t(size_t, len, PAGE_SIZE);
+
+		if (clear_user(ptr, chunk))
+			return -EFAULT;
+		ptr += chunk;
+		len -= chunk;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * vaccel_query_copy_out() - negotiate the size and copy an answer to user space
+ * @q: the query; @q->size is updated to @answer_size on success
+ * @answer: the answer in kernel memory
+ * @answer_size: its size
+ * @min_size: the smallest buffer accepted: the answer's first released
+ *	      size, or @answer_size for an answer that must be taken whole
+ *
+ * Context: Process context, may fault and sleep.
+ * Return: 0, -EINVAL if the buffer is too small, -EFAULT if it cannot be
+ * written, -EINTR if a fatal signal arrived while clearing a large buffer.
+ */
+int vaccel_query_copy_out(struct drm_vaccel_query *q, const void *answer,
+			  u32 answer_size, u32 min_size)
+{
+	void __user *data = u64_to_user_ptr(q->data);
+	u32 n;
+	int ret;
+
+	if (!q->size) {
+		q->size = answer_size;
+		return 0;
+	}
+	if (q->size < min_size)
+		return -EINVAL;
+
+	n = min(q->size, answer_size);
+	if (copy_to_user(data, answer, n))
+		return -EFAULT;
+	if (q->size > n) {
+		ret = vaccel_clear_user(data + n, q->size - n);
+		if (ret)
+			return ret;
+	}
+	q->size = answer_size;
+	return 0;
+}
+
+static int vaccel_query_device(struct vaccel_device *vdev,
+			       struct drm_vaccel_query *q)
+{
+	struct drm_vaccel_device_info info;
+
+	vaccel_query_device_info(vdev, &info);
+	/* The first release of the structure is the current one. */
+	return vaccel_query_copy_out(q, &info, sizeof(info), sizeof(info));
+}
+
+static int vaccel_query_engines(struct vaccel_device *vdev,
+				struct drm_vaccel_query *q)
+{
+	size_t size = vaccel_query_engine_list_size(vdev);
+	void *list;
+	int ret;
+
+	list = kmalloc(size, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	vaccel_query_engine_list(vdev, list);
+	/* An array is never cut: the minimum is the whole answer. */
+	ret = vaccel_query_copy_out(q, list, size, size);
+	kfree(list);
+	return ret;
+}
+
+/**
+ * vaccel_ioctl_query() - handler of %DRM_IOCTL_VACCEL_QUERY
+ * @drm: the device
+ * @data: &struct drm_vaccel_query, copied in and out by the DRM core
+ * @file: the caller's file
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_query.
+ */
+int vaccel_ioctl_query(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct drm_vaccel_query *q = data;
+
+	if (q->flags || q->pad)
+		return -EINVAL;
+
+	switch (q->type) {
+	case DRM_VACCEL_QUERY_DEVICE:
+		return vaccel_query_device(vdev, q);
+	case DRM_VACCEL_QUERY_ENGINES:
+		return vaccel_query_engines(vdev, q);
+	default:
+		return -EINVAL;
+	}
+}

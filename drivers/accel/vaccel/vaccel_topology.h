@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_TOPOLOGY_H__
+#define __VACCEL_TOPOLOGY_H__
+
+#include <linux/sizes.h>
+#include <linux/types.h>
+
+#include <drm/vaccel_accel.h>
+
+/* Limits of the topology module parameters, see DOC: Topology. */
+#define VACCEL_MAX_DEVICES		8
+#define VACCEL_MAX_COMPUTE_ENGINES	8
+#define VACCEL_MAX_COPY_ENGINES		8
+#define VACCEL_PAGING_ENGINES		1
+#define VACCEL_MAX_ENGINES \
+	(VACCEL_MAX_COMPUTE_ENGINES + VACCEL_MAX_COPY_ENGINES + VACCEL_PAGING_ENGINES)
+
+/* MCDM: an engine's HW queue holds at most two DMA buffers. */
+#define VACCEL_HW_QUEUE_DEPTH		2
+
+#define VACCEL_VA_BITS_MIN		32
+#define VACCEL_VA_BITS_MAX		48
+#define VACCEL_PAGE_SHIFT		12
+#define VACCEL_PAGE_SIZE		(1u << VACCEL_PAGE_SHIFT)
+
+/* The GPU VA range below this stays unmapped: null pointers fault. */
+#define VACCEL_VA_START			SZ_64K
+
+/**
+ * struct vaccel_topology_params - the topology as the administrator asked for it
+ * @devices: number of devices to create
+ * @compute_engines: COMPUTE engines per device
+ * @copy_engines: COPY engines per device
+ * @va_bits: width of a GPU virtual address
+ */
+struct vaccel_topology_params {
+	unsigned int devices;
+	unsigned int compute_engines;
+	unsigned int copy_engines;
+	unsigned int va_bits;
+};
+
+/**
+ * struct vaccel_engine_desc - what an engine is, as the device query reports it
+ * @engine_class: &enum drm_vaccel_engine_class
+ * @instance: index within the class
+ * @hw_queue_depth: DMA buffers the engine holds at once
+ * @preempt_caps: bit (1 << &enum drm_vaccel_preempt_granularity) per granularity
+ * @preempt_granularity: the granularity in force
+ */
+struct vaccel_engine_desc {
+	u16 engine_class;
+	u16 instance;
+	u32 hw_queue_depth;
+	u32 preempt_caps;
+	u32 preempt_granularity;
+};
+
+/**
+ * struct vaccel_topology - the validated shape of one device
+ * @engine_count: number of engines per &enum drm_vaccel_engine_class
+ * @num_engines: number of entries in @engines
+ * @va_bits: width of a GPU virtual address
+ * @va_start: lowest GPU VA user space may map
+ * @va_end: end (exclusive) of the GPU VAs user space may map
+ * @engines: every engine, ordered by class then instance
+ *
+ * Immutable once the device exists, so readers need no lock.
+ */
+struct vaccel_topology {
+	u32 engine_count[DRM_VACCEL_ENGINE_CLASS_COUNT];
+	u32 num_engines;
+	u32 va_bits;
+	u64 va_start;
+	u64 va_end;
+	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
+};
+
+int vaccel_topology_init(struct vaccel_topology *topo,
+			 const struct vaccel_topology_params *params,
+			 const char **why);
+void vaccel_topology_params_get(struct vaccel_topology_params *params);
+
+#endif /* __VACCEL_TOPOLOGY_H__ */
