@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vaccel: the virtual compute accelerator.
+#
+#   make           build the module, libvaccel and the tools
+#   make run       install what is missing, build, boot the dev VM, run the sample
+#   make check     install what is missing, build, run every check and test
+#   make kunit     the KUnit suites (UML, lockdep)
+#   make vmtest    the end-to-end tests in the dev VM
+#   make shell     an interactive dev VM with the module loaded
+#   make docs      the HTML documentation
+#   make install   libvaccel, its headers and tools (PREFIX, DESTDIR)
+#   make clean     remove the build outputs
+#
+# Build outputs live in the cache, outside the work tree: $(O), by default
+# $(VACCEL_CACHE)/build.  KDIR= builds the module against another tree.
+
+ROOT := $(CURDIR)
+VACCEL_CACHE ?= $(if $(filter 0,$(shell id -u)),/var/cache/vaccel,$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/vaccel)
+export VACCEL_CACHE
+O ?= $(VACCEL_CACHE)/build
+export VACCEL_BUILD := $(O)
+PREFIX ?= /usr/local
+
+# The kernel chosen by scripts/install-deps.sh, else any installed 6.12.
+KDIR ?= $(or $(shell . $(VACCEL_CACHE)/kernel.env 2>/dev/null && echo $$VACCEL_KDIR),\
+	     $(firstword $(wildcard /lib/modules/6.12.*-amd64/build)))
+
+MODULE_SRC := Kbuild $(shell find drivers uapi -type f)
+
+.PHONY: all module umd vmtests deps run check kunit vmtest shell docs \
+	install clean sparse
+
+all: module umd
+
+# Kbuild of 6.12 writes objects next to the sources, so the module is built
+# from a copy in $(O).  Kbuild is always entered: it rebuilds what changed,
+# including on a change of flags such as W=1.
+module:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no kernel tree: run scripts/install-deps.sh or set KDIR=" >&2; exit 1; }
+	@mkdir -p $(O)/module
+	@cp -a --parents $(MODULE_SRC) $(O)/module/
+	$(MAKE) -C $(KDIR) M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules
+	@cp $(O)/module/drivers/accel/vaccel/vaccel.ko $(O)/vaccel.ko
+	@echo "  MODULE  $(O)/vaccel.ko"
+
+# sparse over every module source, whether it changed or not.
+sparse:
+	@mkdir -p $(O)/module
+	@cp -a --parents $(MODULE_SRC) $(O)/module/
+	$(MAKE) -C $(KDIR) M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m C=2 modules
+
+umd:
+	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX)
+
+vmtests: umd
+	$(MAKE) -C tests/vm O=$(O)/tests/vm UMD_O=$(O)/umd ROOT=$(ROOT)
+
+deps:
+	@scripts/install-deps.sh
+
+# The targets a newcomer runs first install what is missing, then re-enter
+# make so that KDIR is read from the freshly written kernel.env.
+run: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/vm.sh run
+
+check: deps
+	@scripts/check.sh
+
+kunit: deps
+	@scripts/kunit.sh
+
+vmtest: deps
+	@$(MAKE) --no-print-directory all vmtests
+	@scripts/vm.sh test
+
+shell: deps
+	@$(MAKE) --no-print-directory all vmtests
+	@scripts/vm.sh shell
+
+docs: deps
+	@scripts/docs.sh
+
+install: umd
+	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX) install
+
+clean:
+	rm -rf $(O)

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check.sh - everything `make check` runs, in order, each step counted:
+#
+#   build     module with W=1 (no warning allowed), libvaccel, tools, VM tests
+#   static    sparse on the module, checkpatch --strict on every kernel file
+#   host      tests/host: uapi layout on 32 and 64 bit, exported symbols, ...
+#   docs      the Sphinx build, warnings are errors
+#   kunit     the KUnit suites under UML with lockdep
+#   vm        the end-to-end tests in the dev VM
+#
+# Every check prints `ok <name>` or `not ok <name>: <why>`; the last line is
+# `N passed, N failed`, and the exit status is 1 if anything failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
+load_kernel_env
+
+build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
+logs=$VACCEL_CACHE/check
+results=$logs/results
+mkdir -p "$logs"
+: >"$results"
+
+report() { echo "$1" | tee -a "$results"; }
+
+# step NAME LOGFILE COMMAND...: one check from a command's exit status.
+step() {
+	local name=$1 log=$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		report "ok $name"
+	else
+		report "not ok $name: see $log"
+		tail -n 30 "$log" | sed 's/^/    /'
+	fi
+}
+
+# Collects the ok/not ok lines a sub-runner printed.
+collect() {
+	grep -E '^(ok|not ok) ' "$1" >>"$results" || true
+}
+
+cd "$root" || exit 1
+
+info "build"
+step build.module_w1 "$logs/module.log" make --no-print-directory module W=1
+if grep -q -E 'warning:|error:' "$logs/module.log"; then
+	report "not ok build.module_w1_warnings: $(grep -c -E 'warning:|error:' "$logs/module.log") warnings, see $logs/module.log"
+	grep -E 'warning:|error:' "$logs/module.log" | head -n 20 | sed 's/^/    /'
+else
+	report "ok build.module_w1_warnings"
+fi
+step build.umd "$logs/umd.log" make --no-print-directory umd
+step build.vmtests "$logs/vmtests.log" make --no-print-directory vmtests
+
+info "static checks"
+make --no-print-directory sparse >"$logs/sparse.log" 2>&1
+if grep -q -E 'warning:|error:' "$logs/sparse.log"; then
+	report "not ok static.sparse: see $logs/sparse.log"
+	grep -E 'warning:|error:' "$logs/sparse.log" | head -n 20 | sed 's/^/    /'
+elif ! grep -q ' CHECK ' "$logs/sparse.log"; then
+	report "not ok static.sparse: sparse did not run, see $logs/sparse.log"
+else
+	report "ok static.sparse"
+fi
+
+checkpatch=$VACCEL_CACHE/src/linux-source-6.12/scripts/checkpatch.pl
+if [ ! -f "$checkpatch" ]; then
+	mkdir -p "$VACCEL_CACHE/src"
+	tar -xf "$VACCEL_KSRC_TAR" -C "$VACCEL_CACHE/src"
+fi
+for f in drivers/accel/vaccel/*.[ch] uapi/drm/*.h tests/kunit/*.c; do
+	if out=$(perl "$checkpatch" --strict --no-tree --terse --show-types \
+		 --ignore FILE_PATH_CHANGES -f "$f" 2>&1) &&
+	   ! grep -q -E '(WARNING|ERROR|CHECK):' <<<"$out"; then
+		report "ok static.checkpatch.$f"
+	else
+		report "not ok static.checkpatch.$f"
+		grep -E '(WARNING|ERROR|CHECK):' <<<"$out" | head -n 10 | sed 's/^/    /'
+	fi
+done
+
+info "host tests"
+tests/host/run.sh O="$build/host" UMD_O="$build/umd" >"$logs/host.log" 2>&1
+cat "$logs/host.log"
+collect "$logs/host.log"
+grep -q -E '^(ok|not ok) ' "$logs/host.log" || report "not ok host.run: no result, see $logs/host.log"
+
+info "documentation"
+step docs.build "$logs/docs.log" scripts/docs.sh
+
+info "KUnit"
+scripts/kunit.sh >"$logs/kunit.log" 2>&1
+grep -v '^ok ' "$logs/kunit.log" | tail -n 60
+collect "$logs/kunit.log"
+
+info "VM tests"
+scripts/vm.sh test >"$logs/vm.log" 2>&1
+grep -v -E '^ok |^\[' "$logs/vm.log" | tail -n 80
+collect "$logs/vm.log"
+
+passed=$(grep -c '^ok ' "$results")
+failed=$(grep -c '^not ok ' "$results")
+echo
+grep '^not ok ' "$results" | sed 's/^/FAILED: /'
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

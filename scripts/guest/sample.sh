@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The sample workload of `make run`, run inside the dev VM: loads the module
+# and shows what the virtual accelerator offers.
+
+echo "\$ insmod vaccel.ko"
+insmod /vaccel/vaccel.ko || exit 1
+echo "\$ ls -l /dev/accel"
+ls -l /dev/accel
+echo
+echo "\$ vaccel-info"
+vaccel-info
+echo
+echo "\$ rmmod vaccel"
+rmmod vaccel

@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vm.sh - the vaccel dev VM: boots the stock Debian 6.12 kernel under QEMU
+# with an initramfs holding busybox, the DRM modules vaccel needs (resolved
+# from `modinfo -F depends`), our module, our binaries and the shared
+# libraries they use.
+#
+#   vm.sh test    run tests/vm/plan.sh; print `ok`/`not ok` lines, then
+#                 `N passed, N failed`; exit 1 on any failure
+#   vm.sh run     run the sample workload (scripts/guest/sample.sh)
+#   vm.sh shell   an interactive shell with the module loaded
+#                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
+#
+# Besides the tests of the plan, a test run fails if the kernel log shows a
+# WARNING, BUG, Oops, lockdep, KASAN or UBSAN report, or a taint other than
+# O (out-of-tree module) and E (unsigned module), or if the VM never reaches
+# the end of the plan.  TCG by default; KVM when /dev/kvm exists and a probe
+# boot with it works (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
+load_kernel_env
+
+mode=${1:-test}
+build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
+moddir=$VACCEL_KIMAGE/lib/modules/$VACCEL_KREL
+vmlinuz=$VACCEL_KIMAGE/boot/vmlinuz-$VACCEL_KREL
+work=$VACCEL_CACHE/vm/$mode
+timeout_s=${VACCEL_VM_TIMEOUT:-1200}
+
+[ -f "$vmlinuz" ] || die "no kernel image at $vmlinuz: run scripts/install-deps.sh"
+[ -f "$build/vaccel.ko" ] || die "no $build/vaccel.ko: run make first"
+
+# --- initramfs ----------------------------------------------------------
+
+declare -A modpath seen
+modorder=()
+
+index_modules() {
+	local f n
+	while read -r f; do
+		n=$(basename "$f")
+		n=${n%%.ko*}
+		modpath[${n//-/_}]=$f
+	done < <(find "$moddir/kernel" -name '*.ko*')
+}
+
+# Depth-first over `modinfo -F depends`: dependencies come first.
+visit_module() {
+	local n=${1//-/_} f d
+	[ -z "${seen[$n]:-}" ] || return 0
+	seen[$n]=1
+	f=${modpath[$n]:-}
+	if [ -z "$f" ]; then
+		grep -q "/${n//_/[-_]}\.ko" "$moddir/modules.builtin" 2>/dev/null && return 0
+		die "module $n, needed by vaccel, is not in $moddir"
+	fi
+	for d in $(modinfo -F depends "$f" | tr , ' '); do
+		visit_module "$d"
+	done
+	modorder+=("$n")
+}
+
+copy_module() {
+	local src=$1 dst=$2
+	case "$src" in
+	*.ko.xz) xz -dc "$src" >"$dst" ;;
+	*.ko.zst) zstd -qdc "$src" >"$dst" ;;
+	*.ko.gz) gzip -dc "$src" >"$dst" ;;
+	*) cp "$src" "$dst" ;;
+	esac
+}
+
+# Copies a binary's shared libraries (and the dynamic loader) to the
+# same paths inside the initramfs.
+copy_libs() {
+	local lib
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+build_initramfs() {
+	local n f
+	stage=$work/stage
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,root} \
+		"$stage"/vaccel/{bin,modules}
+
+	cp /bin/busybox "$stage/bin/busybox"
+	cp "$here/guest/init" "$stage/init"
+	chmod +x "$stage/init"
+	cp "$root/tests/vm/plan.sh" "$here/guest/sample.sh" "$stage/vaccel/"
+	cp "$build/vaccel.ko" "$stage/vaccel/vaccel.ko"
+
+	index_modules
+	for n in $(modinfo -F depends "$build/vaccel.ko" | tr , ' '); do
+		visit_module "$n"
+	done
+	for n in "${modorder[@]}"; do
+		copy_module "${modpath[$n]}" "$stage/vaccel/modules/$n.ko"
+	done
+	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
+
+	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		cp "$f" "$stage/vaccel/bin/"
+		copy_libs "$f"
+	done
+	[ -d "$build/umd/lib" ] && cp -a "$build"/umd/lib/libvaccel.so* "$stage/lib/" 2>/dev/null || true
+
+	(cd "$stage" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+}
+
+# --- QEMU ---------------------------------------------------------------
+
+qemu_accel_args() {
+	local want=${VACCEL_VM_ACCEL:-auto} cache=$VACCEL_CACHE/vm/kvm-probe.$VACCEL_KREL
+
+	if [ "$want" = auto ]; then
+		want=tcg
+		if [ -w /dev/kvm ]; then
+			if [ ! -f "$cache" ]; then
+				info "probing KVM with a test boot"
+				if run_qemu probe "-accel kvm -cpu host" 60 &&
+				   grep -q '=== vaccel: probe ok' "$work/out.log"; then
+					echo kvm >"$cache"
+				else
+					echo tcg >"$cache"
+				fi
+			fi
+			want=$(cat "$cache")
+		fi
+	fi
+	case "$want" in
+	kvm) echo "-accel kvm -cpu host" ;;
+	tcg) echo "-accel tcg,thread=multi -cpu max" ;;
+	*) die "VACCEL_VM_ACCEL must be auto, tcg or kvm" ;;
+	esac
+}
+
+# run_qemu VMMODE ACCEL_ARGS TIMEOUT: ttyS0 (console) to console.log,
+# ttyS1 (results) to out.log.
+run_qemu() {
+	local vmmode=$1 accel=$2 t=$3
+	rm -f "$work/console.log" "$work/out.log"
+	# shellcheck disable=SC2086
+	timeout --foreground "$t" qemu-system-x86_64 $accel \
+		-m 2G -smp 2 -display none -no-reboot -nodefaults \
+		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 loglevel=7 vmmode=$vmmode" \
+		-serial "file:$work/console.log" -serial "file:$work/out.log" \
+		</dev/null
+}
+
+# Streams out.log while QEMU runs, without its trailing carriage returns.
+run_and_stream() {
+	local vmmode=$1 accel=$2 rc=0 tailpid
+	: >"$work/out.log"
+	tail -n +1 -F "$work/out.log" 2>/dev/null | tr -d '\r' |
+		sed -u '/^=== vaccel: dmesg begin/,$d' &
+	tailpid=$!
+	run_qemu "$vmmode" "$accel" "$timeout_s" || rc=$?
+	sleep 0.5
+	kill "$tailpid" 2>/dev/null || true
+	pkill -P "$tailpid" 2>/dev/null || true
+	wait "$tailpid" 2>/dev/null || true
+	return $rc
+}
+
+# --- checks after a run ---------------------------------------------------
+
+# Prints ok/not ok lines for what the host checks, appends them to results.
+check_run() {
+	local done_marker=$1 log=$work/out.log dmesg taint bad
+
+	tr -d '\r' <"$log" >"$work/out.clean"
+	grep -E '^(ok|not ok) ' "$work/out.clean" >"$work/results" || true
+
+	if grep -q "^=== vaccel: $done_marker" "$work/out.clean"; then
+		echo "ok vm.completed" | tee -a "$work/results"
+	else
+		echo "not ok vm.completed: the VM stopped before the end (timeout or panic); console tail:" |
+			tee -a "$work/results"
+		tail -n 40 "$work/console.log" | tr -d '\r' | sed 's/^/    /'
+		return
+	fi
+
+	dmesg=$(sed -n '/^=== vaccel: dmesg begin/,/^=== vaccel: dmesg end/p' "$work/out.clean")
+	bad=$(grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN|UBSAN|Call Trace|kernel BUG|soft lockup|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption' <<<"$dmesg" || true)
+	if [ -z "$bad" ]; then
+		echo "ok vm.kernel_log_clean" | tee -a "$work/results"
+	else
+		echo "not ok vm.kernel_log_clean: the kernel log shows:" | tee -a "$work/results"
+		sed 's/^/    /' <<<"$bad" | head -n 40
+	fi
+
+	# Allowed taints: O (bit 12, out-of-tree) and E (bit 13, unsigned).
+	taint=$(sed -n 's/^=== vaccel: tainted \([0-9]*\)$/\1/p' "$work/out.clean")
+	if [ -n "$taint" ] && [ $((taint & ~((1 << 12) | (1 << 13)))) -eq 0 ]; then
+		echo "ok vm.taint" | tee -a "$work/results"
+	else
+		echo "not ok vm.taint: tainted=${taint:-unknown} (only O and E are allowed)" |
+			tee -a "$work/results"
+	fi
+}
+
+summarise() {
+	local passed failed
+	passed=$(grep -c '^ok ' "$work/results" || true)
+	failed=$(grep -c '^not ok ' "$work/results" || true)
+	echo "vmtest: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
+mkdir -p "$work"
+build_initramfs
+accel=$(qemu_accel_args)
+info "booting Linux $VACCEL_KREL under QEMU (${accel%% -cpu*}), mode $mode"
+
+case "$mode" in
+test)
+	run_and_stream test "$accel" || true
+	check_run "plan done"
+	summarise
+	;;
+run)
+	run_and_stream run "$accel" || true
+	check_run "sample done" >/dev/null
+	if grep -q '^not ok' "$work/results"; then
+		grep '^not ok' "$work/results"
+		die "the dev VM run failed (logs in $work)"
+	fi
+	info "the sample ran in the dev VM; the kernel log is clean (logs in $work)"
+	;;
+shell)
+	# shellcheck disable=SC2086
+	qemu-system-x86_64 $accel -m 2G -smp 2 -display none -no-reboot \
+		-nodefaults -kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 vmmode=shell vaccel_args=\"${VACCEL_ARGS:-}\"" \
+		-serial mon:stdio
+	;;
+*)
+	die "usage: vm.sh test|run|shell"
+	;;
+esac

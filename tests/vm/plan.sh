@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# plan.sh - the VM test plan, run by the dev VM's /init (busybox sh, root).
+#
+# Loads the module with several topologies and runs the test programs
+# against each.  Every check prints one line, `ok <name>` or
+# `not ok <name>: <why>`, which scripts/vm.sh counts.  The test programs
+# read the topology they should see from VT_DEVICES, VT_COMPUTE, VT_COPY
+# and VT_VA_BITS, which vt_load sets.
+
+KO=/vaccel/vaccel.ko
+
+vt_ok() { echo "ok $1"; }
+vt_not_ok() { echo "not ok $1: $2"; }
+
+# vt_check NAME COMMAND...: a test that passes when COMMAND succeeds.
+vt_check() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then
+		vt_ok "$name"
+	else
+		vt_not_ok "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# vt_load [PARAM=VALUE...]: load the module, export the expected topology.
+vt_load() {
+	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48
+	for p in "$@"; do
+		case "$p" in
+		devices=*) VT_DEVICES=${p#*=} ;;
+		compute_engines=*) VT_COMPUTE=${p#*=} ;;
+		copy_engines=*) VT_COPY=${p#*=} ;;
+		va_bits=*) VT_VA_BITS=${p#*=} ;;
+		esac
+	done
+	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS
+	topo="$*"
+	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
+}
+
+# vt_load_fails PARAM=VALUE...: the module must refuse these parameters
+# with EINVAL and leave nothing behind.
+vt_load_refused() {
+	if insmod $KO "$@" 2>/dev/null; then
+		rmmod vaccel
+		vt_not_ok "plan.refuse($*)" "insmod accepted invalid parameters"
+	elif [ -e /sys/module/vaccel ] || [ -e /dev/accel/accel0 ]; then
+		vt_not_ok "plan.refuse($*)" "a failed load left the module or a device behind"
+	elif ! dmesg | tail -n 5 | grep -q "vaccel: invalid topology"; then
+		vt_not_ok "plan.refuse($*)" "no message naming the parameter"
+	else
+		vt_ok "plan.refuse($*)"
+	fi
+}
+
+# vt_run PROGRAM [ARGS...]: run a test program; its lines are the results.
+# A program that dies without reporting counts as a failure.
+vt_run() {
+	prog=$1
+	shift
+	if ! "/vaccel/bin/$prog" "$@"; then
+		echo "# $prog exited with failures"
+	fi
+}
+
+# vt_unload: unload, and check nothing is left.
+vt_unload() {
+	if ! rmmod vaccel 2>/tmp/rmmod.err; then
+		vt_not_ok "plan.unload(${topo:-defaults})" "rmmod: $(cat /tmp/rmmod.err)"
+		return
+	fi
+	if [ -e /sys/module/vaccel ]; then
+		vt_not_ok "plan.unload(${topo:-defaults})" "/sys/module/vaccel still exists"
+	elif ls /dev/accel/accel* >/dev/null 2>&1; then
+		vt_not_ok "plan.unload(${topo:-defaults})" "device nodes left: $(ls /dev/accel)"
+	elif ls /sys/bus/platform/devices/ | grep -q '^vaccel'; then
+		vt_not_ok "plan.unload(${topo:-defaults})" "platform devices left"
+	else
+		vt_ok "plan.unload(${topo:-defaults})"
+	fi
+}
+
+run_all() {
+	vt_run test_devices
+	vt_run test_query
+	vt_run test_libvaccel
+}
+
+# The default topology: one device, 2 compute, 1 copy, 48-bit VA.
+vt_load
+run_all
+vt_run test_unplug
+vt_unload
+
+# Non-default topologies, including the smallest and the largest.
+vt_load devices=3 compute_engines=4 copy_engines=0 va_bits=39
+run_all
+vt_unload
+
+vt_load devices=8 compute_engines=8 copy_engines=8 va_bits=32
+run_all
+vt_unload
+
+vt_load compute_engines=1 copy_engines=2 va_bits=40
+run_all
+vt_unload
+
+# Out-of-range parameters are refused.
+vt_load_refused devices=0
+vt_load_refused devices=9
+vt_load_refused compute_engines=0
+vt_load_refused compute_engines=9
+vt_load_refused copy_engines=9
+vt_load_refused va_bits=31
+vt_load_refused va_bits=49
+
+# Load and unload repeatedly: nothing may accumulate or leak.
+i=0
+reload_ok=1
+while [ $i -lt 10 ]; do
+	insmod $KO devices=2 || reload_ok=0
+	rmmod vaccel || reload_ok=0
+	i=$((i + 1))
+done
+if [ $reload_ok = 1 ] && [ ! -e /sys/module/vaccel ]; then
+	vt_ok "plan.reload_10_times"
+else
+	vt_not_ok "plan.reload_10_times" "insmod or rmmod failed"
+fi
