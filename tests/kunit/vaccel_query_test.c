@@ -87,6 +87,10 @@ static void vaccel_test_query_device_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.page_size, 4096);
 	KUNIT_EXPECT_EQ(test, info.va_start, (u64)VACCEL_VA_START);
 	KUNIT_EXPECT_EQ(test, info.va_end, 1ull << 40);
+
+	t->vdev->topo.single_use = true;
+	vaccel_query_device_info(t->vdev, &info);
+	KUNIT_EXPECT_EQ(test, info.flags, DRM_VACCEL_DEVICE_SINGLE_USE);
 }
 
 /* The engine list has a header, the stride, and one entry per engine. */

@@ -17,17 +17,18 @@ struct vaccel_topology_case {
 
 static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "defaults", { 1, 2, 1, 48 }, 0 },
+	{ "single_use", { 2, 2, 1, 48, true }, 0 },
 	{ "smallest", { 1, 1, 0, 32 }, 0 },
 	{ "largest", { 8, 8, 8, 48 }, 0 },
-	{ "no copy engines", { 3, 4, 0, 39 }, 0 },
-	{ "zero devices", { 0, 2, 1, 48 }, -EINVAL },
-	{ "too many devices", { 9, 2, 1, 48 }, -EINVAL },
-	{ "zero compute engines", { 1, 0, 1, 48 }, -EINVAL },
-	{ "too many compute engines", { 1, 9, 1, 48 }, -EINVAL },
-	{ "too many copy engines", { 1, 2, 9, 48 }, -EINVAL },
-	{ "va_bits too small", { 1, 2, 1, 31 }, -EINVAL },
-	{ "va_bits too large", { 1, 2, 1, 49 }, -EINVAL },
-	{ "huge values", { ~0u, ~0u, ~0u, ~0u }, -EINVAL },
+	{ "no_copy_engines", { 3, 4, 0, 39 }, 0 },
+	{ "zero_devices", { 0, 2, 1, 48 }, -EINVAL },
+	{ "too_many_devices", { 9, 2, 1, 48 }, -EINVAL },
+	{ "zero_compute_engines", { 1, 0, 1, 48 }, -EINVAL },
+	{ "too_many_compute_engines", { 1, 9, 1, 48 }, -EINVAL },
+	{ "too_many_copy_engines", { 1, 2, 9, 48 }, -EINVAL },
+	{ "va_bits_too_small", { 1, 2, 1, 31 }, -EINVAL },
+	{ "va_bits_too_large", { 1, 2, 1, 49 }, -EINVAL },
+	{ "huge_values", { ~0u, ~0u, ~0u, ~0u }, -EINVAL },
 };
 
 static void vaccel_topology_case_desc(const struct vaccel_topology_case *c,
@@ -78,6 +79,7 @@ static void vaccel_test_topology_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, topo->va_bits, p->va_bits);
 	KUNIT_EXPECT_EQ(test, topo->va_start, (u64)VACCEL_VA_START);
 	KUNIT_EXPECT_EQ(test, topo->va_end, 1ull << p->va_bits);
+	KUNIT_EXPECT_EQ(test, topo->single_use, p->single_use);
 
 	for (i = 0; i < topo->num_engines; i++) {
 		const struct vaccel_engine_desc *e = &topo->engines[i];
@@ -112,6 +114,7 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.compute_engines, 2);
 	KUNIT_EXPECT_EQ(test, p.copy_engines, 1);
 	KUNIT_EXPECT_EQ(test, p.va_bits, 48);
+	KUNIT_EXPECT_FALSE(test, p.single_use);
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, topo);

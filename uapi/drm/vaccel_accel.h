@@ -87,10 +87,11 @@ enum drm_vaccel_preempt_granularity {
 };
 
 /**
- * define DRM_VACCEL_DEVICE_SINGLE_USE - &drm_vaccel_device_info.flags: single use
+ * define DRM_VACCEL_DEVICE_SINGLE_USE - single use flag of &drm_vaccel_device_info.flags
  *
  * The device has a single address space: one open file at a time may use
- * it, others get ``-EBUSY`` (the MCDM "Single Use" device).
+ * it, and opening it again while it is open fails with ``-EBUSY`` (the
+ * MCDM "Single Use" device).
  */
 #define DRM_VACCEL_DEVICE_SINGLE_USE	(1u << 0)
 
@@ -99,7 +100,9 @@ enum drm_vaccel_preempt_granularity {
  *
  * The whole device in one structure: identity, version, engine counts and
  * the limits of the address space.  Fields are only ever appended; see
- * &struct drm_vaccel_query for how old and new user space read it.
+ * &struct drm_vaccel_query for how old and new user space read it.  The
+ * first released size, the smallest buffer the query accepts, is 64 bytes
+ * (uapi 1.0).
  */
 struct drm_vaccel_device_info {
 	/** @uapi_major: %DRM_VACCEL_UAPI_MAJOR of the running module */
@@ -112,7 +115,8 @@ struct drm_vaccel_device_info {
 	__u32 flags;
 	/**
 	 * @engine_count: number of engines of each class, indexed by
-	 * &enum drm_vaccel_engine_class
+	 * &enum drm_vaccel_engine_class; the entries past the classes this
+	 * kernel knows are zero
 	 */
 	__u32 engine_count[4];
 	/** @engines_total: number of engines of all classes together */
@@ -198,7 +202,7 @@ enum drm_vaccel_query_type {
  * the prefix it knows, and one built against a newer header sees zero in
  * the fields this kernel does not have yet.
  *
- * Errors:
+ * On error, @size is left as it was.  Errors:
  *
  * - ``-EINVAL``: unknown @type, non-zero @flags or @pad, or @size smaller
  *   than the first released size of the answer.  An answer made of an

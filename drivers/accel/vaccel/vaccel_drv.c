@@ -22,6 +22,10 @@
  *
  * The DRM device offers GEM, syncobjs and timeline syncobjs from the core,
  * and the vaccel ioctls listed in vaccel_drm_ioctls[].
+ *
+ * A Single Use device (MCDM's name for a device with one address space)
+ * admits one open file at a time; a second open fails with ``-EBUSY``
+ * until the first file is closed.
  */
 
 #include <linux/device.h>
@@ -49,6 +53,27 @@ static unsigned int vaccel_num_pdevs;
 /* The validated topology shared by every device; set once at init. */
 static struct vaccel_topology vaccel_topology;
 
+static int vaccel_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+
+	if (vdev->topo.single_use && atomic_cmpxchg(&vdev->open_files, 0, 1))
+		return -EBUSY;
+	return 0;
+}
+
+/*
+ * Called for every file whose vaccel_open() succeeded, including when a
+ * later step of the open fails: on a Single Use device, that is the owner.
+ */
+static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+
+	if (vdev->topo.single_use)
+		atomic_set(&vdev->open_files, 0);
+}
+
 static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VACCEL_QUERY, vaccel_ioctl_query, 0),
 };
@@ -74,6 +99,8 @@ static const struct file_operations vaccel_fops = {
 static const struct drm_driver vaccel_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
 			   DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
+	.open = vaccel_open,
+	.postclose = vaccel_postclose,
 	.ioctls = vaccel_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(vaccel_drm_ioctls),
 	.fops = &vaccel_fops,

@@ -5,6 +5,8 @@
 #ifndef __VACCEL_DRV_H__
 #define __VACCEL_DRV_H__
 
+#include <linux/atomic.h>
+
 #include <drm/drm_device.h>
 
 #include "vaccel_topology.h"
@@ -18,11 +20,14 @@
  * @drm: the DRM device, registered as /dev/accel/accelN
  * @index: index of this device among the module's devices
  * @topo: the device's shape, immutable after probe
+ * @open_files: files open on a Single Use device (0 or 1); atomic, so the
+ *	open and close paths need no lock
  */
 struct vaccel_device {
 	struct drm_device drm;
 	unsigned int index;
 	struct vaccel_topology topo;
+	atomic_t open_files;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

@@ -52,6 +52,8 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->uapi_major = DRM_VACCEL_UAPI_MAJOR;
 	info->uapi_minor = DRM_VACCEL_UAPI_MINOR;
 	info->device_index = vdev->index;
+	if (topo->single_use)
+		info->flags |= DRM_VACCEL_DEVICE_SINGLE_USE;
 	for (i = 0; i < DRM_VACCEL_ENGINE_CLASS_COUNT; i++)
 		info->engine_count[i] = topo->engine_count[i];
 	info->engines_total = topo->num_engines;

@@ -16,6 +16,8 @@
  * compute_engines   1 to 8     2        COMPUTE engines per device
  * copy_engines      0 to 8     1        COPY engines per device
  * va_bits           32 to 48   48       width of a GPU virtual address
+ * single_use        0 or 1     0        one address space: one open file
+ *                                       at a time, others get ``-EBUSY``
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -52,6 +54,10 @@ static unsigned int va_bits = VACCEL_VA_BITS_MAX;
 module_param(va_bits, uint, 0444);
 MODULE_PARM_DESC(va_bits, "Width of a GPU virtual address in bits [32..48] (default 48)");
 
+static bool single_use;
+module_param(single_use, bool, 0444);
+MODULE_PARM_DESC(single_use, "Single Use devices: one open file at a time (default 0)");
+
 /**
  * vaccel_topology_params_get() - the topology the module parameters ask for
  * @params: filled with the module parameters, not validated yet
@@ -64,6 +70,7 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->compute_engines = compute_engines;
 	params->copy_engines = copy_engines;
 	params->va_bits = va_bits;
+	params->single_use = single_use;
 }
 
 static void vaccel_topology_add_engines(struct vaccel_topology *topo,
@@ -134,5 +141,6 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 	topo->va_bits = params->va_bits;
 	topo->va_start = VACCEL_VA_START;
 	topo->va_end = BIT_ULL(params->va_bits);
+	topo->single_use = params->single_use;
 	return 0;
 }

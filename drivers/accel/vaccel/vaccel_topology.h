@@ -5,6 +5,7 @@
 #ifndef __VACCEL_TOPOLOGY_H__
 #define __VACCEL_TOPOLOGY_H__
 
+#include <linux/bits.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -24,7 +25,7 @@
 #define VACCEL_VA_BITS_MIN		32
 #define VACCEL_VA_BITS_MAX		48
 #define VACCEL_PAGE_SHIFT		12
-#define VACCEL_PAGE_SIZE		(1u << VACCEL_PAGE_SHIFT)
+#define VACCEL_PAGE_SIZE		BIT(VACCEL_PAGE_SHIFT)
 
 /* The GPU VA range below this stays unmapped: null pointers fault. */
 #define VACCEL_VA_START			SZ_64K
@@ -35,12 +36,14 @@
  * @compute_engines: COMPUTE engines per device
  * @copy_engines: COPY engines per device
  * @va_bits: width of a GPU virtual address
+ * @single_use: one address space per device: one open file at a time
  */
 struct vaccel_topology_params {
 	unsigned int devices;
 	unsigned int compute_engines;
 	unsigned int copy_engines;
 	unsigned int va_bits;
+	bool single_use;
 };
 
 /**
@@ -66,6 +69,7 @@ struct vaccel_engine_desc {
  * @va_bits: width of a GPU virtual address
  * @va_start: lowest GPU VA user space may map
  * @va_end: end (exclusive) of the GPU VAs user space may map
+ * @single_use: the device admits one open file at a time
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -76,6 +80,7 @@ struct vaccel_topology {
 	u32 va_bits;
 	u64 va_start;
 	u64 va_end;
+	bool single_use;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 
