@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * query.c - DRM_IOCTL_VACCEL_QUERY: the raw size-negotiated query, the
+ * queries cached when a device is opened, and the device information built
+ * from them.
+ *
+ * The device answer is read into the structure this library was built
+ * with: the kernel fills the prefix it has and clears the rest, so an older
+ * or newer kernel both work.  The engine list is read whole, in two calls
+ * (size, then data), and indexed with the kernel's entry_size.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vaccel_priv.h"
+
+/* The library mirrors the uapi values in its own public header. */
+#define VACCEL_SAME(a, b)	((int)(a) == (int)(b))
+_Static_assert(VACCEL_SAME(VACCEL_ENGINE_CLASS_COMPUTE, DRM_VACCEL_ENGINE_CLASS_COMPUTE) &&
+	       VACCEL_SAME(VACCEL_ENGINE_CLASS_COPY, DRM_VACCEL_ENGINE_CLASS_COPY) &&
+	       VACCEL_SAME(VACCEL_ENGINE_CLASS_PAGING, DRM_VACCEL_ENGINE_CLASS_PAGING),
+	       "engine classes differ from the uapi");
+_Static_assert(VACCEL_SAME(VACCEL_PREEMPT_DMA_BUFFER, DRM_VACCEL_PREEMPT_DMA_BUFFER) &&
+	       VACCEL_SAME(VACCEL_PREEMPT_PACKET, DRM_VACCEL_PREEMPT_PACKET) &&
+	       VACCEL_SAME(VACCEL_PREEMPT_WORKGROUP, DRM_VACCEL_PREEMPT_WORKGROUP) &&
+	       VACCEL_SAME(VACCEL_PREEMPT_INSTRUCTION, DRM_VACCEL_PREEMPT_INSTRUCTION),
+	       "preemption granularities differ from the uapi");
+_Static_assert(VACCEL_DEVICE_FLAG_SINGLE_USE == DRM_VACCEL_DEVICE_SINGLE_USE,
+	       "device flags differ from the uapi");
+_Static_assert(VACCEL_MAX_ENGINE_CLASSES ==
+	       sizeof(((struct drm_vaccel_device_info *)0)->engine_count) /
+	       sizeof(__u32), "engine_count slots differ from the uapi");
+
+/* Tries so many times when the engine list grows between two calls. */
+#define VACCEL_QUERY_RETRIES	4
+
+static int vaccel_query_fd(int fd, uint32_t type, void *buf, uint32_t *size)
+{
+	struct drm_vaccel_query q = {
+		.type = type,
+		.size = *size,
+		.data = (uintptr_t)buf,
+	};
+
+	if (drmIoctl(fd, DRM_IOCTL_VACCEL_QUERY, &q))
+		return -errno;
+	*size = q.size;
+	return 0;
+}
+
+static int vaccel_device_query_engines(struct vaccel_device *dev)
+{
+	struct drm_vaccel_engine_list *list = NULL, *grown;
+	uint32_t size = 0, alloc;
+	uint64_t need;
+	int ret, try;
+
+	for (try = 0; try < VACCEL_QUERY_RETRIES; try++) {
+		alloc = size;
+		ret = vaccel_query_fd(dev->fd, DRM_VACCEL_QUERY_ENGINES, list, &size);
+		if (ret)
+			goto err_free;
+		if (alloc && size <= alloc)
+			break;
+		if (size < sizeof(*list)) {
+			ret = -EPROTO;
+			goto err_free;
+		}
+		grown = realloc(list, size);
+		if (!grown) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
+		list = grown;
+	}
+	if (try == VACCEL_QUERY_RETRIES) {
+		ret = -EAGAIN;
+		goto err_free;
+	}
+
+	need = sizeof(*list) + (uint64_t)list->count * list->entry_size;
+	if (list->entry_size < sizeof(struct drm_vaccel_engine_info) ||
+	    need > size) {
+		ret = -EPROTO;
+		goto err_free;
+	}
+
+	dev->engines = list;
+	dev->engine_count = list->count;
+	dev->engine_entry_size = list->entry_size;
+	return 0;
+
+err_free:
+	free(list);
+	return ret;
+}
+
+int vaccel_device_init_queries(struct vaccel_device *dev)
+{
+	uint32_t size = sizeof(dev->info);
+	int ret;
+
+	ret = vaccel_query_fd(dev->fd, DRM_VACCEL_QUERY_DEVICE, &dev->info, &size);
+	if (ret)
+		return ret;
+	if (dev->info.uapi_major != DRM_VACCEL_UAPI_MAJOR)
+		return -ENOTSUP;
+
+	return vaccel_device_query_engines(dev);
+}
+
+VACCEL_EXPORT int vaccel_device_query(struct vaccel_device *dev, uint32_t type,
+				      void *buf, uint32_t *size)
+{
+	if (!dev || !size)
+		return -EINVAL;
+	return vaccel_query_fd(dev->fd, type, buf, size);
+}
+
+VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
+					 struct vaccel_device_info *out)
+{
+	const struct drm_vaccel_device_info *info;
+	unsigned int i;
+
+	if (!dev || !out)
+		return -EINVAL;
+	info = &dev->info;
+
+	memset(out, 0, sizeof(*out));
+	out->uapi_major = info->uapi_major;
+	out->uapi_minor = info->uapi_minor;
+	out->device_index = info->device_index;
+	out->flags = info->flags;
+	out->single_use = info->flags & DRM_VACCEL_DEVICE_SINGLE_USE;
+	for (i = 0; i < VACCEL_MAX_ENGINE_CLASSES; i++)
+		out->engine_count[i] = info->engine_count[i];
+	out->engines_total = info->engines_total;
+	out->hw_queue_depth = info->hw_queue_depth;
+	out->va_bits = info->va_bits;
+	out->page_size = info->page_size;
+	out->va_start = info->va_start;
+	out->va_end = info->va_end;
+	out->driver_name = dev->version->name;
+	out->driver_date = dev->version->date;
+	out->driver_desc = dev->version->desc;
+	out->driver_major = dev->version->version_major;
+	out->driver_minor = dev->version->version_minor;
+	out->driver_patchlevel = dev->version->version_patchlevel;
+	return 0;
+}
