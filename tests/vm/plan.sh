@@ -26,16 +26,17 @@ vt_check() {
 
 # vt_load [PARAM=VALUE...]: load the module, export the expected topology.
 vt_load() {
-	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48
+	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
 	for p in "$@"; do
 		case "$p" in
 		devices=*) VT_DEVICES=${p#*=} ;;
 		compute_engines=*) VT_COMPUTE=${p#*=} ;;
 		copy_engines=*) VT_COPY=${p#*=} ;;
 		va_bits=*) VT_VA_BITS=${p#*=} ;;
+		single_use=*) VT_SINGLE_USE=${p#*=} ;;
 		esac
 	done
-	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS
+	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
 	topo="$*"
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
@@ -105,6 +106,12 @@ vt_unload
 
 vt_load compute_engines=1 copy_engines=2 va_bits=40
 run_all
+vt_unload
+
+# A Single Use device: one open file at a time.
+vt_load single_use=1 devices=2
+vt_run test_single_use
+vt_run test_query
 vt_unload
 
 # Out-of-range parameters are refused.

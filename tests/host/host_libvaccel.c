@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * host_libvaccel.c - libvaccel where there is no vaccel device: run.sh
+ * points VACCEL_DEVICE_DIR at a directory whose accel nodes belong to
+ * other drivers (/dev/null, /dev/zero) and checks that nothing is found and
+ * that every error path returns the documented errno.
+ *
+ *	host_libvaccel DIR
+ *
+ * Prints the first failed check on stderr and exits 1, else exits 0.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vaccel.h>
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			exit(1);					\
+		}							\
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	struct vaccel_device *dev = (struct vaccel_device *)&dev;
+	struct vaccel_device_info info;
+	struct vaccel_engine_info e;
+	uint32_t size = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+
+	CHECK(!setenv("VACCEL_DEVICE_DIR", "/nonexistent", 1));
+	CHECK(vaccel_device_count() == 0);
+	CHECK(vaccel_device_open(0, &dev) == -ENODEV);
+
+	CHECK(!setenv("VACCEL_DEVICE_DIR", argv[1], 1));
+	CHECK(vaccel_device_count() == 0);
+	CHECK(vaccel_device_open(0, &dev) == -ENODEV);
+	CHECK(vaccel_device_open(0, NULL) == -EINVAL);
+	CHECK(dev == (struct vaccel_device *)&dev);
+
+	CHECK(vaccel_device_open_path("/dev/null", &dev) == -ENODEV);
+	CHECK(vaccel_device_open_path("/dev/zero", &dev) == -ENODEV);
+	CHECK(vaccel_device_open_path("/nonexistent", &dev) == -ENOENT);
+	CHECK(vaccel_device_open_path("/", &dev) == -EISDIR);
+	CHECK(vaccel_device_open_path(NULL, &dev) == -EINVAL);
+	CHECK(dev == (struct vaccel_device *)&dev);
+
+	vaccel_device_close(NULL);
+	CHECK(vaccel_device_fd(NULL) == -EINVAL);
+	CHECK(!vaccel_device_path(NULL));
+	CHECK(vaccel_device_get_info(NULL, &info) == -EINVAL);
+	CHECK(vaccel_device_engine_count(NULL) == -EINVAL);
+	CHECK(vaccel_device_get_engine(NULL, 0, &e) == -EINVAL);
+	CHECK(vaccel_device_query(NULL, 0, NULL, &size) == -EINVAL);
+
+	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COMPUTE), "compute"));
+	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COPY), "copy"));
+	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_PAGING), "paging"));
+	CHECK(!vaccel_engine_class_name(3));
+	CHECK(!strcmp(vaccel_preempt_granularity_name(VACCEL_PREEMPT_DMA_BUFFER),
+		      "dma-buffer"));
+	CHECK(!strcmp(vaccel_preempt_granularity_name(VACCEL_PREEMPT_PACKET), "packet"));
+	CHECK(!strcmp(vaccel_preempt_granularity_name(VACCEL_PREEMPT_WORKGROUP),
+		      "workgroup"));
+	CHECK(!strcmp(vaccel_preempt_granularity_name(VACCEL_PREEMPT_INSTRUCTION),
+		      "instruction"));
+	CHECK(!vaccel_preempt_granularity_name(4));
+	return 0;
+}

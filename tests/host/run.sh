@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run.sh - the host tests: no module, no VM.  Builds libvaccel and the test
+# programs, runs every check and prints one line per check:
+#
+#	ok host.<name>
+#	not ok host.<name>: <why>
+#
+# usage: tests/host/run.sh [O=/abs/out] [UMD_O=/abs/umd-out] [ROOT=repo] [CC=cc]
+#
+# O receives the test programs (default $ROOT/.build/tests/host); UMD_O is
+# where umd/Makefile builds libvaccel (default $O/umd).  Exits 1 if any
+# check failed.
+#
+# Checks:
+#   build_umd		libvaccel and vaccel-info build with $CC, -Werror
+#   build_clang		the same with clang, when clang exists and CC is not it
+#   uapi_layout		the uapi structures: same layout with -m64 and -m32,
+#			sizes multiples of 8, no implicit padding (gcc-multilib)
+#   uapi_c99		the uapi header alone: -std=c99 -pedantic -Werror
+#   uapi_cxx		the uapi header in C++ (g++ -fsyntax-only)
+#   vaccel_h_c99	vaccel.h alone: -std=c99 -pedantic -Werror
+#   vaccel_h_cxx	vaccel.h in C++: -std=c++11 -pedantic -Werror
+#   symbols		vaccel.h, libvaccel.sym and libvaccel.so name the same
+#			functions: nothing leaked, nothing missing
+#   libvaccel_nodev	libvaccel without a vaccel device (host_libvaccel.c)
+#   vaccel_info_nodev	vaccel-info without a device: the friendly message, exit 1
+#   vaccel_info_usage	vaccel-info -h exits 0, a bad option 2, /dev/null 1
+#   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD)
+
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+O=
+UMD_O=
+CC=${CC:-cc}
+for arg in "$@"; do
+	case "$arg" in
+	O=*) O=${arg#O=} ;;
+	UMD_O=*) UMD_O=${arg#UMD_O=} ;;
+	ROOT=*) ROOT=${arg#ROOT=} ;;
+	CC=*) CC=${arg#CC=} ;;
+	*) echo "usage: $0 [O=dir] [UMD_O=dir] [ROOT=dir] [CC=cc]" >&2; exit 2 ;;
+	esac
+done
+O=${O:-$ROOT/.build/tests/host}
+UMD_O=${UMD_O:-$O/umd}
+mkdir -p "$O/bin" "$O/log"
+O=$(cd "$O" && pwd)
+TMP=$(mktemp -d "$O/tmp.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+DRM_CFLAGS=$(pkg-config --cflags-only-other libdrm)
+DRM_INC=$(pkg-config --variable=includedir libdrm)/libdrm
+CFLAGS="-O2 -g -Wall -Wextra -Werror"
+UAPI_INC="-I$ROOT/uapi -isystem $DRM_INC $DRM_CFLAGS"
+
+failed=0
+ok() { echo "ok host.$1"; }
+not_ok() {
+	echo "not ok host.$1: $2"
+	failed=1
+}
+
+# check NAME COMMAND...: passes when COMMAND succeeds; else shows its output.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# --- builds ---
+
+umd_ok=0
+if make -s -C "$ROOT/umd" O="$UMD_O" ROOT="$ROOT" CC="$CC" >"$O/log/umd.log" 2>&1; then
+	ok build_umd
+	umd_ok=1
+else
+	not_ok build_umd "$(tail -n 3 "$O/log/umd.log" | tr '\n' ' ')"
+fi
+
+if command -v clang-14 >/dev/null && [ "$(basename "$CC")" != clang-14 ]; then
+	check build_clang make -s -C "$ROOT/umd" O="$O/umd-clang" ROOT="$ROOT" CC=clang-14
+fi
+
+# --- uapi header ---
+
+uapi_layout() {
+	local m
+	for m in 64 32; do
+		if ! "$CC" -m$m -std=c11 $CFLAGS $UAPI_INC "$ROOT/tests/host/uapi_layout.c" \
+			-o "$O/bin/uapi_layout$m" 2>"$O/log/layout$m.log"; then
+			echo "cannot build with -m$m (-m32 needs gcc-multilib):"
+			tail -n 2 "$O/log/layout$m.log"
+			return 1
+		fi
+		"$O/bin/uapi_layout$m" >"$O/log/layout$m.txt" || return 1
+	done
+	diff -u "$O/log/layout64.txt" "$O/log/layout32.txt"
+}
+check uapi_layout uapi_layout
+
+printf '#include <drm/vaccel_accel.h>\n' >"$TMP/uapi.c"
+cp "$TMP/uapi.c" "$TMP/uapi.cc"
+check uapi_c99 "$CC" -std=c99 -pedantic $CFLAGS $UAPI_INC -c "$TMP/uapi.c" -o "$TMP/uapi.o"
+# No -pedantic: a flexible array member is a GNU extension in C++.
+check uapi_cxx g++ -fsyntax-only -Wall -Wextra -Werror $UAPI_INC "$TMP/uapi.cc"
+
+printf '#include <vaccel.h>\n' >"$TMP/vaccel.c"
+cp "$TMP/vaccel.c" "$TMP/vaccel.cc"
+check vaccel_h_c99 "$CC" -std=c99 -pedantic $CFLAGS -I"$ROOT/umd/include" \
+	-c "$TMP/vaccel.c" -o "$TMP/vaccel.o"
+check vaccel_h_cxx g++ -std=c++11 -pedantic -fsyntax-only -Wall -Wextra -Werror \
+	-I"$ROOT/umd/include" "$TMP/vaccel.cc"
+
+# --- libvaccel and vaccel-info ---
+
+if [ $umd_ok = 0 ]; then
+	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
+		vaccel_info_fake; do
+		not_ok $t "libvaccel did not build"
+	done
+	exit 1
+fi
+LIB=$UMD_O/lib
+INFO=$UMD_O/bin/vaccel-info
+
+# The functions declared in vaccel.h, the names in libvaccel.sym and the
+# dynamic symbols of libvaccel.so must be the same three lists.
+symbols() {
+	local api sym dyn
+	api=$(grep -oE '^[a-z][^(]*[^a-z0-9_]vaccel_[a-z0-9_]+\(' \
+		"$ROOT/umd/include/vaccel.h" | grep -oE 'vaccel_[a-z0-9_]+\($' |
+		tr -d '(' | sort)
+	sym=$(sed -e 's|/\*.*\*/||' "$ROOT/umd/libvaccel/libvaccel.sym" |
+		grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*;' | tr -d ' \t;' |
+		sort)
+	dyn=$(nm -D --defined-only "$LIB/libvaccel.so" | awk '$2 != "A" { print $3 }' |
+		sed -e 's/@.*//' | sort)
+	[ -n "$api" ] || { echo "no function found in vaccel.h"; return 1; }
+	[ "$api" = "$sym" ] || {
+		echo "vaccel.h and libvaccel.sym differ:"
+		diff <(echo "$api") <(echo "$sym") | grep '^[<>]' |
+			sed -e 's/^</ not in .sym:/' -e 's/^>/ not in vaccel.h:/'
+		return 1
+	}
+	[ "$sym" = "$dyn" ] || {
+		echo "libvaccel.so exports differ from libvaccel.sym:"
+		diff <(echo "$sym") <(echo "$dyn") | grep '^[<>]' |
+			sed -e 's/^</ missing:/' -e 's/^>/ leaked:/'
+		return 1
+	}
+}
+check symbols symbols
+
+# A device directory with accel nodes of other drivers only.
+mkdir -p "$TMP/other"
+ln -s /dev/null "$TMP/other/accel0"
+ln -s /dev/zero "$TMP/other/accel1"
+
+libvaccel_nodev() {
+	"$CC" -std=gnu11 $CFLAGS -I"$ROOT/umd/include" \
+		"$ROOT/tests/host/host_libvaccel.c" -o "$O/bin/host_libvaccel" \
+		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" || return 1
+	"$O/bin/host_libvaccel" "$TMP/other"
+}
+check libvaccel_nodev libvaccel_nodev
+
+vaccel_info_nodev() {
+	local dir out rc
+	for dir in /nonexistent "$TMP/other"; do
+		out=$(VACCEL_DEVICE_DIR=$dir "$INFO" 2>&1)
+		rc=$?
+		[ $rc = 1 ] || { echo "VACCEL_DEVICE_DIR=$dir: exit $rc"; return 1; }
+		case "$out" in
+		*"no vaccel device found: is the module loaded? (insmod vaccel.ko)"*) ;;
+		*) echo "VACCEL_DEVICE_DIR=$dir: unexpected output: $out"; return 1 ;;
+		esac
+	done
+}
+check vaccel_info_nodev vaccel_info_nodev
+
+vaccel_info_usage() {
+	local rc
+	"$INFO" -h | grep -q '^usage: vaccel-info' || { echo "-h: no usage"; return 1; }
+	"$INFO" -Z >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "bad option: exit $rc"; return 1; }
+	"$INFO" /dev/null 2>"$TMP/err"; rc=$?
+	[ $rc = 1 ] && grep -q 'not a vaccel device' "$TMP/err" ||
+		{ echo "/dev/null: exit $rc, $(cat "$TMP/err")"; return 1; }
+	"$INFO" /nonexistent 2>"$TMP/err"; rc=$?
+	[ $rc = 1 ] && grep -q 'No such file or directory' "$TMP/err" ||
+		{ echo "/nonexistent: exit $rc, $(cat "$TMP/err")"; return 1; }
+}
+check vaccel_info_usage vaccel_info_usage
+
+# Fake devices at accel10 and accel2 (numeric order: accel2 first), with
+# accel1 belonging to another driver.
+expect_out() {
+	echo "$out" | grep -q -- "$1" || { echo "no '$1' in: $out"; return 1; }
+}
+expect_count() {
+	local n
+	n=$(echo "$out" | grep -c -- "$1")
+	[ "$n" = "$2" ] || { echo "$n lines with '$1', not $2, in: $out"; return 1; }
+}
+vaccel_info_fake() {
+	local out
+	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
+		-o "$O/bin/fake_vaccel.so" -ldl || return 1
+	mkdir -p "$TMP/fake"
+	ln -s /dev/zero "$TMP/fake/accel10"
+	ln -s /dev/null "$TMP/fake/accel1"
+	ln -s /dev/zero "$TMP/fake/accel2"
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+		VT_COMPUTE=3 VT_COPY=2 VT_VA_BITS=40 "$INFO" 2>&1) ||
+		{ echo "exit $?: $out"; return 1; }
+	expect_out "^$TMP/fake/accel2: vaccel 1\.0\.0" || return 1
+	expect_out "^$TMP/fake/accel10: vaccel" || return 1
+	expect_count '^/' 2 || return 1
+	expect_count '^  compute ' 6 || return 1
+	expect_count '^  paging ' 2 || return 1
+	expect_out 'engines *6 (compute 3, copy 2, paging 1)' || return 1
+	expect_out 'va range *0x0000000000010000 - 0x0000010000000000' || return 1
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+		"$INFO" -d 1 2>&1) || { echo "-d 1: exit $?: $out"; return 1; }
+	expect_out "^$TMP/fake/accel10:" || return 1
+	expect_count '^/' 1
+}
+check vaccel_info_fake vaccel_info_fake
+
+exit $failed
