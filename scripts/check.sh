@@ -73,9 +73,18 @@ if [ ! -f "$checkpatch" ]; then
 	mkdir -p "$VACCEL_CACHE/src"
 	tar -xf "$VACCEL_KSRC_TAR" -C "$VACCEL_CACHE/src"
 fi
-for f in drivers/accel/vaccel/*.[ch] uapi/drm/*.h tests/kunit/*.c; do
-	if out=$(perl "$checkpatch" --strict --no-tree --terse --show-types \
-		 --ignore FILE_PATH_CHANGES -f "$f" 2>&1) &&
+# checkpatch judges a file by its path in the kernel tree: the uapi header
+# is checked where it lives there, include/uapi/drm/.
+kstage=$logs/checkpatch-tree
+rm -rf "$kstage"
+mkdir -p "$kstage/include/uapi/drm" "$kstage/drivers/accel/vaccel/tests"
+cp uapi/drm/*.h "$kstage/include/uapi/drm/"
+cp drivers/accel/vaccel/*.[ch] "$kstage/drivers/accel/vaccel/"
+cp tests/kunit/*.c "$kstage/drivers/accel/vaccel/tests/"
+for f in $(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
+	   drivers/accel/vaccel/tests/*.c include/uapi/drm/*.h); do
+	if out=$(cd "$kstage" && perl "$checkpatch" --strict --no-tree --terse \
+		 --show-types -f "$f" 2>&1) &&
 	   ! grep -q -E '(WARNING|ERROR|CHECK):' <<<"$out"; then
 		report "ok static.checkpatch.$f"
 	else

@@ -16,7 +16,8 @@ set -euo pipefail
 
 PACKAGES=(
 	# module build, sparse, checkpatch, KUnit (UML) build
-	build-essential bc bison flex kmod libelf-dev libssl-dev perl python3
+	build-essential bc bison flex gcc-multilib kmod libelf-dev libssl-dev perl
+	python3
 	sparse xz-utils
 	# dev VM
 	qemu-system-x86 busybox-static cpio

@@ -71,6 +71,17 @@ def walk(node, prefix):
 walk(data.get("tests", data), [])
 PY
 
+# The UML kernel's own log must be free of warnings and lock reports.
+if [ -f "$build/test.log" ]; then
+	bad=$(grep -E 'WARNING:|BUG:|Oops|possible circular locking|possible recursive locking|inconsistent lock state|INFO: lockdep|Call Trace|kernel BUG|refcount_t:' "$build/test.log" || true)
+	if [ -z "$bad" ]; then
+		echo "ok kunit.kernel_log_clean" >>"$out/results"
+	else
+		echo "not ok kunit.kernel_log_clean: see $build/test.log" >>"$out/results"
+		sed 's/^/    /' <<<"$bad" | head -n 20
+	fi
+fi
+
 cat "$out/results"
 passed=$(grep -c '^ok ' "$out/results" || true)
 failed=$(grep -c '^not ok ' "$out/results" || true)

@@ -127,6 +127,7 @@ qemu_accel_args() {
 		if [ -w /dev/kvm ]; then
 			if [ ! -f "$cache" ]; then
 				info "probing KVM with a test boot"
+				: >"$work/out.log"
 				if run_qemu probe "-accel kvm -cpu host" 60 &&
 				   grep -q '=== vaccel: probe ok' "$work/out.log"; then
 					echo kvm >"$cache"
@@ -148,9 +149,9 @@ qemu_accel_args() {
 # ttyS1 (results) to out.log.
 run_qemu() {
 	local vmmode=$1 accel=$2 t=$3
-	rm -f "$work/console.log" "$work/out.log"
+	rm -f "$work/console.log"
 	# shellcheck disable=SC2086
-	timeout --foreground "$t" qemu-system-x86_64 $accel \
+	timeout "$t" qemu-system-x86_64 $accel \
 		-m 2G -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 loglevel=7 vmmode=$vmmode" \
@@ -158,18 +159,16 @@ run_qemu() {
 		</dev/null
 }
 
-# Streams out.log while QEMU runs, without its trailing carriage returns.
+# Runs QEMU in the background and streams out.log until it exits, without
+# the carriage returns of the serial line and without the final kernel log.
 run_and_stream() {
-	local vmmode=$1 accel=$2 rc=0 tailpid
+	local vmmode=$1 accel=$2 rc=0 qpid
 	: >"$work/out.log"
-	tail -n +1 -F "$work/out.log" 2>/dev/null | tr -d '\r' |
-		sed -u '/^=== vaccel: dmesg begin/,$d' &
-	tailpid=$!
-	run_qemu "$vmmode" "$accel" "$timeout_s" || rc=$?
-	sleep 0.5
-	kill "$tailpid" 2>/dev/null || true
-	pkill -P "$tailpid" 2>/dev/null || true
-	wait "$tailpid" 2>/dev/null || true
+	run_qemu "$vmmode" "$accel" "$timeout_s" &
+	qpid=$!
+	tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | tr -d '\r' |
+		sed -u '/^=== vaccel: dmesg begin/,$d'
+	wait "$qpid" || rc=$?
 	return $rc
 }
 
