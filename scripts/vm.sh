@@ -167,7 +167,7 @@ run_and_stream() {
 	run_qemu "$vmmode" "$accel" "$timeout_s" &
 	qpid=$!
 	tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | tr -d '\r' |
-		sed -u '/^=== vaccel: dmesg begin/,$d'
+		sed -u -e '/^=== vaccel: dmesg begin/,$d' -e '/^=== vaccel: /d'
 	wait "$qpid" || rc=$?
 	return $rc
 }

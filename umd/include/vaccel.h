@@ -84,7 +84,6 @@ enum vaccel_preempt_granularity {
  * @va_start: lowest GPU virtual address user space may map
  * @va_end: end (exclusive) of the user-mappable GPU virtual addresses
  * @driver_name: DRM driver name ("vaccel"), valid until the device is closed
- * @driver_date: DRM driver date, valid until the device is closed
  * @driver_desc: DRM driver description, valid until the device is closed
  * @driver_major: DRM driver major version
  * @driver_minor: DRM driver minor version
@@ -105,7 +104,6 @@ struct vaccel_device_info {
 	uint64_t va_start;
 	uint64_t va_end;
 	const char *driver_name;
-	const char *driver_date;
 	const char *driver_desc;
 	int driver_major;
 	int driver_minor;

@@ -146,7 +146,6 @@ VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
 	out->va_start = info->va_start;
 	out->va_end = info->va_end;
 	out->driver_name = dev->version->name;
-	out->driver_date = dev->version->date;
 	out->driver_desc = dev->version->desc;
 	out->driver_major = dev->version->version_major;
 	out->driver_minor = dev->version->version_minor;

@@ -78,9 +78,9 @@ static int print_device(const struct vaccel_device *dev)
 	if (ret)
 		return ret;
 
-	printf("%s: %s %d.%d.%d (%s) %s\n", vaccel_device_path(dev),
+	printf("%s: %s %d.%d.%d, %s\n", vaccel_device_path(dev),
 	       info.driver_name, info.driver_major, info.driver_minor,
-	       info.driver_patchlevel, info.driver_date, info.driver_desc);
+	       info.driver_patchlevel, info.driver_desc);
 	printf("  uapi version    %u.%u\n", info.uapi_major, info.uapi_minor);
 	printf("  device index    %u\n", info.device_index);
 	printf("  flags           0x%" PRIx32 "%s\n", info.flags,

@@ -106,7 +106,6 @@ static const struct drm_driver vaccel_drm_driver = {
 	.fops = &vaccel_fops,
 	.name = VACCEL_DRIVER_NAME,
 	.desc = VACCEL_DRIVER_DESC,
-	.date = VACCEL_DRIVER_DATE,
 	.major = DRM_VACCEL_UAPI_MAJOR,
 	.minor = DRM_VACCEL_UAPI_MINOR,
 };

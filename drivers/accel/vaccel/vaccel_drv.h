@@ -13,7 +13,6 @@
 
 #define VACCEL_DRIVER_NAME	"vaccel"
 #define VACCEL_DRIVER_DESC	"Virtual compute accelerator"
-#define VACCEL_DRIVER_DATE	"20261121"
 
 /**
  * struct vaccel_device - one virtual accelerator
