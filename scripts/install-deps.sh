@@ -111,7 +111,14 @@ main() {
 	if [ -z "$deb" ]; then
 		info "downloading $img $kver into $VACCEL_CACHE/debs"
 		apt_update_once
-		(cd "$VACCEL_CACHE/debs" && apt-get download -qq "${img}=${kver}")
+		# apt downloads as the _apt user: give it a directory it may write.
+		local dl
+		dl=$(mktemp -d)
+		chmod 755 "$dl"
+		chown _apt "$dl" 2>/dev/null || true
+		(cd "$dl" && apt-get download -qq "${img}=${kver}")
+		mv "$dl"/*.deb "$VACCEL_CACHE/debs/"
+		rmdir "$dl"
 		deb=$(ls "$VACCEL_CACHE"/debs/"${img}"_*.deb | head -n1)
 	fi
 	if [ ! -f "$VACCEL_CACHE/image-$abi/.unpacked" ]; then
