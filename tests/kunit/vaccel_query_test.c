@@ -87,6 +87,9 @@ static void vaccel_test_query_device_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.page_size, 4096);
 	KUNIT_EXPECT_EQ(test, info.va_start, (u64)VACCEL_VA_START);
 	KUNIT_EXPECT_EQ(test, info.va_end, 1ull << 40);
+	KUNIT_EXPECT_EQ(test, info.max_bo_size, (u64)SZ_4G);
+	KUNIT_EXPECT_EQ(test, info.max_bind_ops, 1024);
+	KUNIT_EXPECT_EQ(test, info.pad, 0);
 
 	t->vdev->topo.single_use = true;
 	vaccel_query_device_info(t->vdev, &info);
@@ -245,7 +248,7 @@ static void vaccel_test_query_ioctl(struct kunit *test)
 	q.pad = 1;
 	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
 	q.pad = 0;
-	q.type = DRM_VACCEL_QUERY_ENGINES + 1;
+	q.type = DRM_VACCEL_QUERY_VM_STATS + 1;
 	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
 	q.type = ~0u;
 	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
@@ -265,6 +268,13 @@ static void vaccel_test_query_ioctl(struct kunit *test)
 	info = (void *)user_read(test, uptr(t, 0), sizeof(*info));
 	KUNIT_EXPECT_EQ(test, info->device_index, 5);
 	KUNIT_EXPECT_EQ(test, info->va_end, 1ull << 40);
+
+	/* A uapi 1.0 program asks for the 64 bytes it knows; 63 is too few. */
+	q.size = 64;
+	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), 0);
+	KUNIT_EXPECT_EQ(test, q.size, sizeof(*info));
+	q.size = 63;
+	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
 }
 
 static struct kunit_case vaccel_query_test_cases[] = {

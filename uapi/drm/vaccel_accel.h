@@ -39,7 +39,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	0
+#define DRM_VACCEL_UAPI_MINOR	1
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -49,7 +49,40 @@ extern "C" {
 enum drm_vaccel_ioctl_id {
 	/** @DRM_VACCEL_QUERY: query device information, see &struct drm_vaccel_query */
 	DRM_VACCEL_QUERY = 0,
+	/** @DRM_VACCEL_BO_CREATE: create a buffer object, see &struct drm_vaccel_bo_create */
+	DRM_VACCEL_BO_CREATE = 1,
+	/** @DRM_VACCEL_BO_MMAP_OFFSET: CPU mapping offset, see &struct drm_vaccel_bo_mmap_offset */
+	DRM_VACCEL_BO_MMAP_OFFSET = 2,
+	/** @DRM_VACCEL_BO_INFO: describe a buffer object, see &struct drm_vaccel_bo_info */
+	DRM_VACCEL_BO_INFO = 3,
+	/** @DRM_VACCEL_VM_BIND: map and unmap GPU virtual addresses, see &struct drm_vaccel_vm_bind */
+	DRM_VACCEL_VM_BIND = 4,
 };
+
+/**
+ * struct drm_vaccel_obj_array - an array of structures in user memory
+ *
+ * The array has @count elements, @stride bytes apart.  @stride lets an
+ * element grow: the kernel reads ``min(stride, its own size)`` bytes of each
+ * element, takes the fields it does not receive as zero, and requires the
+ * bytes it does not know (a @stride larger than its own size) to be zero.
+ */
+struct drm_vaccel_obj_array {
+	/** @stride: distance in bytes between two elements */
+	__u32 stride;
+	/** @count: number of elements */
+	__u32 count;
+	/** @array: user pointer to the first element */
+	__u64 array;
+};
+
+/**
+ * DRM_VACCEL_OBJ_ARRAY() - initialise a &struct drm_vaccel_obj_array
+ * @cnt: number of elements
+ * @ptr: pointer to the first element
+ */
+#define DRM_VACCEL_OBJ_ARRAY(cnt, ptr) \
+	{ .stride = sizeof((ptr)[0]), .count = (cnt), .array = (__u64)(__UINTPTR_TYPE__)(ptr) }
 
 /**
  * enum drm_vaccel_engine_class - the kinds of engine a device has
@@ -137,6 +170,12 @@ struct drm_vaccel_device_info {
 	__u64 va_start;
 	/** @va_end: end (exclusive) of the GPU virtual addresses user space may map */
 	__u64 va_end;
+	/** @max_bo_size: largest buffer object, in bytes (uapi 1.1) */
+	__u64 max_bo_size;
+	/** @max_bind_ops: most operations in one %DRM_IOCTL_VACCEL_VM_BIND (uapi 1.1) */
+	__u32 max_bind_ops;
+	/** @pad: zero */
+	__u32 pad;
 };
 
 /**
@@ -185,6 +224,25 @@ enum drm_vaccel_query_type {
 	DRM_VACCEL_QUERY_DEVICE = 0,
 	/** @DRM_VACCEL_QUERY_ENGINES: &struct drm_vaccel_engine_list */
 	DRM_VACCEL_QUERY_ENGINES = 1,
+	/** @DRM_VACCEL_QUERY_VM_STATS: &struct drm_vaccel_vm_stats of the caller's VM */
+	DRM_VACCEL_QUERY_VM_STATS = 2,
+};
+
+/**
+ * struct drm_vaccel_vm_stats - answer to %DRM_VACCEL_QUERY_VM_STATS
+ *
+ * The GPU address space of the open file that asks, as the page tables
+ * see it.
+ */
+struct drm_vaccel_vm_stats {
+	/** @mappings: number of mappings */
+	__u64 mappings;
+	/** @mapped_bytes: bytes of GPU virtual address space mapped */
+	__u64 mapped_bytes;
+	/** @pt_pages: page-table pages allocated, the root included */
+	__u64 pt_pages;
+	/** @pt_bytes: bytes of page-table memory, @pt_pages times the page size */
+	__u64 pt_bytes;
 };
 
 /**
@@ -224,10 +282,219 @@ struct drm_vaccel_query {
 };
 
 /**
+ * DOC: Memory
+ *
+ * Buffer objects (BOs) live in system memory, in shmem.  Each open file of
+ * the device has its own GPU address space, a VM, as MCDM prescribes one per
+ * process.  As in the WDDM GpuMmu model, user space chooses the GPU virtual
+ * addresses and the kernel validates and maps them with
+ * %DRM_IOCTL_VACCEL_VM_BIND.  A BO can be mapped any number of times, in any
+ * number of VMs; a mapping keeps the BO's pages alive until it is unmapped,
+ * even after the BO's handle is closed.  BOs are shared between files,
+ * processes and devices as dma-bufs with the core PRIME ioctls.
+ */
+
+/**
+ * define DRM_VACCEL_BO_NO_MMAP - BO creation flag: no CPU mapping
+ *
+ * The BO is for the device only: %DRM_IOCTL_VACCEL_BO_MMAP_OFFSET fails on it
+ * with ``-EPERM``.
+ */
+#define DRM_VACCEL_BO_NO_MMAP		(1u << 0)
+
+/**
+ * define DRM_VACCEL_BO_IMPORTED - BO info flag: imported from a dma-buf
+ */
+#define DRM_VACCEL_BO_IMPORTED		(1u << 31)
+
+/**
+ * struct drm_vaccel_bo_create - argument to %DRM_IOCTL_VACCEL_BO_CREATE
+ *
+ * Creates a BO of at least @size bytes, filled with zeros.  Errors:
+ * ``-EINVAL`` for a zero @size or an unknown flag, ``-E2BIG`` for a size
+ * past &drm_vaccel_device_info.max_bo_size, ``-ENOMEM``.
+ */
+struct drm_vaccel_bo_create {
+	/** @size: in: bytes wanted; out: the size, rounded up to the page size */
+	__u64 size;
+	/** @flags: DRM_VACCEL_BO_* creation flags */
+	__u32 flags;
+	/** @handle: out: the BO's handle, closed with ``DRM_IOCTL_GEM_CLOSE`` */
+	__u32 handle;
+};
+
+/**
+ * struct drm_vaccel_bo_mmap_offset - argument to %DRM_IOCTL_VACCEL_BO_MMAP_OFFSET
+ *
+ * The offset to pass to mmap(2) on the device file to map the BO in the
+ * CPU's address space.  Errors: ``-ENOENT`` for an unknown handle,
+ * ``-EPERM`` for a BO created with %DRM_VACCEL_BO_NO_MMAP, ``-EINVAL`` for a
+ * non-zero @pad.
+ */
+struct drm_vaccel_bo_mmap_offset {
+	/** @handle: the BO */
+	__u32 handle;
+	/** @pad: zero */
+	__u32 pad;
+	/** @offset: out: the mmap offset */
+	__u64 offset;
+};
+
+/**
+ * struct drm_vaccel_bo_info - argument to %DRM_IOCTL_VACCEL_BO_INFO
+ *
+ * Errors: ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a non-zero
+ * @pad.
+ */
+struct drm_vaccel_bo_info {
+	/** @handle: the BO */
+	__u32 handle;
+	/** @flags: out: creation flags, and %DRM_VACCEL_BO_IMPORTED */
+	__u32 flags;
+	/** @size: out: size in bytes */
+	__u64 size;
+	/** @mappings: out: mappings of the BO in the caller's VM */
+	__u32 mappings;
+	/** @pad: zero */
+	__u32 pad;
+};
+
+/**
+ * enum drm_vaccel_vm_bind_op_type - what a &struct drm_vaccel_vm_bind_op does
+ */
+enum drm_vaccel_vm_bind_op_type {
+	/**
+	 * @DRM_VACCEL_VM_BIND_OP_MAP: map @size bytes of a BO from @bo_offset
+	 * at @va.  The range must be free: ``-EEXIST`` otherwise.
+	 */
+	DRM_VACCEL_VM_BIND_OP_MAP = 0,
+	/**
+	 * @DRM_VACCEL_VM_BIND_OP_UNMAP: unmap every page in [@va, @va + @size).
+	 * A mapping that straddles an end is split and keeps its outer part;
+	 * unmapped holes in the range are allowed.  @handle, @bo_offset and
+	 * @flags must be zero.
+	 */
+	DRM_VACCEL_VM_BIND_OP_UNMAP = 1,
+};
+
+/**
+ * define DRM_VACCEL_VM_BIND_READ_ONLY - map flag: the device may not write
+ */
+#define DRM_VACCEL_VM_BIND_READ_ONLY	(1u << 0)
+
+/**
+ * define DRM_VACCEL_VM_BIND_NO_EXEC - map flag: the device may not fetch code
+ */
+#define DRM_VACCEL_VM_BIND_NO_EXEC	(1u << 1)
+
+/**
+ * struct drm_vaccel_vm_bind_op - one map or unmap in a VM_BIND
+ *
+ * @va, @size and @bo_offset are multiples of the page size (4 KiB), @size is
+ * not zero, the range lies in [&drm_vaccel_device_info.va_start,
+ * &drm_vaccel_device_info.va_end), and a map's range lies inside its BO.
+ */
+struct drm_vaccel_vm_bind_op {
+	/** @op: &enum drm_vaccel_vm_bind_op_type */
+	__u32 op;
+	/** @flags: DRM_VACCEL_VM_BIND_* for a map, zero for an unmap */
+	__u32 flags;
+	/** @handle: the BO to map; zero for an unmap */
+	__u32 handle;
+	/** @pad: zero */
+	__u32 pad;
+	/** @bo_offset: offset in the BO of the first byte mapped */
+	__u64 bo_offset;
+	/** @va: first GPU virtual address */
+	__u64 va;
+	/** @size: bytes */
+	__u64 size;
+};
+
+/**
+ * struct drm_vaccel_vm_bind - argument to %DRM_IOCTL_VACCEL_VM_BIND
+ *
+ * Maps and unmaps ranges of the caller's VM, in array order, all or
+ * nothing: if any operation fails, the VM is left as it was.  When the
+ * ioctl returns, the page tables are updated, and no engine can reach the
+ * pages of what was unmapped.
+ *
+ * Errors: ``-EINVAL`` for a malformed operation (unknown op or flag,
+ * misaligned or zero size, a range outside the VA space or outside the BO,
+ * non-zero pad or unused fields), ``-ENOENT`` for an unknown handle,
+ * ``-EEXIST`` for a map over a mapped page (mapped before or by an earlier
+ * operation of the same call), ``-E2BIG`` for more than
+ * &drm_vaccel_device_info.max_bind_ops operations, ``-EFAULT``, ``-ENOMEM``.
+ */
+struct drm_vaccel_vm_bind {
+	/** @flags: zero */
+	__u32 flags;
+	/** @pad: zero */
+	__u32 pad;
+	/** @ops: the operations, &struct drm_vaccel_vm_bind_op */
+	struct drm_vaccel_obj_array ops;
+};
+
+/**
+ * DOC: Page-table format
+ *
+ * The page table of a VM is the one an engine's MMU walks; debugfs shows it
+ * in this format.  It has four levels of 512 eight-byte entries in 4 KiB
+ * pages, translating 48-bit virtual addresses to 4 KiB pages:
+ *
+ * ======  ============  ===============================================
+ * level   VA bits       an entry points to
+ * ======  ============  ===============================================
+ * 3       47 to 39      a level-2 table (the root table has level 3)
+ * 2       38 to 30      a level-1 table
+ * 1       29 to 21      a level-0 table
+ * 0       20 to 12      a 4 KiB page of memory
+ * ======  ============  ===============================================
+ *
+ * An entry is %DRM_VACCEL_PTE_VALID with the page frame of what it points to
+ * in %DRM_VACCEL_PTE_ADDR_MASK; a level-0 entry adds the permission bits.
+ * A valid page is always readable.  An entry without %DRM_VACCEL_PTE_VALID
+ * faults.
+ */
+
+/** define DRM_VACCEL_PTE_VALID - page-table entry bit: the entry is valid */
+#define DRM_VACCEL_PTE_VALID		(1ull << 0)
+/** define DRM_VACCEL_PTE_WRITE - page-table entry bit: the page is writable */
+#define DRM_VACCEL_PTE_WRITE		(1ull << 1)
+/** define DRM_VACCEL_PTE_EXEC - page-table entry bit: code may be fetched */
+#define DRM_VACCEL_PTE_EXEC		(1ull << 2)
+/** define DRM_VACCEL_PTE_ADDR_MASK - page-table entry bits of the page frame */
+#define DRM_VACCEL_PTE_ADDR_MASK	0x000ffffffffff000ull
+
+/**
  * define DRM_IOCTL_VACCEL_QUERY - query the device, &struct drm_vaccel_query
  */
 #define DRM_IOCTL_VACCEL_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_QUERY, struct drm_vaccel_query)
+
+/**
+ * define DRM_IOCTL_VACCEL_BO_CREATE - create a BO, &struct drm_vaccel_bo_create
+ */
+#define DRM_IOCTL_VACCEL_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_BO_CREATE, struct drm_vaccel_bo_create)
+
+/**
+ * define DRM_IOCTL_VACCEL_BO_MMAP_OFFSET - mmap offset of a BO, &struct drm_vaccel_bo_mmap_offset
+ */
+#define DRM_IOCTL_VACCEL_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_BO_MMAP_OFFSET, struct drm_vaccel_bo_mmap_offset)
+
+/**
+ * define DRM_IOCTL_VACCEL_BO_INFO - describe a BO, &struct drm_vaccel_bo_info
+ */
+#define DRM_IOCTL_VACCEL_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_BO_INFO, struct drm_vaccel_bo_info)
+
+/**
+ * define DRM_IOCTL_VACCEL_VM_BIND - map and unmap GPU VAs, &struct drm_vaccel_vm_bind
+ */
+#define DRM_IOCTL_VACCEL_VM_BIND \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_VM_BIND, struct drm_vaccel_vm_bind)
 
 #if defined(__cplusplus)
 }

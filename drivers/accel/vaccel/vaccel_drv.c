@@ -20,8 +20,9 @@
  * file still open fails with ``-ENODEV``, and the memory goes when the last
  * file is closed.
  *
- * The DRM device offers GEM, syncobjs and timeline syncobjs from the core,
- * and the vaccel ioctls listed in vaccel_drm_ioctls[].
+ * The DRM device offers GEM, PRIME, syncobjs and timeline syncobjs from the
+ * core, and the vaccel ioctls listed in vaccel_drm_ioctls[].  Each open file
+ * gets its own GPU address space (see "GPU address spaces and VM_BIND").
  *
  * A Single Use device (MCDM's name for a device with one address space)
  * admits one open file at a time; a second open fails with ``-EBUSY``
@@ -29,6 +30,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
@@ -37,11 +39,15 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
+#include "vaccel_gem.h"
 #include "vaccel_query.h"
+#include "vaccel_vm.h"
 
 /*
  * The platform devices the module created, in index order.  Written only by
@@ -56,10 +62,31 @@ static struct vaccel_topology vaccel_topology;
 static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct vaccel_file *vfile;
+	int ret;
 
 	if (vdev->topo.single_use && atomic_cmpxchg(&vdev->open_files, 0, 1))
 		return -EBUSY;
+
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	if (!vfile) {
+		ret = -ENOMEM;
+		goto err_release_single_use;
+	}
+	vfile->vm = vaccel_vm_create(vdev, file);
+	if (IS_ERR(vfile->vm)) {
+		ret = PTR_ERR(vfile->vm);
+		goto err_free_file;
+	}
+	file->driver_priv = vfile;
 	return 0;
+
+err_free_file:
+	kfree(vfile);
+err_release_single_use:
+	if (vdev->topo.single_use)
+		atomic_set(&vdev->open_files, 0);
+	return ret;
 }
 
 /*
@@ -69,13 +96,20 @@ static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct vaccel_file *vfile = file->driver_priv;
 
+	vaccel_vm_destroy(vfile->vm);
+	kfree(vfile);
 	if (vdev->topo.single_use)
 		atomic_set(&vdev->open_files, 0);
 }
 
 static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VACCEL_QUERY, vaccel_ioctl_query, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_BO_CREATE, vaccel_ioctl_bo_create, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_BO_MMAP_OFFSET, vaccel_ioctl_bo_mmap_offset, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_BO_INFO, vaccel_ioctl_bo_info, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_VM_BIND, vaccel_ioctl_vm_bind, 0),
 };
 
 /*
@@ -97,10 +131,12 @@ static const struct file_operations vaccel_fops = {
 };
 
 static const struct drm_driver vaccel_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_GEM_GPUVA |
 			   DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open = vaccel_open,
 	.postclose = vaccel_postclose,
+	.gem_create_object = vaccel_gem_create_object,
+	.gem_prime_import_sg_table = vaccel_gem_prime_import_sg_table,
 	.ioctls = vaccel_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(vaccel_drm_ioctls),
 	.fops = &vaccel_fops,
@@ -122,7 +158,17 @@ static int vaccel_probe(struct platform_device *pdev)
 
 	vdev->index = pdev->id;
 	vdev->topo = vaccel_topology;
+	INIT_LIST_HEAD(&vdev->vms);
+	ret = drmm_mutex_init(&vdev->drm, &vdev->vms_lock);
+	if (ret)
+		return ret;
 
+	/* dma-buf importers map our pages for this device: no IOMMU. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	vaccel_debugfs_init(vdev);
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		return ret;
@@ -219,3 +265,4 @@ module_exit(vaccel_exit);
 MODULE_DESCRIPTION(VACCEL_DRIVER_DESC);
 MODULE_AUTHOR("The vaccel authors");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

@@ -6,6 +6,8 @@
 #define __VACCEL_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 
 #include <drm/drm_device.h>
 
@@ -21,12 +23,20 @@
  * @topo: the device's shape, immutable after probe
  * @open_files: files open on a Single Use device (0 or 1); atomic, so the
  *	open and close paths need no lock
+ * @bo_count: buffer objects alive, imported ones included
+ * @bo_bytes: their size
+ * @vms_lock: protects @vms
+ * @vms: the VMs of the open files, &vaccel_vm.link
  */
 struct vaccel_device {
 	struct drm_device drm;
 	unsigned int index;
 	struct vaccel_topology topo;
 	atomic_t open_files;
+	atomic64_t bo_count;
+	atomic64_t bo_bytes;
+	struct mutex vms_lock;
+	struct list_head vms;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

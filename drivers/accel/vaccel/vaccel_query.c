@@ -33,7 +33,9 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_drv.h"
+#include "vaccel_gem.h"
 #include "vaccel_query.h"
+#include "vaccel_vm.h"
 
 /**
  * vaccel_query_device_info() - build the answer to %DRM_VACCEL_QUERY_DEVICE
@@ -62,6 +64,8 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->page_size = VACCEL_PAGE_SIZE;
 	info->va_start = topo->va_start;
 	info->va_end = topo->va_end;
+	info->max_bo_size = VACCEL_MAX_BO_SIZE;
+	info->max_bind_ops = VACCEL_MAX_BIND_OPS;
 }
 
 /**
@@ -167,8 +171,9 @@ static int vaccel_query_device(struct vaccel_device *vdev,
 	struct drm_vaccel_device_info info;
 
 	vaccel_query_device_info(vdev, &info);
-	/* The first release of the structure is the current one. */
-	return vaccel_query_copy_out(q, &info, sizeof(info), sizeof(info));
+	/* Programs of uapi 1.0 know the fields up to va_end. */
+	return vaccel_query_copy_out(q, &info, sizeof(info),
+				     offsetofend(struct drm_vaccel_device_info, va_end));
 }
 
 static int vaccel_query_engines(struct vaccel_device *vdev,
@@ -186,6 +191,16 @@ static int vaccel_query_engines(struct vaccel_device *vdev,
 	ret = vaccel_query_copy_out(q, list, size, size);
 	kfree(list);
 	return ret;
+}
+
+static int vaccel_query_vm_stats(struct drm_file *file,
+				 struct drm_vaccel_query *q)
+{
+	struct vaccel_file *vfile = file->driver_priv;
+	struct drm_vaccel_vm_stats stats;
+
+	vaccel_vm_stats(vfile->vm, &stats);
+	return vaccel_query_copy_out(q, &stats, sizeof(stats), sizeof(stats));
 }
 
 /**
@@ -211,6 +226,8 @@ int vaccel_ioctl_query(struct drm_device *drm, void *data,
 		return vaccel_query_device(vdev, q);
 	case DRM_VACCEL_QUERY_ENGINES:
 		return vaccel_query_engines(vdev, q);
+	case DRM_VACCEL_QUERY_VM_STATS:
+		return vaccel_query_vm_stats(file, q);
 	default:
 		return -EINVAL;
 	}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: debugfs
+ *
+ * What real hardware hides, vaccel shows, under
+ * ``/sys/kernel/debug/accel/vaccel.N/``:
+ *
+ * ``memory``
+ *   ``key value`` lines: ``bo_count`` and ``bo_bytes`` (every BO of the
+ *   device, imported ones included), ``vms`` (open files) and ``pt_pages``
+ *   (page-table pages of all VMs).  A test reads it before and after a
+ *   workload to check that closing files gives everything back.
+ *
+ * ``vm<client-id>/``
+ *   one directory per VM, named by the DRM client id that
+ *   ``/proc/<pid>/fdinfo/<fd>`` shows as ``drm-client-id``:
+ *
+ *   ``mappings``: a line per mapping,
+ *   ``0x<start>-0x<end> offset 0x<bo offset> <r><w|-><x|->``;
+ *
+ *   ``page_table``: a line per valid level-0 entry, ``0x<va> 0x<pte>``, the
+ *   entry in the uapi page-table format;
+ *
+ *   ``stats``: ``mappings``, ``mapped_bytes`` and ``pt_pages``.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include <drm/drm_debugfs.h>
+#include <drm/drm_file.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_debugfs.h"
+#include "vaccel_drv.h"
+#include "vaccel_vm.h"
+
+static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vaccel_device *vdev = to_vaccel_device(entry->dev);
+	struct vaccel_vm *vm;
+	u64 vms = 0, pt_pages = 0;
+
+	mutex_lock(&vdev->vms_lock);
+	list_for_each_entry(vm, &vdev->vms, link) {
+		mutex_lock(&vm->lock);
+		pt_pages += vm->pt.pages;
+		mutex_unlock(&vm->lock);
+		vms++;
+	}
+	mutex_unlock(&vdev->vms_lock);
+
+	seq_printf(m, "bo_count %lld\n", atomic64_read(&vdev->bo_count));
+	seq_printf(m, "bo_bytes %lld\n", atomic64_read(&vdev->bo_bytes));
+	seq_printf(m, "vms %llu\n", vms);
+	seq_printf(m, "pt_pages %llu\n", pt_pages);
+	return 0;
+}
+
+/**
+ * vaccel_debugfs_init() - declare the device's debugfs files
+ * @vdev: the device, before drm_dev_register()
+ *
+ * Context: Process context.
+ */
+void vaccel_debugfs_init(struct vaccel_device *vdev)
+{
+	drm_debugfs_add_file(&vdev->drm, "memory", vaccel_debugfs_memory_show,
+			     NULL);
+}
+
+static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)
+{
+	struct vaccel_vm *vm = m->private;
+	struct drm_gpuva *va;
+
+	mutex_lock(&vm->lock);
+	drm_gpuvm_for_each_va(va, &vm->base) {
+		u64 pte = vaccel_pt_walk(&vm->pt, va->va.addr);
+
+		seq_printf(m, "0x%016llx-0x%016llx offset 0x%llx r%c%c\n",
+			   va->va.addr, va->va.addr + va->va.range,
+			   va->gem.offset,
+			   pte & DRM_VACCEL_PTE_WRITE ? 'w' : '-',
+			   pte & DRM_VACCEL_PTE_EXEC ? 'x' : '-');
+	}
+	mutex_unlock(&vm->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_mappings);
+
+static void vaccel_debugfs_leaf(u64 va, u64 pte, void *data)
+{
+	seq_printf(data, "0x%016llx 0x%016llx\n", va, pte);
+}
+
+static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)
+{
+	struct vaccel_vm *vm = m->private;
+
+	mutex_lock(&vm->lock);
+	vaccel_pt_for_each_leaf(&vm->pt, vaccel_debugfs_leaf, m);
+	mutex_unlock(&vm->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_page_table);
+
+static int vaccel_debugfs_stats_show(struct seq_file *m, void *unused)
+{
+	struct vaccel_vm *vm = m->private;
+	struct drm_vaccel_vm_stats stats;
+
+	vaccel_vm_stats(vm, &stats);
+	seq_printf(m, "mappings %llu\n", stats.mappings);
+	seq_printf(m, "mapped_bytes %llu\n", stats.mapped_bytes);
+	seq_printf(m, "pt_pages %llu\n", stats.pt_pages);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_stats);
+
+/**
+ * vaccel_debugfs_vm_add() - the debugfs directory of a new VM
+ * @vm: the VM
+ *
+ * Context: Process context.
+ */
+void vaccel_debugfs_vm_add(struct vaccel_vm *vm)
+{
+	struct dentry *root = vm->vdev->drm.debugfs_root;
+	char name[32];
+
+	if (IS_ERR_OR_NULL(root))
+		return;
+	snprintf(name, sizeof(name), "vm%llu", vm->client_id);
+	vm->debugfs = debugfs_create_dir(name, root);
+	debugfs_create_file("mappings", 0444, vm->debugfs, vm,
+			    &vaccel_debugfs_mappings_fops);
+	debugfs_create_file("page_table", 0444, vm->debugfs, vm,
+			    &vaccel_debugfs_page_table_fops);
+	debugfs_create_file("stats", 0444, vm->debugfs, vm,
+			    &vaccel_debugfs_stats_fops);
+}
+
+/**
+ * vaccel_debugfs_vm_remove() - remove a VM's debugfs directory
+ * @vm: the VM
+ *
+ * Waits for readers of its files to finish.
+ *
+ * Context: Process context.
+ */
+void vaccel_debugfs_vm_remove(struct vaccel_vm *vm)
+{
+	debugfs_remove_recursive(vm->debugfs);
+	vm->debugfs = NULL;
+}

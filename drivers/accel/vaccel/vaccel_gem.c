@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Buffer objects
+ *
+ * A buffer object is a GEM object on shmem (drm_gem_shmem): system memory,
+ * zero-filled on creation, mappable by the CPU through the device file, and
+ * shareable as a dma-buf with the core PRIME ioctls.  Its pages are
+ * allocated lazily, on the first CPU fault or GPU mapping, without invoking
+ * the OOM killer: running out of memory is an ``-ENOMEM`` for the caller,
+ * not a killed bystander.
+ *
+ * A GPU mapping pins the pages it maps (vaccel_bo_pin()) and holds a
+ * reference on the object, so the pages stay while the mapping exists, even
+ * after the handle is closed.  An imported BO keeps the exporter's
+ * scatterlist mapped for its whole life; its pages are taken from it once,
+ * at import, and need no pinning.
+ *
+ * The device counts its BOs and their bytes, which debugfs reports, so that
+ * tests can check that closing a file gives everything back.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_drv.h"
+#include "vaccel_gem.h"
+#include "vaccel_vm.h"
+
+#define VACCEL_BO_CREATE_FLAGS	DRM_VACCEL_BO_NO_MMAP
+
+static void vaccel_gem_free(struct drm_gem_object *obj)
+{
+	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+
+	atomic64_dec(&vdev->bo_count);
+	atomic64_sub(obj->size, &vdev->bo_bytes);
+	kvfree(bo->import_pages);
+	mutex_destroy(&bo->gpuva_lock);
+	drm_gem_shmem_free(&bo->base);
+}
+
+static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	if (to_vaccel_bo(obj)->flags & DRM_VACCEL_BO_NO_MMAP)
+		return -EPERM;
+	return drm_gem_shmem_object_mmap(obj, vma);
+}
+
+static const struct drm_gem_object_funcs vaccel_gem_funcs = {
+	.free = vaccel_gem_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = vaccel_gem_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * vaccel_gem_create_object() - &drm_driver.gem_create_object
+ * @drm: the device
+ * @size: size of the object
+ *
+ * Context: Process context.
+ * Return: the object embedded in a new &struct vaccel_bo, or an ERR_PTR.
+ */
+struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
+						size_t size)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct vaccel_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->base.base.funcs = &vaccel_gem_funcs;
+	/* The CPU sees the same cacheable pages the engines use. */
+	bo->base.map_wc = false;
+	mutex_init(&bo->gpuva_lock);
+	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
+	atomic64_inc(&vdev->bo_count);
+	atomic64_add(size, &vdev->bo_bytes);
+	return &bo->base.base;
+}
+
+/**
+ * vaccel_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
+ * @drm: the importing device
+ * @attach: the dma-buf attachment
+ * @sgt: the exporter's pages, mapped for @drm
+ *
+ * Context: Process context.
+ * Return: a new BO over the pages of @sgt, or an ERR_PTR.
+ */
+struct drm_gem_object *
+vaccel_gem_prime_import_sg_table(struct drm_device *drm,
+				 struct dma_buf_attachment *attach,
+				 struct sg_table *sgt)
+{
+	size_t npages = attach->dmabuf->size >> PAGE_SHIFT;
+	struct drm_gem_object *obj;
+	struct page **pages;
+	int ret;
+
+	if (!PAGE_ALIGNED(attach->dmabuf->size) ||
+	    attach->dmabuf->size > VACCEL_MAX_BO_SIZE)
+		return ERR_PTR(-EINVAL);
+
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL | __GFP_ZERO);
+	if (!pages)
+		return ERR_PTR(-ENOMEM);
+	ret = drm_prime_sg_to_page_array(sgt, pages, npages);
+	if (ret)
+		goto err_free_pages;
+
+	obj = drm_gem_shmem_prime_import_sg_table(drm, attach, sgt);
+	if (IS_ERR(obj)) {
+		ret = PTR_ERR(obj);
+		goto err_free_pages;
+	}
+	to_vaccel_bo(obj)->import_pages = pages;
+	return obj;
+
+err_free_pages:
+	kvfree(pages);
+	return ERR_PTR(ret);
+}
+
+/**
+ * vaccel_bo_pin() - make the pages of a BO resident for a GPU mapping
+ * @bo: the BO
+ *
+ * Context: Process context, may sleep and allocate.
+ * Return: 0, -ENOMEM, or -EINTR if a signal arrived.
+ */
+int vaccel_bo_pin(struct vaccel_bo *bo)
+{
+	if (vaccel_bo_is_imported(bo))
+		return 0;
+	return drm_gem_shmem_pin(&bo->base);
+}
+
+/**
+ * vaccel_bo_pin_again() - one more pin of a BO that is pinned already
+ * @bo: the BO, pinned by the caller
+ *
+ * Used when a mapping is split in two; cannot fail since the pages are
+ * resident.
+ *
+ * Context: Process context.
+ */
+void vaccel_bo_pin_again(struct vaccel_bo *bo)
+{
+	if (vaccel_bo_is_imported(bo))
+		return;
+	dma_resv_lock(bo->base.base.resv, NULL);
+	/* Resident pages: this only counts one more user. */
+	drm_WARN_ON(bo->base.base.dev, !bo->base.pages ||
+		    drm_gem_shmem_pin_locked(&bo->base));
+	dma_resv_unlock(bo->base.base.resv);
+}
+
+/**
+ * vaccel_bo_unpin() - drop a pin taken by vaccel_bo_pin() or vaccel_bo_pin_again()
+ * @bo: the BO
+ *
+ * Context: Process context.
+ */
+void vaccel_bo_unpin(struct vaccel_bo *bo)
+{
+	if (vaccel_bo_is_imported(bo))
+		return;
+	drm_gem_shmem_unpin(&bo->base);
+}
+
+/**
+ * vaccel_bo_pages() - the pages of a pinned or imported BO
+ * @bo: the BO
+ *
+ * Context: Any context.
+ * Return: one page per 4 KiB of the BO.
+ */
+struct page **vaccel_bo_pages(struct vaccel_bo *bo)
+{
+	return bo->import_pages ?: bo->base.pages;
+}
+
+/**
+ * vaccel_ioctl_bo_create() - handler of %DRM_IOCTL_VACCEL_BO_CREATE
+ * @drm: the device
+ * @data: &struct drm_vaccel_bo_create
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_bo_create.
+ */
+int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct drm_vaccel_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	int ret;
+
+	if (!args->size || args->flags & ~VACCEL_BO_CREATE_FLAGS)
+		return -EINVAL;
+	if (args->size > VACCEL_MAX_BO_SIZE)
+		return -E2BIG;
+
+	shmem = drm_gem_shmem_create(drm, PAGE_ALIGN(args->size));
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	to_vaccel_bo(&shmem->base)->flags = args->flags;
+
+	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
+	/* The handle holds the reference now, or creating it failed. */
+	drm_gem_object_put(&shmem->base);
+	if (ret)
+		return ret;
+	args->size = shmem->base.size;
+	return 0;
+}
+
+/**
+ * vaccel_ioctl_bo_mmap_offset() - handler of %DRM_IOCTL_VACCEL_BO_MMAP_OFFSET
+ * @drm: the device
+ * @data: &struct drm_vaccel_bo_mmap_offset
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_bo_mmap_offset.
+ */
+int vaccel_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct drm_vaccel_bo_mmap_offset *args = data;
+	struct drm_gem_object *obj;
+	int ret = 0;
+
+	if (args->pad)
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (to_vaccel_bo(obj)->flags & DRM_VACCEL_BO_NO_MMAP)
+		ret = -EPERM;
+	else
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+/**
+ * vaccel_ioctl_bo_info() - handler of %DRM_IOCTL_VACCEL_BO_INFO
+ * @drm: the device
+ * @data: &struct drm_vaccel_bo_info
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_bo_info.
+ */
+int vaccel_ioctl_bo_info(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct vaccel_file *vfile = file->driver_priv;
+	struct drm_vaccel_bo_info *args = data;
+	struct drm_gem_object *obj;
+	struct vaccel_bo *bo;
+
+	if (args->pad)
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	bo = to_vaccel_bo(obj);
+	args->flags = bo->flags;
+	if (vaccel_bo_is_imported(bo))
+		args->flags |= DRM_VACCEL_BO_IMPORTED;
+	args->size = obj->size;
+	args->mappings = vaccel_vm_bo_mappings(vfile->vm, bo);
+	drm_gem_object_put(obj);
+	return 0;
+}

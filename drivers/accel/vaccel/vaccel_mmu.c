@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: MMU page tables
+ *
+ * Every GPU address space has a page table in the format of the uapi (see
+ * "Page-table format"): four levels of 512 entries, 4 KiB pages, a 48-bit
+ * VA.  The tables are real pages of memory, and an entry holds the page
+ * frame of what it points to, so that an engine's MMU can walk them as
+ * hardware would, from the root pointer alone.
+ *
+ * Each table page counts its valid entries in its &struct page (the
+ * ``private`` field), so a table that becomes empty is taken out of the tree
+ * and its parent's entry cleared: page-table memory follows what is mapped.
+ * Mapping 1 GiB with 4 KiB pages takes 512 level-0 tables and one level-1
+ * table, 0.196% of the bytes mapped.
+ *
+ * Updates are split so that a batch of them can be all-or-nothing:
+ *
+ * 1. vaccel_pt_prepare() allocates every table a range needs.  It is the
+ *    only step that can fail.
+ * 2. vaccel_pt_map() and vaccel_pt_unmap() write level-0 entries and cannot
+ *    fail.  Tables stay even when they become empty, so that a later map of
+ *    the same batch finds the tables it prepared.
+ * 3. vaccel_pt_prune() takes the tables of a range that are now empty out
+ *    of the tree, onto a zombie list rather than freeing them.
+ * 4. vaccel_pt_invalidate() invalidates the range in every TLB attached to
+ *    the address space.  Each TLB does it under its lock, so walks and
+ *    accesses in flight finish first; after it, no engine can reach an
+ *    unmapped page or a zombie table.
+ * 5. vaccel_pt_release_zombies() frees the zombie tables; the owner then
+ *    releases the pages that were unmapped.
+ *
+ * Entries are written with WRITE_ONCE() and read with READ_ONCE(), and a
+ * new table is linked into its parent with release semantics after it was
+ * cleared, so a lockless walker sees either no table or a cleared one.
+ */
+
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_mmu.h"
+#include "vaccel_tlb.h"
+
+#define VACCEL_PT_PAGE_SHIFT	12
+
+static unsigned int vaccel_pt_index(u64 va, unsigned int level)
+{
+	return (va >> (VACCEL_PT_PAGE_SHIFT + level * VACCEL_PT_SHIFT)) &
+	       (VACCEL_PT_ENTRIES - 1);
+}
+
+/* Bytes of VA covered by one entry of a table of @level. */
+static u64 vaccel_pt_entry_span(unsigned int level)
+{
+	return 1ull << (VACCEL_PT_PAGE_SHIFT + level * VACCEL_PT_SHIFT);
+}
+
+static u64 *vaccel_pt_table_of(u64 entry)
+{
+	return page_address(pfn_to_page((entry & DRM_VACCEL_PTE_ADDR_MASK) >>
+					VACCEL_PT_PAGE_SHIFT));
+}
+
+static struct page *vaccel_pt_page(u64 *table)
+{
+	return virt_to_page(table);
+}
+
+static void vaccel_pt_used_add(u64 *table, long delta)
+{
+	struct page *p = vaccel_pt_page(table);
+
+	set_page_private(p, page_private(p) + delta);
+}
+
+static unsigned long vaccel_pt_used(u64 *table)
+{
+	return page_private(vaccel_pt_page(table));
+}
+
+static u64 *vaccel_pt_alloc_table(struct vaccel_pt *pt)
+{
+	struct page *p = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!p)
+		return NULL;
+	set_page_private(p, 0);
+	pt->pages++;
+	return page_address(p);
+}
+
+static void vaccel_pt_free_table(struct vaccel_pt *pt, u64 *table)
+{
+	struct page *p = vaccel_pt_page(table);
+
+	set_page_private(p, 0);
+	__free_page(p);
+	pt->pages--;
+}
+
+/**
+ * vaccel_pt_init() - create an empty page table
+ * @pt: the page table
+ * @va_start: lowest VA that may be mapped
+ * @va_end: end (exclusive) of the VAs that may be mapped, at most 2^48
+ *
+ * Context: Process context.
+ * Return: 0 or -ENOMEM.
+ */
+int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end)
+{
+	pt->pages = 0;
+	pt->va_start = va_start;
+	pt->va_end = va_end;
+	INIT_LIST_HEAD(&pt->zombies);
+	spin_lock_init(&pt->tlb_lock);
+	INIT_LIST_HEAD(&pt->tlbs);
+	pt->root = vaccel_pt_alloc_table(pt);
+	return pt->root ? 0 : -ENOMEM;
+}
+
+static void vaccel_pt_free_tree(struct vaccel_pt *pt, u64 *table,
+				unsigned int level)
+{
+	unsigned int i;
+
+	if (level > 0) {
+		for (i = 0; i < VACCEL_PT_ENTRIES; i++)
+			if (table[i] & DRM_VACCEL_PTE_VALID)
+				vaccel_pt_free_tree(pt, vaccel_pt_table_of(table[i]),
+						    level - 1);
+	}
+	vaccel_pt_free_table(pt, table);
+}
+
+/**
+ * vaccel_pt_fini() - free a page table and every table in it
+ * @pt: the page table, with no TLB attached
+ *
+ * Context: Process context.
+ */
+void vaccel_pt_fini(struct vaccel_pt *pt)
+{
+	WARN_ON(!list_empty(&pt->tlbs));
+	vaccel_pt_release_zombies(pt);
+	if (pt->root)
+		vaccel_pt_free_tree(pt, pt->root, VACCEL_PT_LEVELS - 1);
+	pt->root = NULL;
+	WARN_ON(pt->pages);
+}
+
+/* The table of level @to on the path to @va, or NULL where a table is missing. */
+static u64 *vaccel_pt_descend(u64 *table, unsigned int from, unsigned int to,
+			      u64 va)
+{
+	while (from > to) {
+		u64 e = READ_ONCE(table[vaccel_pt_index(va, from)]);
+
+		if (!(e & DRM_VACCEL_PTE_VALID))
+			return NULL;
+		table = vaccel_pt_table_of(e);
+		from--;
+	}
+	return table;
+}
+
+/**
+ * vaccel_pt_prepare() - allocate the tables that a range needs
+ * @pt: the page table, its owner's lock held
+ * @va: start of the range, page aligned
+ * @size: size of the range, page aligned, not zero
+ *
+ * Context: Process context, may sleep.
+ * Return: 0 or -ENOMEM; on error, the tables allocated so far stay, empty,
+ * for vaccel_pt_prune() to give back.
+ */
+int vaccel_pt_prepare(struct vaccel_pt *pt, u64 va, u64 size)
+{
+	u64 end = va + size, addr;
+	unsigned int level;
+
+	/* One level-0 table per 2 MiB of the range, and their parents. */
+	for (addr = va; addr < end;
+	     addr = ALIGN_DOWN(addr, vaccel_pt_entry_span(1)) + vaccel_pt_entry_span(1)) {
+		u64 *table = pt->root;
+
+		for (level = VACCEL_PT_LEVELS - 1; level > 0; level--) {
+			u64 *slot = &table[vaccel_pt_index(addr, level)];
+			u64 *child;
+
+			if (!(*slot & DRM_VACCEL_PTE_VALID)) {
+				child = vaccel_pt_alloc_table(pt);
+				if (!child)
+					return -ENOMEM;
+				/* The cleared table is visible before the link. */
+				smp_store_release(slot, DRM_VACCEL_PTE_VALID |
+						  page_to_phys(vaccel_pt_page(child)));
+				vaccel_pt_used_add(table, 1);
+			}
+			table = vaccel_pt_table_of(*slot);
+		}
+	}
+	return 0;
+}
+
+/**
+ * vaccel_pt_map() - point a prepared range at pages
+ * @pt: the page table, its owner's lock held
+ * @va: start of the range, page aligned, prepared and unmapped
+ * @size: size of the range, page aligned
+ * @pages: the pages, one per 4 KiB of the range
+ * @flags: %DRM_VACCEL_PTE_WRITE and %DRM_VACCEL_PTE_EXEC as wanted
+ *
+ * Context: Any context.
+ */
+void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
+		   struct page **pages, u64 flags)
+{
+	u64 end = va + size;
+	u64 *table = NULL;
+	unsigned long i = 0;
+
+	for (; va < end; va += PAGE_SIZE, i++) {
+		unsigned int idx = vaccel_pt_index(va, 0);
+		u64 *slot;
+
+		if (!table || idx == 0)
+			table = vaccel_pt_descend(pt->root, VACCEL_PT_LEVELS - 1,
+						  0, va);
+		slot = &table[idx];
+		WARN_ON(*slot & DRM_VACCEL_PTE_VALID);
+		WRITE_ONCE(*slot, DRM_VACCEL_PTE_VALID | flags |
+			   page_to_phys(pages[i]));
+		vaccel_pt_used_add(table, 1);
+	}
+}
+
+/*
+ * Clears the level-0 entries of [va, end) below @table, a table of @level
+ * whose first entry maps @base.  Missing tables are skipped whole.
+ */
+static void vaccel_pt_clear(u64 *table, unsigned int level, u64 base, u64 va,
+			    u64 end)
+{
+	u64 span = vaccel_pt_entry_span(level);
+	unsigned int i;
+
+	for (i = vaccel_pt_index(va, level); i < VACCEL_PT_ENTRIES; i++) {
+		u64 lo = base + i * span;
+		u64 e = table[i];
+
+		if (lo >= end)
+			break;
+		if (!(e & DRM_VACCEL_PTE_VALID))
+			continue;
+		if (level == 0) {
+			WRITE_ONCE(table[i], 0);
+			vaccel_pt_used_add(table, -1);
+		} else {
+			vaccel_pt_clear(vaccel_pt_table_of(e), level - 1, lo,
+					max(va, lo), min(end, lo + span));
+		}
+	}
+}
+
+/**
+ * vaccel_pt_unmap() - clear the level-0 entries of a range
+ * @pt: the page table, its owner's lock held
+ * @va: start of the range, page aligned
+ * @size: size of the range, page aligned
+ *
+ * Pages of the range that are not mapped are skipped.  Tables left empty
+ * stay until vaccel_pt_prune(); the caller invalidates the TLBs with
+ * vaccel_pt_invalidate() before releasing anything.
+ *
+ * Context: Any context.
+ */
+void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size)
+{
+	vaccel_pt_clear(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size);
+}
+
+/*
+ * Takes the empty tables below @table (of @level >= 1, first entry mapping
+ * @base) that cover part of [va, end) out of the tree, bottom up.
+ */
+static void vaccel_pt_prune_level(struct vaccel_pt *pt, u64 *table,
+				  unsigned int level, u64 base, u64 va, u64 end)
+{
+	u64 span = vaccel_pt_entry_span(level);
+	unsigned int i;
+
+	for (i = vaccel_pt_index(va, level); i < VACCEL_PT_ENTRIES; i++) {
+		u64 lo = base + i * span;
+		u64 e = table[i];
+		u64 *child;
+
+		if (lo >= end)
+			break;
+		if (!(e & DRM_VACCEL_PTE_VALID))
+			continue;
+		child = vaccel_pt_table_of(e);
+		if (level > 1)
+			vaccel_pt_prune_level(pt, child, level - 1, lo,
+					      max(va, lo), min(end, lo + span));
+		if (vaccel_pt_used(child))
+			continue;
+		WRITE_ONCE(table[i], 0);
+		vaccel_pt_used_add(table, -1);
+		list_add_tail(&vaccel_pt_page(child)->lru, &pt->zombies);
+	}
+}
+
+/**
+ * vaccel_pt_prune() - take the empty tables of a range out of the tree
+ * @pt: the page table, its owner's lock held
+ * @va: start of the range
+ * @size: size of the range
+ *
+ * Used after unmapping, and to give back what vaccel_pt_prepare()
+ * allocated for a batch that failed.  The tables go to the zombie list; the
+ * root stays.
+ *
+ * Context: Any context.
+ */
+void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size)
+{
+	vaccel_pt_prune_level(pt, pt->root, VACCEL_PT_LEVELS - 1, 0, va,
+			      va + size);
+}
+
+/**
+ * vaccel_pt_invalidate() - invalidate a range in every attached TLB
+ * @pt: the page table
+ * @va: start of the range
+ * @size: size of the range
+ *
+ * Returns once no attached TLB holds a translation of the range and no
+ * access through one is in flight.
+ *
+ * Context: Process context; takes the TLB locks.
+ */
+void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size)
+{
+	struct vaccel_tlb *tlb;
+
+	spin_lock(&pt->tlb_lock);
+	list_for_each_entry(tlb, &pt->tlbs, pt_link)
+		vaccel_tlb_invalidate(tlb, va, size);
+	spin_unlock(&pt->tlb_lock);
+}
+
+/**
+ * vaccel_pt_release_zombies() - free the tables taken out of the tree
+ * @pt: the page table, its owner's lock held, the TLBs invalidated
+ *
+ * Context: Process context.
+ */
+void vaccel_pt_release_zombies(struct vaccel_pt *pt)
+{
+	struct page *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &pt->zombies, lru) {
+		list_del(&p->lru);
+		vaccel_pt_free_table(pt, page_address(p));
+	}
+}
+
+/**
+ * vaccel_pt_walk() - translate a VA as the MMU does
+ * @pt: the page table
+ * @va: the address
+ *
+ * The caller is an attached TLB holding its lock, or the owner holding its
+ * lock, so that no table can be freed under the walk.
+ *
+ * Context: Any context.
+ * Return: the level-0 entry of @va, or 0 if no valid entry maps it.
+ */
+u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va)
+{
+	u64 *table;
+
+	if (va >= (1ull << 48))
+		return 0;
+	table = vaccel_pt_descend(pt->root, VACCEL_PT_LEVELS - 1, 0, va);
+	if (!table)
+		return 0;
+	return READ_ONCE(table[vaccel_pt_index(va, 0)]);
+}
+
+/**
+ * vaccel_pt_root() - the root pointer of the address space
+ * @pt: the page table
+ *
+ * Context: Any context.
+ * Return: the physical address of the level-3 table.
+ */
+u64 vaccel_pt_root(const struct vaccel_pt *pt)
+{
+	return page_to_phys(vaccel_pt_page(pt->root));
+}
+
+static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
+			     vaccel_pt_leaf_fn fn, void *data)
+{
+	unsigned int i;
+
+	for (i = 0; i < VACCEL_PT_ENTRIES; i++) {
+		u64 e = READ_ONCE(table[i]);
+		u64 va = base + i * vaccel_pt_entry_span(level);
+
+		if (!(e & DRM_VACCEL_PTE_VALID))
+			continue;
+		if (level == 0)
+			fn(va, e, data);
+		else
+			vaccel_pt_leaves(vaccel_pt_table_of(e), level - 1, va,
+					 fn, data);
+	}
+}
+
+/**
+ * vaccel_pt_for_each_leaf() - call @fn on every valid level-0 entry
+ * @pt: the page table, its owner's lock held
+ * @fn: the function
+ * @data: its data
+ *
+ * Context: Any context; @fn must not sleep if the caller cannot.
+ */
+void vaccel_pt_for_each_leaf(const struct vaccel_pt *pt, vaccel_pt_leaf_fn fn,
+			     void *data)
+{
+	vaccel_pt_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, fn, data);
+}

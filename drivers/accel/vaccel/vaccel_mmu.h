@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_MMU_H__
+#define __VACCEL_MMU_H__
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct page;
+struct vaccel_tlb;
+
+#define VACCEL_PT_LEVELS	4
+#define VACCEL_PT_ENTRIES	512
+#define VACCEL_PT_SHIFT		9
+
+/**
+ * struct vaccel_pt - the page table of one GPU address space
+ * @root: the level-3 table, whose page frame is the address space's root
+ *	pointer
+ * @va_start: lowest VA that may be mapped
+ * @va_end: end (exclusive) of the VAs that may be mapped
+ * @pages: page-table pages in the tree or waiting to be freed, root included
+ * @zombies: table pages taken out of the tree, freed by
+ *	vaccel_pt_release_zombies() once no TLB can be walking them
+ * @tlb_lock: protects @tlbs
+ * @tlbs: the TLBs attached to this address space, which may hold its
+ *	translations and walk its tables
+ *
+ * The tables are written by one writer at a time, under the lock of the
+ * owner (the VM's lock), and walked without a lock by the TLBs attached to
+ * @tlbs, each under its own lock.  A table page leaves the tree before it is
+ * freed, and is freed only after every attached TLB has been invalidated,
+ * which waits for the walks in flight.
+ */
+struct vaccel_pt {
+	u64 *root;
+	u64 va_start;
+	u64 va_end;
+	unsigned long pages;
+	struct list_head zombies;
+	spinlock_t tlb_lock;
+	struct list_head tlbs;
+};
+
+int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end);
+void vaccel_pt_fini(struct vaccel_pt *pt);
+int vaccel_pt_prepare(struct vaccel_pt *pt, u64 va, u64 size);
+void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
+		   struct page **pages, u64 flags);
+void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size);
+void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size);
+void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size);
+void vaccel_pt_release_zombies(struct vaccel_pt *pt);
+u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
+u64 vaccel_pt_root(const struct vaccel_pt *pt);
+
+/**
+ * typedef vaccel_pt_leaf_fn - called by vaccel_pt_for_each_leaf()
+ * @va: virtual address of the page
+ * @pte: its level-0 entry
+ * @data: the caller's data
+ */
+typedef void (*vaccel_pt_leaf_fn)(u64 va, u64 pte, void *data);
+void vaccel_pt_for_each_leaf(const struct vaccel_pt *pt, vaccel_pt_leaf_fn fn,
+			     void *data);
+
+#endif /* __VACCEL_MMU_H__ */

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: TLB and the engine access path
+ *
+ * Every engine reaches memory through its own software TLB: a direct-mapped
+ * cache of 64 level-0 entries of the address space it works in.  A miss
+ * walks the page table (vaccel_pt_walk()).  Before executing a DMA buffer of
+ * another address space, the engine attaches its TLB to that address space,
+ * which empties it; this is the switch of the root page-table pointer.
+ *
+ * vaccel_tlb_read() and vaccel_tlb_write() are the only way engines touch
+ * memory.  An access of up to a page may cross one page boundary; both pages
+ * are translated and checked before a byte moves, so an access that faults
+ * touches nothing and reports the first address that failed, the kind of
+ * access and the reason.
+ *
+ * The TLB lock is held across each access.  vaccel_pt_invalidate() takes
+ * the lock of every attached TLB in turn, so when it returns, no TLB holds a
+ * stale translation and no access that used one is still copying: the
+ * pages can go.
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_mmu.h"
+#include "vaccel_tlb.h"
+
+/**
+ * vaccel_tlb_init() - an empty TLB attached to nothing
+ * @tlb: the TLB
+ *
+ * Context: Any context.
+ */
+void vaccel_tlb_init(struct vaccel_tlb *tlb)
+{
+	memset(tlb, 0, sizeof(*tlb));
+	spin_lock_init(&tlb->lock);
+	INIT_LIST_HEAD(&tlb->pt_link);
+}
+
+static void vaccel_tlb_flush_locked(struct vaccel_tlb *tlb)
+{
+	lockdep_assert_held(&tlb->lock);
+	memset(tlb->entries, 0, sizeof(tlb->entries));
+}
+
+/**
+ * vaccel_tlb_detach() - leave the current address space
+ * @tlb: the TLB
+ *
+ * Context: Process context.
+ */
+void vaccel_tlb_detach(struct vaccel_tlb *tlb)
+{
+	struct vaccel_pt *pt = tlb->pt;
+
+	if (!pt)
+		return;
+	spin_lock(&pt->tlb_lock);
+	spin_lock(&tlb->lock);
+	list_del_init(&tlb->pt_link);
+	tlb->pt = NULL;
+	vaccel_tlb_flush_locked(tlb);
+	spin_unlock(&tlb->lock);
+	spin_unlock(&pt->tlb_lock);
+}
+
+/**
+ * vaccel_tlb_attach() - switch to an address space
+ * @tlb: the TLB, used by one engine thread
+ * @pt: the address space's page table, which must outlive the attachment
+ *
+ * Context: Process context.
+ */
+void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt)
+{
+	if (tlb->pt == pt)
+		return;
+	vaccel_tlb_detach(tlb);
+	spin_lock(&pt->tlb_lock);
+	spin_lock(&tlb->lock);
+	tlb->pt = pt;
+	list_add_tail(&tlb->pt_link, &pt->tlbs);
+	spin_unlock(&tlb->lock);
+	spin_unlock(&pt->tlb_lock);
+}
+
+/**
+ * vaccel_tlb_invalidate() - drop the translations of a range
+ * @tlb: the TLB
+ * @va: start of the range
+ * @size: size of the range
+ *
+ * Waits for an access in flight to finish.
+ *
+ * Context: Any context; takes the TLB lock.
+ */
+void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size)
+{
+	u64 first = va >> PAGE_SHIFT, last = (va + size - 1) >> PAGE_SHIFT;
+	unsigned int i;
+
+	spin_lock(&tlb->lock);
+	tlb->invalidations++;
+	for (i = 0; i < VACCEL_TLB_ENTRIES; i++) {
+		u64 tag = tlb->entries[i].tag;
+
+		if (tag && tag - 1 >= first && tag - 1 <= last)
+			tlb->entries[i].tag = 0;
+	}
+	spin_unlock(&tlb->lock);
+}
+
+/* Translates one page; fills @fault and returns 0 on failure. */
+static u64 vaccel_tlb_translate_locked(struct vaccel_tlb *tlb, u64 va,
+				       enum vaccel_access access,
+				       struct vaccel_fault *fault)
+{
+	u64 vpn = va >> PAGE_SHIFT;
+	struct vaccel_tlb_entry *e = &tlb->entries[vpn % VACCEL_TLB_ENTRIES];
+	u64 pte;
+
+	lockdep_assert_held(&tlb->lock);
+
+	fault->va = va;
+	fault->access = access;
+	if (!tlb->pt || va < tlb->pt->va_start || va >= tlb->pt->va_end) {
+		fault->reason = VACCEL_FAULT_OUT_OF_RANGE;
+		return 0;
+	}
+
+	if (e->tag == vpn + 1) {
+		tlb->hits++;
+		pte = e->pte;
+	} else {
+		tlb->misses++;
+		pte = vaccel_pt_walk(tlb->pt, va);
+		if (!(pte & DRM_VACCEL_PTE_VALID)) {
+			fault->reason = VACCEL_FAULT_UNMAPPED;
+			return 0;
+		}
+		e->tag = vpn + 1;
+		e->pte = pte;
+	}
+
+	if ((access == VACCEL_ACCESS_WRITE && !(pte & DRM_VACCEL_PTE_WRITE)) ||
+	    (access == VACCEL_ACCESS_EXEC && !(pte & DRM_VACCEL_PTE_EXEC))) {
+		fault->reason = VACCEL_FAULT_PERMISSION;
+		return 0;
+	}
+	fault->reason = VACCEL_FAULT_NONE;
+	return pte;
+}
+
+static struct page *vaccel_pte_page(u64 pte)
+{
+	return pfn_to_page((pte & DRM_VACCEL_PTE_ADDR_MASK) >> PAGE_SHIFT);
+}
+
+/*
+ * Translates the (at most two) pages of an access, then copies.  @to_mem
+ * says the direction.  Return: 0, or -EFAULT with @fault filled.
+ */
+static int vaccel_tlb_access(struct vaccel_tlb *tlb, u64 va, void *buf,
+			     size_t len, enum vaccel_access access, bool to_mem,
+			     struct vaccel_fault *fault)
+{
+	size_t first_len = min_t(size_t, len, PAGE_SIZE - offset_in_page(va));
+	u64 pte[2] = {};
+	int ret = 0, i, n = first_len < len ? 2 : 1;
+
+	if (WARN_ON(len > PAGE_SIZE || !len))
+		return -EINVAL;
+	/* The last byte must not wrap around the address space. */
+	if (va + len < va) {
+		fault->va = va;
+		fault->access = access;
+		fault->reason = VACCEL_FAULT_OUT_OF_RANGE;
+		return -EFAULT;
+	}
+
+	spin_lock(&tlb->lock);
+	for (i = 0; i < n; i++) {
+		u64 page_va = i ? PAGE_ALIGN(va) : va;
+
+		pte[i] = vaccel_tlb_translate_locked(tlb, page_va, access, fault);
+		if (!pte[i]) {
+			ret = -EFAULT;
+			goto out_unlock;
+		}
+	}
+
+	for (i = 0; i < n; i++) {
+		size_t off = i ? 0 : offset_in_page(va);
+		size_t chunk = i ? len - first_len : first_len;
+		void *p = kmap_local_page(vaccel_pte_page(pte[i]));
+
+		if (to_mem)
+			memcpy(p + off, buf, chunk);
+		else
+			memcpy(buf, p + off, chunk);
+		kunmap_local(p);
+		buf += chunk;
+	}
+out_unlock:
+	spin_unlock(&tlb->lock);
+	return ret;
+}
+
+/**
+ * vaccel_tlb_read() - load or fetch through the TLB
+ * @tlb: the engine's TLB
+ * @va: first address
+ * @dst: where the bytes go
+ * @len: bytes, 1 to PAGE_SIZE
+ * @access: %VACCEL_ACCESS_READ or %VACCEL_ACCESS_EXEC
+ * @fault: filled on failure
+ *
+ * Context: Any context; takes the TLB lock.
+ * Return: 0, or -EFAULT if a page is out of range, unmapped or not
+ * readable in the way asked; @dst is then untouched.
+ */
+int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
+		    enum vaccel_access access, struct vaccel_fault *fault)
+{
+	return vaccel_tlb_access(tlb, va, dst, len, access, false, fault);
+}
+
+/**
+ * vaccel_tlb_write() - store through the TLB
+ * @tlb: the engine's TLB
+ * @va: first address
+ * @src: the bytes
+ * @len: bytes, 1 to PAGE_SIZE
+ * @fault: filled on failure
+ *
+ * Context: Any context; takes the TLB lock.
+ * Return: 0, or -EFAULT if a page is out of range, unmapped or read-only;
+ * memory is then untouched.
+ */
+int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,
+		     size_t len, struct vaccel_fault *fault)
+{
+	return vaccel_tlb_access(tlb, va, (void *)src, len,
+				 VACCEL_ACCESS_WRITE, true, fault);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_TLB_H__
+#define __VACCEL_TLB_H__
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct vaccel_pt;
+
+#define VACCEL_TLB_ENTRIES	64
+
+/**
+ * enum vaccel_access - what an engine does with memory
+ * @VACCEL_ACCESS_READ: loads
+ * @VACCEL_ACCESS_WRITE: stores
+ * @VACCEL_ACCESS_EXEC: instruction fetches
+ */
+enum vaccel_access {
+	VACCEL_ACCESS_READ = 0,
+	VACCEL_ACCESS_WRITE = 1,
+	VACCEL_ACCESS_EXEC = 2,
+};
+
+/**
+ * enum vaccel_fault_reason - why a translation failed
+ * @VACCEL_FAULT_NONE: it did not
+ * @VACCEL_FAULT_UNMAPPED: no valid entry maps the page
+ * @VACCEL_FAULT_OUT_OF_RANGE: the address is outside the address space
+ * @VACCEL_FAULT_PERMISSION: a write to a read-only page, or a fetch from a
+ *	no-execute page
+ */
+enum vaccel_fault_reason {
+	VACCEL_FAULT_NONE = 0,
+	VACCEL_FAULT_UNMAPPED = 1,
+	VACCEL_FAULT_OUT_OF_RANGE = 2,
+	VACCEL_FAULT_PERMISSION = 3,
+};
+
+/**
+ * struct vaccel_fault - a failed access, as an engine records it
+ * @va: the first address of the access that could not be translated
+ * @access: &enum vaccel_access
+ * @reason: &enum vaccel_fault_reason
+ */
+struct vaccel_fault {
+	u64 va;
+	u8 access;
+	u8 reason;
+};
+
+/**
+ * struct vaccel_tlb_entry - one cached translation
+ * @tag: virtual page number plus one; zero when the entry is empty
+ * @pte: the level-0 entry
+ */
+struct vaccel_tlb_entry {
+	u64 tag;
+	u64 pte;
+};
+
+/**
+ * struct vaccel_tlb - the translation cache of one engine
+ * @lock: protects @pt and @entries, and is held across each access so that
+ *	an invalidation waits for the accesses in flight
+ * @pt: the address space the engine works in, or NULL
+ * @pt_link: on &vaccel_pt.tlbs while attached
+ * @hits: translations found in @entries
+ * @misses: translations that walked the page table
+ * @invalidations: invalidation requests received
+ * @entries: direct-mapped by virtual page number
+ */
+struct vaccel_tlb {
+	spinlock_t lock;
+	struct vaccel_pt *pt;
+	struct list_head pt_link;
+	u64 hits;
+	u64 misses;
+	u64 invalidations;
+	struct vaccel_tlb_entry entries[VACCEL_TLB_ENTRIES];
+};
+
+void vaccel_tlb_init(struct vaccel_tlb *tlb);
+void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt);
+void vaccel_tlb_detach(struct vaccel_tlb *tlb);
+void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size);
+int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
+		    enum vaccel_access access, struct vaccel_fault *fault);
+int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,
+		     size_t len, struct vaccel_fault *fault);
+
+#endif /* __VACCEL_TLB_H__ */
