@@ -89,7 +89,7 @@ static void vaccel_test_query_device_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.va_end, 1ull << 40);
 	KUNIT_EXPECT_EQ(test, info.max_bo_size, (u64)SZ_4G);
 	KUNIT_EXPECT_EQ(test, info.max_bind_ops, 1024);
-	KUNIT_EXPECT_EQ(test, info.pad, 0);
+	KUNIT_EXPECT_EQ(test, info.max_bos_per_file, 65536);
 
 	t->vdev->topo.single_use = true;
 	vaccel_query_device_info(t->vdev, &info);

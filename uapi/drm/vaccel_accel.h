@@ -174,8 +174,11 @@ struct drm_vaccel_device_info {
 	__u64 max_bo_size;
 	/** @max_bind_ops: most operations in one %DRM_IOCTL_VACCEL_VM_BIND (uapi 1.1) */
 	__u32 max_bind_ops;
-	/** @pad: zero */
-	__u32 pad;
+	/**
+	 * @max_bos_per_file: most BO handles one open file holds, created and
+	 * imported together (uapi 1.1)
+	 */
+	__u32 max_bos_per_file;
 };
 
 /**
@@ -312,7 +315,9 @@ struct drm_vaccel_query {
  *
  * Creates a BO of at least @size bytes, filled with zeros.  Errors:
  * ``-EINVAL`` for a zero @size or an unknown flag, ``-E2BIG`` for a size
- * past &drm_vaccel_device_info.max_bo_size, ``-ENOMEM``.
+ * past &drm_vaccel_device_info.max_bo_size, ``-ENOSPC`` when the file holds
+ * &drm_vaccel_device_info.max_bos_per_file handles already (so does
+ * importing a dma-buf then), ``-ENOMEM``.
  */
 struct drm_vaccel_bo_create {
 	/** @size: in: bytes wanted; out: the size, rounded up to the page size */

@@ -19,7 +19,9 @@
  * scatterlist mapped for its whole life; its pages are taken from it once,
  * at import, and need no pinning.
  *
- * The device counts its BOs and their bytes, which debugfs reports, so that
+ * A file holds at most %VACCEL_MAX_BOS_PER_FILE BO handles; the GEM open
+ * and close hooks count them, so created and imported BOs count alike.  The
+ * device counts its BOs and their bytes, which debugfs reports, so that
  * tests can check that closing a file gives everything back.
  */
 
@@ -58,8 +60,29 @@ static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vm
 	return drm_gem_shmem_object_mmap(obj, vma);
 }
 
+/* A new handle of @obj in @file. */
+static int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vaccel_file *vfile = file->driver_priv;
+
+	if (atomic_inc_return(&vfile->bo_handles) > VACCEL_MAX_BOS_PER_FILE) {
+		atomic_dec(&vfile->bo_handles);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vaccel_file *vfile = file->driver_priv;
+
+	atomic_dec(&vfile->bo_handles);
+}
+
 static const struct drm_gem_object_funcs vaccel_gem_funcs = {
 	.free = vaccel_gem_free,
+	.open = vaccel_gem_open,
+	.close = vaccel_gem_close,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,

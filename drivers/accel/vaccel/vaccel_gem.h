@@ -16,7 +16,8 @@ struct drm_file;
 struct sg_table;
 
 /* Limits reported by the device query. */
-#define VACCEL_MAX_BO_SIZE	SZ_4G
+#define VACCEL_MAX_BO_SIZE		SZ_4G
+#define VACCEL_MAX_BOS_PER_FILE		65536
 
 /**
  * struct vaccel_bo - a buffer object

@@ -66,6 +66,7 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->va_end = topo->va_end;
 	info->max_bo_size = VACCEL_MAX_BO_SIZE;
 	info->max_bind_ops = VACCEL_MAX_BIND_OPS;
+	info->max_bos_per_file = VACCEL_MAX_BOS_PER_FILE;
 }
 
 /**

@@ -5,6 +5,7 @@
 #ifndef __VACCEL_VM_H__
 #define __VACCEL_VM_H__
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 
@@ -48,9 +49,12 @@ struct vaccel_vm {
 /**
  * struct vaccel_file - what the driver keeps per open file
  * @vm: the file's GPU address space
+ * @bo_handles: BO handles the file holds, at most %VACCEL_MAX_BOS_PER_FILE;
+ *	atomic, as GEM creates and closes handles without a driver lock
  */
 struct vaccel_file {
 	struct vaccel_vm *vm;
+	atomic_t bo_handles;
 };
 
 struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
