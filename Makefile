@@ -8,6 +8,7 @@
 #   make kunit     the KUnit suites (UML, lockdep)
 #   make vmtest    the end-to-end tests in the dev VM
 #   make shell     an interactive dev VM with the module loaded
+#   make bench     the benchmarks in the dev VM, as ratios to references
 #   make docs      the HTML documentation
 #   make install   libvaccel, its headers and tools (PREFIX, DESTDIR)
 #   make clean     remove the build outputs
@@ -28,8 +29,8 @@ KDIR ?= $(or $(shell . $(VACCEL_CACHE)/kernel.env 2>/dev/null && echo $$VACCEL_K
 
 MODULE_SRC := Kbuild $(shell find drivers uapi -type f)
 
-.PHONY: all module umd vmtests deps run check kunit vmtest shell docs \
-	install clean sparse
+.PHONY: all module umd vmtests benches deps run check kunit vmtest shell \
+	bench docs install clean sparse
 
 all: module umd
 
@@ -57,6 +58,9 @@ umd:
 vmtests: umd
 	$(MAKE) -C tests/vm O=$(O)/tests/vm UMD_O=$(O)/umd ROOT=$(ROOT)
 
+benches: umd
+	$(MAKE) -C tests/bench O=$(O)/tests/bench UMD_O=$(O)/umd ROOT=$(ROOT)
+
 deps:
 	@scripts/install-deps.sh
 
@@ -79,6 +83,10 @@ vmtest: deps
 shell: deps
 	@$(MAKE) --no-print-directory all vmtests
 	@scripts/vm.sh shell
+
+bench: deps
+	@$(MAKE) --no-print-directory all benches
+	@scripts/vm.sh bench
 
 docs: deps
 	@scripts/docs.sh

@@ -9,6 +9,7 @@
 #   vm.sh test    run tests/vm/plan.sh; print `ok`/`not ok` lines, then
 #                 `N passed, N failed`; exit 1 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
+#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
 #
@@ -95,7 +96,8 @@ build_initramfs() {
 	cp /bin/busybox "$stage/bin/busybox"
 	cp "$here/guest/init" "$stage/init"
 	chmod +x "$stage/init"
-	cp "$root/tests/vm/plan.sh" "$here/guest/sample.sh" "$stage/vaccel/"
+	cp "$root/tests/vm/plan.sh" "$here/guest/sample.sh" \
+		"$here/guest/bench.sh" "$stage/vaccel/"
 	cp "$build/vaccel.ko" "$stage/vaccel/vaccel.ko"
 
 	index_modules
@@ -107,7 +109,8 @@ build_initramfs() {
 	done
 	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
 
-	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/*; do
+	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/* \
+		 "$build"/tests/bench/bin/*; do
 		[ -f "$f" ] && [ -x "$f" ] || continue
 		cp "$f" "$stage/vaccel/bin/"
 		copy_libs "$f"
@@ -152,7 +155,7 @@ run_qemu() {
 	rm -f "$work/console.log"
 	# shellcheck disable=SC2086
 	timeout "$t" qemu-system-x86_64 $accel \
-		-m 2G -smp 2 -display none -no-reboot -nodefaults \
+		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 loglevel=7 vmmode=$vmmode" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
@@ -228,6 +231,14 @@ test)
 	check_run "plan done"
 	summarise
 	;;
+bench)
+	run_and_stream bench "$accel" || true
+	check_run "bench done" >/dev/null
+	if grep -q '^not ok' "$work/results"; then
+		grep '^not ok' "$work/results"
+		die "the benchmark run failed (logs in $work)"
+	fi
+	;;
 run)
 	run_and_stream run "$accel" || true
 	check_run "sample done" >/dev/null
@@ -239,12 +250,12 @@ run)
 	;;
 shell)
 	# shellcheck disable=SC2086
-	qemu-system-x86_64 $accel -m 2G -smp 2 -display none -no-reboot \
+	qemu-system-x86_64 $accel -m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot \
 		-nodefaults -kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 vmmode=shell vaccel_args=\"${VACCEL_ARGS:-}\"" \
 		-serial mon:stdio
 	;;
 *)
-	die "usage: vm.sh test|run|shell"
+	die "usage: vm.sh test|run|bench|shell"
 	;;
 esac

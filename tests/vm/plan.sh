@@ -89,10 +89,25 @@ run_all() {
 	vt_run test_libvaccel
 }
 
+# Memory: buffers, VM_BIND, sharing, and nothing left behind.
+run_memory() {
+	vt_run test_bo
+	vt_run test_vm_bind
+	vt_run test_prime
+	vt_run test_libvaccel_mem
+	vt_run test_mem_leak
+}
+
 # The default topology: one device, 2 compute, 1 copy, 48-bit VA.
 vt_load
 run_all
+run_memory
 vt_run test_unplug
+vt_unload
+
+# Two devices share buffers as dma-bufs; a small VA space still works.
+vt_load devices=2 va_bits=36
+run_memory
 vt_unload
 
 # Non-default topologies, including the smallest and the largest.
