@@ -104,7 +104,6 @@ static const struct drm_gem_object_funcs vaccel_gem_funcs = {
 struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 						size_t size)
 {
-	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_bo *bo;
 
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
@@ -115,9 +114,19 @@ struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 	bo->base.map_wc = false;
 	mutex_init(&bo->gpuva_lock);
 	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
-	atomic64_inc(&vdev->bo_count);
-	atomic64_add(size, &vdev->bo_bytes);
 	return &bo->base.base;
+}
+
+/*
+ * Counts a BO once it fully exists: the shmem helpers free an object that
+ * failed half-way without calling vaccel_gem_free().
+ */
+static void vaccel_bo_account(struct drm_gem_object *obj)
+{
+	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
+
+	atomic64_inc(&vdev->bo_count);
+	atomic64_add(obj->size, &vdev->bo_bytes);
 }
 
 /**
@@ -156,6 +165,7 @@ vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 		goto err_free_pages;
 	}
 	to_vaccel_bo(obj)->import_pages = pages;
+	vaccel_bo_account(obj);
 	return obj;
 
 err_free_pages:
@@ -246,6 +256,7 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 	shmem = drm_gem_shmem_create(drm, PAGE_ALIGN(args->size));
 	if (IS_ERR(shmem))
 		return PTR_ERR(shmem);
+	vaccel_bo_account(&shmem->base);
 	to_vaccel_bo(&shmem->base)->flags = args->flags;
 
 	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
