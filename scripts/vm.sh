@@ -6,8 +6,9 @@
 # from `modinfo -F depends`), our module, our binaries and the shared
 # libraries they use.
 #
-#   vm.sh test    run tests/vm/plan.sh; print `ok`/`not ok` lines, then
-#                 `N passed, N failed`; exit 1 on any failure
+#   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
+#                 print `ok`/`not ok` lines, then `N passed, N failed`;
+#                 exit 1 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
 #   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
 #   vm.sh shell   an interactive shell with the module loaded
@@ -96,8 +97,8 @@ build_initramfs() {
 	cp /bin/busybox "$stage/bin/busybox"
 	cp "$here/guest/init" "$stage/init"
 	chmod +x "$stage/init"
-	cp "$root/tests/vm/plan.sh" "$here/guest/sample.sh" \
-		"$here/guest/bench.sh" "$stage/vaccel/"
+	cp "${VACCEL_PLAN:-$root/tests/vm/plan.sh}" "$stage/vaccel/plan.sh"
+	cp "$here/guest/sample.sh" "$here/guest/bench.sh" "$stage/vaccel/"
 	cp "$build/vaccel.ko" "$stage/vaccel/vaccel.ko"
 
 	index_modules
