@@ -32,6 +32,7 @@
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/vaccel_accel.h>
 
@@ -131,31 +132,44 @@ DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_stats);
  */
 void vaccel_debugfs_vm_add(struct vaccel_vm *vm)
 {
-	struct dentry *root = vm->vdev->drm.debugfs_root;
+	struct drm_device *drm = &vm->vdev->drm;
 	char name[32];
+	int idx;
 
-	if (IS_ERR_OR_NULL(root))
+	/* An unplugged device has no debugfs directory any more. */
+	if (!drm_dev_enter(drm, &idx))
 		return;
+	if (IS_ERR_OR_NULL(drm->debugfs_root))
+		goto out_exit;
 	snprintf(name, sizeof(name), "vm%llu", vm->client_id);
-	vm->debugfs = debugfs_create_dir(name, root);
+	vm->debugfs = debugfs_create_dir(name, drm->debugfs_root);
 	debugfs_create_file("mappings", 0444, vm->debugfs, vm,
 			    &vaccel_debugfs_mappings_fops);
 	debugfs_create_file("page_table", 0444, vm->debugfs, vm,
 			    &vaccel_debugfs_page_table_fops);
 	debugfs_create_file("stats", 0444, vm->debugfs, vm,
 			    &vaccel_debugfs_stats_fops);
+out_exit:
+	drm_dev_exit(idx);
 }
 
 /**
  * vaccel_debugfs_vm_remove() - remove a VM's debugfs directory
  * @vm: the VM
  *
- * Waits for readers of its files to finish.
+ * Waits for readers of its files to finish.  Unplugging the device removed
+ * the whole device directory already, this one included: then there is
+ * nothing left to remove, and the dentry must not be touched.
  *
  * Context: Process context.
  */
 void vaccel_debugfs_vm_remove(struct vaccel_vm *vm)
 {
-	debugfs_remove_recursive(vm->debugfs);
+	int idx;
+
+	if (drm_dev_enter(&vm->vdev->drm, &idx)) {
+		debugfs_remove_recursive(vm->debugfs);
+		drm_dev_exit(idx);
+	}
 	vm->debugfs = NULL;
 }
