@@ -63,9 +63,10 @@ enum drm_vaccel_ioctl_id {
  * struct drm_vaccel_obj_array - an array of structures in user memory
  *
  * The array has @count elements, @stride bytes apart.  @stride lets an
- * element grow: the kernel reads ``min(stride, its own size)`` bytes of each
- * element, takes the fields it does not receive as zero, and requires the
- * bytes it does not know (a @stride larger than its own size) to be zero.
+ * element grow: @stride must be at least the element's first released size
+ * and at most 4096 (``-EINVAL`` otherwise); the kernel takes the fields a
+ * shorter element does not have as zero, and requires the bytes it does not
+ * know (a @stride larger than its own size) to be zero (``-EINVAL``).
  */
 struct drm_vaccel_obj_array {
 	/** @stride: distance in bytes between two elements */
@@ -235,7 +236,8 @@ enum drm_vaccel_query_type {
  * struct drm_vaccel_vm_stats - answer to %DRM_VACCEL_QUERY_VM_STATS
  *
  * The GPU address space of the open file that asks, as the page tables
- * see it.
+ * see it.  The first released size, the smallest buffer accepted, is the
+ * whole 32-byte structure.
  */
 struct drm_vaccel_vm_stats {
 	/** @mappings: number of mappings */
@@ -298,15 +300,19 @@ struct drm_vaccel_query {
  */
 
 /**
- * define DRM_VACCEL_BO_NO_MMAP - BO creation flag: no CPU mapping
+ * define DRM_VACCEL_BO_NO_MMAP - BO creation flag, no CPU mapping
  *
  * The BO is for the device only: %DRM_IOCTL_VACCEL_BO_MMAP_OFFSET fails on it
- * with ``-EPERM``.
+ * with ``-EPERM``, and so does mmap(2) of a dma-buf exported from it, or of
+ * another device's import of that dma-buf.
  */
 #define DRM_VACCEL_BO_NO_MMAP		(1u << 0)
 
 /**
- * define DRM_VACCEL_BO_IMPORTED - BO info flag: imported from a dma-buf
+ * define DRM_VACCEL_BO_IMPORTED - BO info flag, imported from another device
+ *
+ * The BO wraps a dma-buf exported by another device.  A dma-buf of this
+ * device imports as the BO it came from, without the flag.
  */
 #define DRM_VACCEL_BO_IMPORTED		(1u << 31)
 
@@ -383,12 +389,12 @@ enum drm_vaccel_vm_bind_op_type {
 };
 
 /**
- * define DRM_VACCEL_VM_BIND_READ_ONLY - map flag: the device may not write
+ * define DRM_VACCEL_VM_BIND_READ_ONLY - map flag, the device may not write
  */
 #define DRM_VACCEL_VM_BIND_READ_ONLY	(1u << 0)
 
 /**
- * define DRM_VACCEL_VM_BIND_NO_EXEC - map flag: the device may not fetch code
+ * define DRM_VACCEL_VM_BIND_NO_EXEC - map flag, the device may not fetch code
  */
 #define DRM_VACCEL_VM_BIND_NO_EXEC	(1u << 1)
 
@@ -420,7 +426,9 @@ struct drm_vaccel_vm_bind_op {
  * struct drm_vaccel_vm_bind - argument to %DRM_IOCTL_VACCEL_VM_BIND
  *
  * Maps and unmaps ranges of the caller's VM, in array order, all or
- * nothing: if any operation fails, the VM is left as it was.  When the
+ * nothing: if any operation fails, the VM is left as it was.  An empty
+ * array does nothing and succeeds.  The first released size of
+ * &struct drm_vaccel_vm_bind_op is 40 bytes.  When the
  * ioctl returns, the page tables are updated, and no engine can reach the
  * pages of what was unmapped.
  *
@@ -462,11 +470,11 @@ struct drm_vaccel_vm_bind {
  * faults.
  */
 
-/** define DRM_VACCEL_PTE_VALID - page-table entry bit: the entry is valid */
+/** define DRM_VACCEL_PTE_VALID - page-table entry bit, the entry is valid */
 #define DRM_VACCEL_PTE_VALID		(1ull << 0)
-/** define DRM_VACCEL_PTE_WRITE - page-table entry bit: the page is writable */
+/** define DRM_VACCEL_PTE_WRITE - page-table entry bit, the page is writable */
 #define DRM_VACCEL_PTE_WRITE		(1ull << 1)
-/** define DRM_VACCEL_PTE_EXEC - page-table entry bit: code may be fetched */
+/** define DRM_VACCEL_PTE_EXEC - page-table entry bit, code may be fetched */
 #define DRM_VACCEL_PTE_EXEC		(1ull << 2)
 /** define DRM_VACCEL_PTE_ADDR_MASK - page-table entry bits of the page frame */
 #define DRM_VACCEL_PTE_ADDR_MASK	0x000ffffffffff000ull
