@@ -31,7 +31,12 @@ int main(int argc, char **argv)
 	struct vaccel_device *dev = (struct vaccel_device *)&dev;
 	struct vaccel_device_info info;
 	struct vaccel_engine_info e;
+	struct vaccel_bo *bo = (struct vaccel_bo *)&bo;
+	struct vaccel_vm_stats stats;
 	uint32_t size = 0;
+	uint64_t va = 1;
+	void *ptr = NULL;
+	int fd = -1;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s DIR\n", argv[0]);
@@ -62,6 +67,21 @@ int main(int argc, char **argv)
 	CHECK(vaccel_device_engine_count(NULL) == -EINVAL);
 	CHECK(vaccel_device_get_engine(NULL, 0, &e) == -EINVAL);
 	CHECK(vaccel_device_query(NULL, 0, NULL, &size) == -EINVAL);
+
+	/* The memory API with NULL handles. */
+	CHECK(vaccel_device_vm_stats(NULL, &stats) == -EINVAL);
+	CHECK(vaccel_va_alloc(NULL, 4096, 0, &va) == -EINVAL);
+	CHECK(vaccel_va_free(NULL, 0x10000, 4096) == -EINVAL);
+	CHECK(vaccel_bo_alloc(NULL, 4096, 0, &bo) == -EINVAL);
+	CHECK(vaccel_bo_import(NULL, 0, &bo) == -EINVAL);
+	CHECK(bo == (struct vaccel_bo *)&bo);
+	vaccel_bo_free(NULL);
+	CHECK(vaccel_bo_map(NULL, &ptr) == -EINVAL);
+	CHECK(vaccel_bo_export(NULL, &fd) == -EINVAL);
+	CHECK(vaccel_bo_va(NULL) == 0);
+	CHECK(vaccel_bo_size(NULL) == 0);
+	CHECK(vaccel_bo_handle(NULL) == 0);
+	CHECK(fd == -1 && ptr == NULL && va == 1);
 
 	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COMPUTE), "compute"));
 	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COPY), "copy"));

@@ -22,12 +22,18 @@
 #   uapi_cxx		the uapi header in C++ (g++ -fsyntax-only)
 #   vaccel_h_c99	vaccel.h alone: -std=c99 -pedantic -Werror
 #   vaccel_h_cxx	vaccel.h in C++: -std=c++11 -pedantic -Werror
+#   va_alloc		the GPU VA allocator (umd/libvaccel/va.c compiled into
+#			host_va.c): fixed cases, a randomized run against a
+#			bitmap model, threads
 #   symbols		vaccel.h, libvaccel.sym and libvaccel.so name the same
 #			functions: nothing leaked, nothing missing
 #   libvaccel_nodev	libvaccel without a vaccel device (host_libvaccel.c)
 #   vaccel_info_nodev	vaccel-info without a device: the friendly message, exit 1
 #   vaccel_info_usage	vaccel-info -h exits 0, a bad option 2, /dev/null 1
 #   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD)
+#   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
+#			counts, unwinding of failed steps, threads
+#			(host_libvaccel_mem.c)
 
 set -u
 
@@ -118,11 +124,28 @@ check vaccel_h_c99 "$CC" -std=c99 -pedantic $CFLAGS -I"$ROOT/umd/include" \
 check vaccel_h_cxx g++ -std=c++11 -pedantic -fsyntax-only -Wall -Wextra -Werror \
 	-I"$ROOT/umd/include" "$TMP/vaccel.cc"
 
+# --- the VA allocator, compiled in directly ---
+
+va_alloc() {
+	local cc
+	for cc in "$CC" ${CLANG:+"$CLANG"}; do
+		"$cc" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/libvaccel" \
+			-I"$ROOT/umd/include" $UAPI_INC "$ROOT/tests/host/host_va.c" \
+			"$ROOT/umd/libvaccel/va.c" -o "$O/bin/host_va" || return 1
+		"$O/bin/host_va" || { echo "host_va built with $cc failed"; return 1; }
+	done
+}
+CLANG=
+if command -v clang-14 >/dev/null && [ "$(basename "$CC")" != clang-14 ]; then
+	CLANG=clang-14
+fi
+check va_alloc va_alloc
+
 # --- libvaccel and vaccel-info ---
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake; do
+		vaccel_info_fake libvaccel_mem_fake; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -220,18 +243,34 @@ vaccel_info_fake() {
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
 		VT_COMPUTE=3 VT_COPY=2 VT_VA_BITS=40 "$INFO" 2>&1) ||
 		{ echo "exit $?: $out"; return 1; }
-	expect_out "^$TMP/fake/accel2: vaccel 1\.0\.0" || return 1
+	expect_out "^$TMP/fake/accel2: vaccel 1\.[0-9]*\.0" || return 1
 	expect_out "^$TMP/fake/accel10: vaccel" || return 1
 	expect_count '^/' 2 || return 1
 	expect_count '^  compute ' 6 || return 1
 	expect_count '^  paging ' 2 || return 1
 	expect_out 'engines *6 (compute 3, copy 2, paging 1)' || return 1
 	expect_out 'va range *0x0000000000010000 - 0x0000010000000000' || return 1
+	expect_out 'max bo size *4294967296 (4096 MiB)' || return 1
+	expect_out 'max bind ops *1024' || return 1
+	expect_out 'max bos/file *65536' || return 1
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
 		"$INFO" -d 1 2>&1) || { echo "-d 1: exit $?: $out"; return 1; }
 	expect_out "^$TMP/fake/accel10:" || return 1
 	expect_count '^/' 1
 }
 check vaccel_info_fake vaccel_info_fake
+
+libvaccel_mem_fake() {
+	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
+		-o "$O/bin/fake_vaccel.so" -ldl -pthread || return 1
+	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
+		"$ROOT/tests/host/host_libvaccel_mem.c" -o "$O/bin/host_libvaccel_mem" \
+		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
+	mkdir -p "$TMP/fakemem"
+	ln -sf /dev/zero "$TMP/fakemem/accel0"
+	VACCEL_DEVICE_DIR=$TMP/fakemem LD_PRELOAD=$O/bin/fake_vaccel.so \
+		"$O/bin/host_libvaccel_mem"
+}
+check libvaccel_mem_fake libvaccel_mem_fake
 
 exit $failed

@@ -41,6 +41,9 @@ static const struct field device_info[] = {
 	FIELD(drm_vaccel_device_info, page_size),
 	FIELD(drm_vaccel_device_info, va_start),
 	FIELD(drm_vaccel_device_info, va_end),
+	FIELD(drm_vaccel_device_info, max_bo_size),
+	FIELD(drm_vaccel_device_info, max_bind_ops),
+	FIELD(drm_vaccel_device_info, max_bos_per_file),
 	{ NULL, 0, 0 }
 };
 
@@ -67,6 +70,62 @@ static const struct field query[] = {
 	FIELD(drm_vaccel_query, data),
 	FIELD(drm_vaccel_query, flags),
 	FIELD(drm_vaccel_query, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field obj_array[] = {
+	FIELD(drm_vaccel_obj_array, stride),
+	FIELD(drm_vaccel_obj_array, count),
+	FIELD(drm_vaccel_obj_array, array),
+	{ NULL, 0, 0 }
+};
+
+static const struct field vm_stats[] = {
+	FIELD(drm_vaccel_vm_stats, mappings),
+	FIELD(drm_vaccel_vm_stats, mapped_bytes),
+	FIELD(drm_vaccel_vm_stats, pt_pages),
+	FIELD(drm_vaccel_vm_stats, pt_bytes),
+	{ NULL, 0, 0 }
+};
+
+static const struct field bo_create[] = {
+	FIELD(drm_vaccel_bo_create, size),
+	FIELD(drm_vaccel_bo_create, flags),
+	FIELD(drm_vaccel_bo_create, handle),
+	{ NULL, 0, 0 }
+};
+
+static const struct field bo_mmap_offset[] = {
+	FIELD(drm_vaccel_bo_mmap_offset, handle),
+	FIELD(drm_vaccel_bo_mmap_offset, pad),
+	FIELD(drm_vaccel_bo_mmap_offset, offset),
+	{ NULL, 0, 0 }
+};
+
+static const struct field bo_info[] = {
+	FIELD(drm_vaccel_bo_info, handle),
+	FIELD(drm_vaccel_bo_info, flags),
+	FIELD(drm_vaccel_bo_info, size),
+	FIELD(drm_vaccel_bo_info, mappings),
+	FIELD(drm_vaccel_bo_info, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field vm_bind_op[] = {
+	FIELD(drm_vaccel_vm_bind_op, op),
+	FIELD(drm_vaccel_vm_bind_op, flags),
+	FIELD(drm_vaccel_vm_bind_op, handle),
+	FIELD(drm_vaccel_vm_bind_op, pad),
+	FIELD(drm_vaccel_vm_bind_op, bo_offset),
+	FIELD(drm_vaccel_vm_bind_op, va),
+	FIELD(drm_vaccel_vm_bind_op, size),
+	{ NULL, 0, 0 }
+};
+
+static const struct field vm_bind[] = {
+	FIELD(drm_vaccel_vm_bind, flags),
+	FIELD(drm_vaccel_vm_bind, pad),
+	FIELD(drm_vaccel_vm_bind, ops),
 	{ NULL, 0, 0 }
 };
 
@@ -108,6 +167,23 @@ int main(void)
 	bad |= CHECK(drm_vaccel_engine_info, engine_info);
 	bad |= CHECK(drm_vaccel_engine_list, engine_list);
 	bad |= CHECK(drm_vaccel_query, query);
+	bad |= CHECK(drm_vaccel_obj_array, obj_array);
+	bad |= CHECK(drm_vaccel_vm_stats, vm_stats);
+	bad |= CHECK(drm_vaccel_bo_create, bo_create);
+	bad |= CHECK(drm_vaccel_bo_mmap_offset, bo_mmap_offset);
+	bad |= CHECK(drm_vaccel_bo_info, bo_info);
+	bad |= CHECK(drm_vaccel_vm_bind_op, vm_bind_op);
+	bad |= CHECK(drm_vaccel_vm_bind, vm_bind);
+	/* The first released size of the device answer stays the minimum. */
+	if (offsetof(struct drm_vaccel_device_info, max_bo_size) != 64) {
+		fprintf(stderr, "uapi 1.0 part of drm_vaccel_device_info is not 64 bytes\n");
+		bad = 1;
+	}
 	printf("DRM_IOCTL_VACCEL_QUERY 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_QUERY);
+	printf("DRM_IOCTL_VACCEL_BO_CREATE 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_BO_CREATE);
+	printf("DRM_IOCTL_VACCEL_BO_MMAP_OFFSET 0x%08lx\n",
+	       (unsigned long)DRM_IOCTL_VACCEL_BO_MMAP_OFFSET);
+	printf("DRM_IOCTL_VACCEL_BO_INFO 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_BO_INFO);
+	printf("DRM_IOCTL_VACCEL_VM_BIND 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_VM_BIND);
 	return bad;
 }

@@ -10,10 +10,13 @@
  * comment says otherwise.  The library never prints and never exits.
  *
  * Thread safety: the functions that find and open devices keep no global
- * state and may be called from any thread.  A &struct vaccel_device does not
- * change after vaccel_device_open() returns it, so any number of threads may
- * query the same handle at once; vaccel_device_close() must not race with
- * any other use of that handle.
+ * state and may be called from any thread.  The information of a
+ * &struct vaccel_device does not change after vaccel_device_open() returns
+ * it, so any number of threads may query the same handle at once.  The
+ * memory functions (GPU virtual addresses, buffers) may be called from any
+ * number of threads on the same device; a buffer must not be freed while
+ * another thread still uses it.  vaccel_device_close() must not race with
+ * any other use of that handle or of its buffers.
  *
  * This header does not need the kernel uapi header.  Programs that call
  * vaccel_device_query() include <drm/vaccel_accel.h> for the query types and
@@ -36,6 +39,15 @@ extern "C" {
  * destroyed by vaccel_device_close().
  */
 struct vaccel_device;
+
+/*
+ * struct vaccel_bo - a buffer object: memory the device can reach
+ *
+ * Opaque.  Created by vaccel_bo_alloc() or vaccel_bo_import(), released by
+ * vaccel_bo_free().  Mapped in the device's GPU address space for its whole
+ * life, at the address vaccel_bo_va() returns.
+ */
+struct vaccel_bo;
 
 /**
  * enum vaccel_engine_class - the kinds of engine (values of the uapi)
@@ -88,6 +100,12 @@ enum vaccel_preempt_granularity {
  * @driver_major: DRM driver major version
  * @driver_minor: DRM driver minor version
  * @driver_patchlevel: DRM driver patch level
+ * @max_bo_size: largest buffer in bytes; 0 if the module (uapi 1.0) does
+ *	not say
+ * @max_bind_ops: most map and unmap operations in one VM_BIND; 0 if the
+ *	module (uapi 1.0) does not say
+ * @max_bos_per_file: most buffers one device handle holds, allocated and
+ *	imported together; 0 if the module (uapi 1.0) does not say
  * @reserved: zero; room for later fields without changing the size
  */
 struct vaccel_device_info {
@@ -108,7 +126,10 @@ struct vaccel_device_info {
 	int driver_major;
 	int driver_minor;
 	int driver_patchlevel;
-	uint64_t reserved[8];
+	uint64_t max_bo_size;
+	unsigned int max_bind_ops;
+	unsigned int max_bos_per_file;
+	uint64_t reserved[6];
 };
 
 /**
@@ -256,6 +277,197 @@ const char *vaccel_engine_class_name(unsigned int engine_class);
  * an unknown granularity.
  */
 const char *vaccel_preempt_granularity_name(unsigned int granularity);
+
+/**
+ * enum vaccel_bo_flags - flags of vaccel_bo_alloc()
+ * @VACCEL_BO_NO_MMAP: the buffer is for the device only: vaccel_bo_map()
+ *	fails with -EPERM
+ * @VACCEL_BO_GPU_READ_ONLY: the device may read the buffer but not write it
+ * @VACCEL_BO_GPU_NO_EXEC: the device may not fetch code from the buffer
+ */
+enum vaccel_bo_flags {
+	VACCEL_BO_NO_MMAP = 1u << 0,
+	VACCEL_BO_GPU_READ_ONLY = 1u << 1,
+	VACCEL_BO_GPU_NO_EXEC = 1u << 2,
+};
+
+/**
+ * struct vaccel_vm_stats - the GPU address space of a device handle
+ * @mappings: number of mappings
+ * @mapped_bytes: bytes of GPU virtual address space mapped
+ * @pt_pages: page-table pages, the root table included
+ * @pt_bytes: bytes of page-table memory
+ * @reserved: zero; room for later fields without changing the size
+ *
+ * Filled by vaccel_device_vm_stats().
+ */
+struct vaccel_vm_stats {
+	uint64_t mappings;
+	uint64_t mapped_bytes;
+	uint64_t pt_pages;
+	uint64_t pt_bytes;
+	uint64_t reserved[4];
+};
+
+/**
+ * vaccel_device_vm_stats() - statistics of a device handle's GPU address space
+ * @dev: the device
+ * @out: filled on success
+ *
+ * Each device handle (each open file) has its own GPU address space, a VM;
+ * this asks the kernel how many mappings it has and how much page-table
+ * memory they take.
+ *
+ * Return: 0, -EINVAL if an argument is NULL or the module does not have the
+ * query (uapi 1.0), or another negative errno of the ioctl.
+ */
+int vaccel_device_vm_stats(struct vaccel_device *dev, struct vaccel_vm_stats *out);
+
+/**
+ * vaccel_va_alloc() - reserve GPU virtual addresses
+ * @dev: the device
+ * @size: bytes; rounded up to whole 4 KiB pages
+ * @align: alignment of the address: a power of two of at least 4096, or 0
+ *	for 4096
+ * @va: receives the lowest address of the range
+ *
+ * In the GpuMmu model the user-mode driver chooses GPU virtual addresses.
+ * Every device handle has an allocator over the range the device allows,
+ * &vaccel_device_info.va_start to &vaccel_device_info.va_end; buffers take
+ * their addresses from it too.  It is first fit, lowest address first, and
+ * reuses freed addresses at once.  The range is only reserved: map it with
+ * the VM_BIND ioctl if wanted.  Thread-safe.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, a zero @size or a bad @align,
+ * -ENOSPC if no free range of that size and alignment is left, or -ENOMEM.
+ */
+int vaccel_va_alloc(struct vaccel_device *dev, uint64_t size, uint64_t align,
+		    uint64_t *va);
+
+/**
+ * vaccel_va_free() - give back GPU virtual addresses
+ * @dev: the device
+ * @va: an address from vaccel_va_alloc()
+ * @size: the size given to vaccel_va_alloc() for it
+ *
+ * Frees one whole allocation; its addresses can be handed out again at
+ * once, so nothing may be mapped there any more.  Thread-safe.
+ *
+ * Return: 0, or -EINVAL if @dev is NULL or [@va, @va + @size) is not one
+ * live allocation (a double free, a wrong size, an address inside an
+ * allocation).  The addresses of buffers come from the same allocator:
+ * never free them here.
+ */
+int vaccel_va_free(struct vaccel_device *dev, uint64_t va, uint64_t size);
+
+/**
+ * vaccel_bo_alloc() - allocate a buffer and map it for the device
+ * @dev: the device
+ * @size: bytes; the kernel rounds it up to whole pages
+ * @flags: a combination of &enum vaccel_bo_flags
+ * @out: receives the buffer on success
+ *
+ * Creates a buffer object filled with zeros, gives it a GPU virtual address
+ * (aligned to 64 KiB for buffers of 64 KiB and more, to 4 KiB otherwise)
+ * and maps it there in @dev's address space.  On failure nothing is left
+ * behind.  Thread-safe.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, a zero @size or an unknown flag,
+ * -E2BIG if @size is above &vaccel_device_info.max_bo_size, -ENOSPC if the
+ * GPU address space is full or @dev holds
+ * &vaccel_device_info.max_bos_per_file buffers already, -ENOMEM, or another
+ * negative errno of the kernel.
+ */
+int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size, uint32_t flags,
+		    struct vaccel_bo **out);
+
+/**
+ * vaccel_bo_import() - import a dma-buf as a buffer and map it for the device
+ * @dev: the device
+ * @fd: a dma-buf file descriptor, from vaccel_bo_export() of any device or
+ *	from another driver; it stays the caller's to close
+ * @out: receives the buffer on success
+ *
+ * The buffer gets a GPU virtual address and is mapped there like one of
+ * vaccel_bo_alloc().  If @dev already has a buffer for that dma-buf (it
+ * exported it, or imported it before), the same &struct vaccel_bo is
+ * returned with one more reference, which vaccel_bo_free() drops.
+ * Thread-safe.
+ *
+ * Return: 0, -EINVAL for a NULL pointer or a negative @fd, -ENOSPC if the
+ * GPU address space is full or @dev holds
+ * &vaccel_device_info.max_bos_per_file buffers already, -ENOMEM, or another
+ * negative errno of the kernel (such as -EBADF, or -EINVAL if @fd is not a
+ * dma-buf).
+ */
+int vaccel_bo_import(struct vaccel_device *dev, int fd, struct vaccel_bo **out);
+
+/**
+ * vaccel_bo_free() - drop a reference to a buffer
+ * @bo: the buffer, or NULL (nothing happens)
+ *
+ * Dropping the last reference unmaps the buffer from the CPU (the pointer
+ * of vaccel_bo_map() becomes invalid) and from the device, gives back its
+ * GPU virtual addresses and closes its handle.  The memory lives on while
+ * dma-bufs or other processes still use it.  Thread-safe, but not against
+ * other uses of the same @bo.
+ */
+void vaccel_bo_free(struct vaccel_bo *bo);
+
+/**
+ * vaccel_bo_map() - map a buffer for the CPU
+ * @bo: the buffer
+ * @ptr: receives the address of the mapping (read and write, shared)
+ *
+ * The mapping is made on the first call and kept until vaccel_bo_free();
+ * later calls return the same address.  Thread-safe.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, -EPERM for a buffer allocated with
+ * %VACCEL_BO_NO_MMAP, or a negative errno of the kernel or of mmap().
+ */
+int vaccel_bo_map(struct vaccel_bo *bo, void **ptr);
+
+/**
+ * vaccel_bo_va() - GPU virtual address of a buffer
+ * @bo: the buffer
+ *
+ * Return: the address where the buffer is mapped in its device's address
+ * space, or 0 if @bo is NULL (0 is never a valid address).
+ */
+uint64_t vaccel_bo_va(const struct vaccel_bo *bo);
+
+/**
+ * vaccel_bo_size() - size of a buffer
+ * @bo: the buffer
+ *
+ * Return: the size in bytes, rounded up to whole pages by the kernel, or 0
+ * if @bo is NULL.
+ */
+uint64_t vaccel_bo_size(const struct vaccel_bo *bo);
+
+/**
+ * vaccel_bo_handle() - GEM handle of a buffer
+ * @bo: the buffer
+ *
+ * For raw ioctls on vaccel_device_fd().  The handle stays owned by @bo: do
+ * not close it.
+ *
+ * Return: the handle, or 0 if @bo is NULL.
+ */
+uint32_t vaccel_bo_handle(const struct vaccel_bo *bo);
+
+/**
+ * vaccel_bo_export() - export a buffer as a dma-buf
+ * @bo: the buffer
+ * @fd: receives a new dma-buf file descriptor (close-on-exec, read-write),
+ *	which the caller closes
+ *
+ * Another process, or another device, imports it with vaccel_bo_import().
+ * Thread-safe.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the kernel.
+ */
+int vaccel_bo_export(struct vaccel_bo *bo, int *fd);
 
 #if defined(__cplusplus)
 }

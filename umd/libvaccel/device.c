@@ -209,9 +209,19 @@ static int vaccel_device_create(int fd, drmVersionPtr version, const char *path,
 	if (ret)
 		goto err_free_dev;
 
+	ret = vaccel_va_space_init(&dev->va, dev->info.va_start, dev->info.va_end);
+	if (ret)
+		goto err_free_dev;
+
+	ret = vaccel_device_init_bos(dev);
+	if (ret)
+		goto err_fini_va;
+
 	*out = dev;
 	return 0;
 
+err_fini_va:
+	vaccel_va_space_fini(&dev->va);
 err_free_dev:
 	free(dev->engines);
 	free(dev->path);
@@ -301,6 +311,8 @@ VACCEL_EXPORT void vaccel_device_close(struct vaccel_device *dev)
 {
 	if (!dev)
 		return;
+	vaccel_device_fini_bos(dev);
+	vaccel_va_space_fini(&dev->va);
 	close(dev->fd);
 	drmFreeVersion(dev->version);
 	free(dev->engines);

@@ -8,8 +8,10 @@
  *
  * The device answer is read into the structure this library was built
  * with: the kernel fills the prefix it has and clears the rest, so an older
- * or newer kernel both work.  The engine list is read whole, in two calls
- * (size, then data), and indexed with the kernel's entry_size.
+ * or newer kernel both work (a uapi 1.0 module reports no max_bo_size,
+ * max_bind_ops or max_bos_per_file: they read as zero).  The engine list is
+ * read whole, in two calls (size, then data), and indexed with the
+ * kernel's entry_size.  The VM statistics are read fresh on every call.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -34,6 +36,11 @@ _Static_assert(VACCEL_DEVICE_FLAG_SINGLE_USE == DRM_VACCEL_DEVICE_SINGLE_USE,
 _Static_assert(VACCEL_MAX_ENGINE_CLASSES ==
 	       sizeof(((struct drm_vaccel_device_info *)0)->engine_count) /
 	       sizeof(__u32), "engine_count slots differ from the uapi");
+
+/* The fields taken from the reserved space keep the structure's size. */
+_Static_assert(sizeof(struct vaccel_device_info) ==
+	       offsetof(struct vaccel_device_info, max_bo_size) + 8 * sizeof(uint64_t),
+	       "struct vaccel_device_info changed size");
 
 /* Tries so many times when the engine list grows between two calls. */
 #define VACCEL_QUERY_RETRIES	4
@@ -150,5 +157,29 @@ VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
 	out->driver_major = dev->version->version_major;
 	out->driver_minor = dev->version->version_minor;
 	out->driver_patchlevel = dev->version->version_patchlevel;
+	out->max_bo_size = info->max_bo_size;
+	out->max_bind_ops = info->max_bind_ops;
+	out->max_bos_per_file = info->max_bos_per_file;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_device_vm_stats(struct vaccel_device *dev,
+					 struct vaccel_vm_stats *out)
+{
+	struct drm_vaccel_vm_stats stats;
+	uint32_t size = sizeof(stats);
+	int ret;
+
+	if (!dev || !out)
+		return -EINVAL;
+	ret = vaccel_query_fd(dev->fd, DRM_VACCEL_QUERY_VM_STATS, &stats, &size);
+	if (ret)
+		return ret;
+
+	memset(out, 0, sizeof(*out));
+	out->mappings = stats.mappings;
+	out->mapped_bytes = stats.mapped_bytes;
+	out->pt_pages = stats.pt_pages;
+	out->pt_bytes = stats.pt_bytes;
 	return 0;
 }

@@ -3,7 +3,7 @@
  * Copyright 2026 The vaccel authors
  *
  * vaccel-info.c - print what libvaccel knows about vaccel devices: node,
- * driver, uapi version, address-space limits and the engines.
+ * driver, uapi version, address-space and memory limits and the engines.
  *
  *	vaccel-info		every vaccel device
  *	vaccel-info -d N	the device of index N
@@ -98,6 +98,20 @@ static int print_device(const struct vaccel_device *dev)
 	printf("  page size       %" PRIu32 "\n", info.page_size);
 	printf("  va range        0x%016" PRIx64 " - 0x%016" PRIx64 "\n",
 	       info.va_start, info.va_end);
+	/* A uapi 1.0 module does not report these: zero. */
+	if (info.max_bo_size)
+		printf("  max bo size     %" PRIu64 " (%" PRIu64 " MiB)\n",
+		       info.max_bo_size, info.max_bo_size >> 20);
+	else
+		printf("  max bo size     unknown\n");
+	if (info.max_bind_ops)
+		printf("  max bind ops    %u\n", info.max_bind_ops);
+	else
+		printf("  max bind ops    unknown\n");
+	if (info.max_bos_per_file)
+		printf("  max bos/file    %u\n", info.max_bos_per_file);
+	else
+		printf("  max bos/file    unknown\n");
 
 	n = vaccel_device_engine_count(dev);
 	if (n < 0)

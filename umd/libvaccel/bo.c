@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * bo.c - buffer objects: GEM buffers of the device, each mapped in the
+ * device handle's GPU address space for its whole life, CPU-mappable, and
+ * shared with other processes and devices as dma-bufs.
+ *
+ * A buffer is created (BO_CREATE) or imported (PRIME), given a GPU virtual
+ * address by the allocator of va.c and mapped there with VM_BIND; freeing
+ * undoes the same steps in reverse.  Every step that fails undoes the ones
+ * before it, so a failed call leaves neither a handle nor an address nor a
+ * mapping behind.
+ *
+ * A file has one GEM handle per object: importing a dma-buf whose object
+ * the file already has (its own export, or a second import) returns the
+ * handle it has.  Two &struct vaccel_bo on one handle would close it under
+ * each other's feet, so the device keeps a table of its live buffers by
+ * handle, and an import that finds its handle there returns that buffer with
+ * one more reference.  The table's lock is held from the moment an import
+ * gets a handle until the buffer is in the table, and from the moment a
+ * free takes a buffer out until its handle is closed: the two cannot
+ * interleave, so a handle number names at most one buffer at any time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "vaccel_priv.h"
+
+#define VACCEL_BO_VALID_FLAGS	(VACCEL_BO_NO_MMAP | VACCEL_BO_GPU_READ_ONLY | \
+				 VACCEL_BO_GPU_NO_EXEC)
+#define VACCEL_BO_MIN_BUCKETS	64
+
+/* A Fibonacci hash: GEM handles are small consecutive numbers. */
+static uint32_t vaccel_bo_bucket(const struct vaccel_device *dev, uint32_t handle)
+{
+	return (handle * 2654435761u) & (dev->bo_buckets - 1);
+}
+
+int vaccel_device_init_bos(struct vaccel_device *dev)
+{
+	int ret;
+
+	dev->bo_table = calloc(VACCEL_BO_MIN_BUCKETS, sizeof(*dev->bo_table));
+	if (!dev->bo_table)
+		return -ENOMEM;
+	dev->bo_buckets = VACCEL_BO_MIN_BUCKETS;
+	dev->bo_count = 0;
+	ret = pthread_mutex_init(&dev->bo_lock, NULL);
+	if (ret) {
+		free(dev->bo_table);
+		dev->bo_table = NULL;
+		return -ret;
+	}
+	return 0;
+}
+
+/* Frees the buffers left; their handles go with the file. */
+void vaccel_device_fini_bos(struct vaccel_device *dev)
+{
+	struct vaccel_bo *bo, *next;
+	uint32_t i;
+
+	if (!dev->bo_table)
+		return;
+	for (i = 0; i < dev->bo_buckets; i++) {
+		for (bo = dev->bo_table[i]; bo; bo = next) {
+			next = bo->next;
+			if (bo->map)
+				munmap(bo->map, bo->size);
+			free(bo);
+		}
+	}
+	free(dev->bo_table);
+	dev->bo_table = NULL;
+	pthread_mutex_destroy(&dev->bo_lock);
+}
+
+static struct vaccel_bo *vaccel_bo_lookup_locked(struct vaccel_device *dev,
+						 uint32_t handle)
+{
+	struct vaccel_bo *bo;
+
+	for (bo = dev->bo_table[vaccel_bo_bucket(dev, handle)]; bo; bo = bo->next)
+		if (bo->handle == handle)
+			return bo;
+	return NULL;
+}
+
+/* Doubles the table when it is full; keeps the old one if memory is short. */
+static void vaccel_bo_table_grow_locked(struct vaccel_device *dev)
+{
+	struct vaccel_bo **old = dev->bo_table, **table, *bo, *next;
+	uint32_t i, n = dev->bo_buckets, b;
+
+	if (dev->bo_count < n || n > UINT32_MAX / 2)
+		return;
+	table = calloc((size_t)n * 2, sizeof(*table));
+	if (!table)
+		return;
+	dev->bo_table = table;
+	dev->bo_buckets = n * 2;
+	for (i = 0; i < n; i++) {
+		for (bo = old[i]; bo; bo = next) {
+			next = bo->next;
+			b = vaccel_bo_bucket(dev, bo->handle);
+			bo->next = table[b];
+			table[b] = bo;
+		}
+	}
+	free(old);
+}
+
+static void vaccel_bo_insert_locked(struct vaccel_device *dev,
+				    struct vaccel_bo *bo)
+{
+	uint32_t b;
+
+	vaccel_bo_table_grow_locked(dev);
+	b = vaccel_bo_bucket(dev, bo->handle);
+	bo->next = dev->bo_table[b];
+	dev->bo_table[b] = bo;
+	dev->bo_count++;
+}
+
+static void vaccel_bo_remove_locked(struct vaccel_device *dev,
+				    struct vaccel_bo *bo)
+{
+	struct vaccel_bo **p = &dev->bo_table[vaccel_bo_bucket(dev, bo->handle)];
+
+	for (; *p; p = &(*p)->next) {
+		if (*p == bo) {
+			*p = bo->next;
+			dev->bo_count--;
+			return;
+		}
+	}
+}
+
+static void vaccel_gem_close(struct vaccel_device *dev, uint32_t handle)
+{
+	struct drm_gem_close arg = { .handle = handle };
+
+	drmIoctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &arg);
+}
+
+/* One VM_BIND operation on the whole of [@va, @va + @size). */
+static int vaccel_vm_bind_one(struct vaccel_device *dev, uint32_t op,
+			      uint32_t flags, uint32_t handle, uint64_t va,
+			      uint64_t size)
+{
+	struct drm_vaccel_vm_bind_op o = {
+		.op = op,
+		.flags = flags,
+		.handle = handle,
+		.va = va,
+		.size = size,
+	};
+	struct drm_vaccel_vm_bind bind = {
+		.ops = DRM_VACCEL_OBJ_ARRAY(1, &o),
+	};
+
+	return drmIoctl(dev->fd, DRM_IOCTL_VACCEL_VM_BIND, &bind) ? -errno : 0;
+}
+
+static uint32_t vaccel_bo_map_flags(uint32_t flags)
+{
+	return (flags & VACCEL_BO_GPU_READ_ONLY ? DRM_VACCEL_VM_BIND_READ_ONLY : 0) |
+	       (flags & VACCEL_BO_GPU_NO_EXEC ? DRM_VACCEL_VM_BIND_NO_EXEC : 0);
+}
+
+/*
+ * Builds the buffer around a new GEM @handle of @size bytes: a GPU address
+ * and a mapping there.  Takes the handle: closes it on failure.
+ */
+static int vaccel_bo_setup(struct vaccel_device *dev, uint32_t handle,
+			   uint64_t size, uint32_t flags, struct vaccel_bo **out)
+{
+	struct vaccel_bo *bo;
+	uint64_t align;
+	int ret;
+
+	bo = calloc(1, sizeof(*bo));
+	if (!bo) {
+		ret = -ENOMEM;
+		goto err_close;
+	}
+	bo->dev = dev;
+	bo->handle = handle;
+	bo->flags = flags;
+	bo->size = size;
+	bo->refcount = 1;
+
+	align = size >= VACCEL_BO_BIG_ALIGN ? VACCEL_BO_BIG_ALIGN : VACCEL_PAGE_SIZE;
+	ret = vaccel_va_space_alloc(&dev->va, size, align, &bo->va);
+	if (ret)
+		goto err_free_bo;
+
+	ret = vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_MAP,
+				 vaccel_bo_map_flags(flags), handle, bo->va, size);
+	if (ret)
+		goto err_free_va;
+
+	*out = bo;
+	return 0;
+
+err_free_va:
+	vaccel_va_space_free(&dev->va, bo->va, size);
+err_free_bo:
+	free(bo);
+err_close:
+	vaccel_gem_close(dev, handle);
+	return ret;
+}
+
+VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
+				  uint32_t flags, struct vaccel_bo **out)
+{
+	struct drm_vaccel_bo_create create = { .size = size };
+	struct vaccel_bo *bo;
+	int ret;
+
+	if (!dev || !out || !size || (flags & ~VACCEL_BO_VALID_FLAGS))
+		return -EINVAL;
+	if (flags & VACCEL_BO_NO_MMAP)
+		create.flags |= DRM_VACCEL_BO_NO_MMAP;
+
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
+		return -errno;
+
+	/*
+	 * The handle is new, so no buffer of the table can have it, and no
+	 * import can return it before the buffer is in the table: it is not
+	 * exported yet.  Only the insertion needs the lock.
+	 */
+	ret = vaccel_bo_setup(dev, create.handle, create.size, flags, &bo);
+	if (ret)
+		return ret;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	vaccel_bo_insert_locked(dev, bo);
+	pthread_mutex_unlock(&dev->bo_lock);
+	*out = bo;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_bo_import(struct vaccel_device *dev, int fd,
+				   struct vaccel_bo **out)
+{
+	struct drm_vaccel_bo_info info = { 0 };
+	struct vaccel_bo *bo;
+	uint32_t handle;
+	int ret;
+
+	if (!dev || fd < 0 || !out)
+		return -EINVAL;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	if (drmPrimeFDToHandle(dev->fd, fd, &handle)) {
+		ret = -errno;
+		goto out_unlock;
+	}
+
+	bo = vaccel_bo_lookup_locked(dev, handle);
+	if (bo) {
+		/* The object was already ours: PRIME gave back its handle. */
+		bo->refcount++;
+		*out = bo;
+		ret = 0;
+		goto out_unlock;
+	}
+
+	info.handle = handle;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_INFO, &info)) {
+		ret = -errno;
+		vaccel_gem_close(dev, handle);
+		goto out_unlock;
+	}
+
+	ret = vaccel_bo_setup(dev, handle, info.size,
+			      info.flags & DRM_VACCEL_BO_NO_MMAP ? VACCEL_BO_NO_MMAP : 0,
+			      &bo);
+	if (ret)
+		goto out_unlock;
+	vaccel_bo_insert_locked(dev, bo);
+	*out = bo;
+
+out_unlock:
+	pthread_mutex_unlock(&dev->bo_lock);
+	return ret;
+}
+
+VACCEL_EXPORT void vaccel_bo_free(struct vaccel_bo *bo)
+{
+	struct vaccel_device *dev;
+
+	if (!bo)
+		return;
+	dev = bo->dev;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	if (--bo->refcount) {
+		pthread_mutex_unlock(&dev->bo_lock);
+		return;
+	}
+	vaccel_bo_remove_locked(dev, bo);
+
+	if (bo->map)
+		munmap(bo->map, bo->size);
+	/*
+	 * Addresses still mapped must not be handed out again: if the unmap
+	 * fails, which only a broken kernel does, they are leaked instead.
+	 */
+	if (!vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_UNMAP, 0, 0, bo->va,
+				bo->size))
+		vaccel_va_space_free(&dev->va, bo->va, bo->size);
+	vaccel_gem_close(dev, bo->handle);
+	pthread_mutex_unlock(&dev->bo_lock);
+	free(bo);
+}
+
+VACCEL_EXPORT int vaccel_bo_map(struct vaccel_bo *bo, void **ptr)
+{
+	struct drm_vaccel_bo_mmap_offset arg = { 0 };
+	struct vaccel_device *dev;
+	void *map;
+	int ret = 0;
+
+	if (!bo || !ptr)
+		return -EINVAL;
+	if (bo->flags & VACCEL_BO_NO_MMAP)
+		return -EPERM;
+	dev = bo->dev;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	if (bo->map)
+		goto out_found;
+
+	if (bo->size > SIZE_MAX) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	arg.handle = bo->handle;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_MMAP_OFFSET, &arg)) {
+		ret = -errno;
+		goto out_unlock;
+	}
+	map = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+		   arg.offset);
+	if (map == MAP_FAILED) {
+		ret = -errno;
+		goto out_unlock;
+	}
+	bo->map = map;
+out_found:
+	*ptr = bo->map;
+out_unlock:
+	pthread_mutex_unlock(&dev->bo_lock);
+	return ret;
+}
+
+VACCEL_EXPORT uint64_t vaccel_bo_va(const struct vaccel_bo *bo)
+{
+	return bo ? bo->va : 0;
+}
+
+VACCEL_EXPORT uint64_t vaccel_bo_size(const struct vaccel_bo *bo)
+{
+	return bo ? bo->size : 0;
+}
+
+VACCEL_EXPORT uint32_t vaccel_bo_handle(const struct vaccel_bo *bo)
+{
+	return bo ? bo->handle : 0;
+}
+
+VACCEL_EXPORT int vaccel_bo_export(struct vaccel_bo *bo, int *fd)
+{
+	int out;
+
+	if (!bo || !fd)
+		return -EINVAL;
+	if (drmPrimeHandleToFD(bo->dev->fd, bo->handle, DRM_CLOEXEC | DRM_RDWR, &out))
+		return -errno;
+	*fd = out;
+	return 0;
+}
