@@ -38,6 +38,9 @@ static void check_info(struct vaccel_device *dev)
 	VT_ASSERT_EQ(info.page_size, raw.page_size);
 	VT_ASSERT(info.va_start == raw.va_start);
 	VT_ASSERT(info.va_end == raw.va_end);
+	VT_ASSERT(info.max_bo_size == raw.max_bo_size);
+	VT_ASSERT_EQ(info.max_bind_ops, raw.max_bind_ops);
+	VT_ASSERT_EQ(info.max_bos_per_file, raw.max_bos_per_file);
 	VT_ASSERT(info.driver_name && !strcmp(info.driver_name, "vaccel"));
 	VT_ASSERT(info.driver_desc && strlen(info.driver_desc) > 0);
 	VT_ASSERT_EQ(info.driver_major, DRM_VACCEL_UAPI_MAJOR);
@@ -397,6 +400,22 @@ VTEST(vaccel_info)
 		vtest_fail(__FILE__, __LINE__, "vaccel-info failed: %s", err);
 	VT_ASSERT(strstr(out, "compute"));
 	VT_ASSERT(strstr(out, "paging"));
+	/* The memory limits of uapi 1.1, as the module reports them. */
+	{
+		struct vaccel_device_info info;
+		char want[64];
+
+		VT_ASSERT_OK(vaccel_device_open(0, &dev));
+		VT_ASSERT_OK(vaccel_device_get_info(dev, &info));
+		vaccel_device_close(dev);
+		snprintf(want, sizeof(want), "max bo size     %llu ",
+			 (unsigned long long)info.max_bo_size);
+		VT_ASSERT(strstr(out, want));
+		snprintf(want, sizeof(want), "max bind ops    %u\n", info.max_bind_ops);
+		VT_ASSERT(strstr(out, want));
+		snprintf(want, sizeof(want), "max bos/file    %u\n", info.max_bos_per_file);
+		VT_ASSERT(strstr(out, want));
+	}
 	for (i = 0; i < n; i++) {
 		VT_ASSERT_OK(vaccel_device_open(i, &dev));
 		VT_ASSERT(strstr(out, vaccel_device_path(dev)));

@@ -3,7 +3,7 @@
  * Copyright 2026 The vaccel authors
  *
  * test_query.c - DRM_IOCTL_VACCEL_QUERY with raw ioctls: the device node,
- * size negotiation of both query types, every field against the expected
+ * size negotiation of every query type, every field against the expected
  * topology, every documented error, drm core behaviour for unknown and
  * short ioctls, and concurrent queries from threads and processes.
  */
@@ -80,6 +80,37 @@ VTEST(device_fields)
 	VT_ASSERT_EQ(info.va_start % info.page_size, 0);
 	VT_ASSERT(info.va_start < info.va_end);
 	VT_ASSERT(info.va_end == 1ull << va_bits);
+	VT_ASSERT(info.max_bo_size > 0);
+	VT_ASSERT_EQ(info.max_bo_size % info.page_size, 0);
+	VT_ASSERT(info.max_bind_ops > 0);
+	VT_ASSERT(info.max_bos_per_file > 0);
+}
+
+/* The VM statistics: size negotiation like the device answer, empty VM. */
+VTEST(vm_stats_size)
+{
+	struct drm_vaccel_vm_stats s;
+	unsigned char buf[sizeof(s) + 16];
+	int fd = vt_open_first();
+	__u32 size = 0, i;
+
+	VT_ASSERT_EQ(vt_query(fd, DRM_VACCEL_QUERY_VM_STATS, NULL, &size), 0);
+	VT_ASSERT_EQ(size, sizeof(s));
+	for (i = 1; i < sizeof(s); i += 7) {
+		size = i;
+		VT_ASSERT_ERRNO(vt_query(fd, DRM_VACCEL_QUERY_VM_STATS, &s, &size), EINVAL);
+	}
+	memset(buf, 0xee, sizeof(buf));
+	size = sizeof(buf);
+	VT_ASSERT_EQ(vt_query(fd, DRM_VACCEL_QUERY_VM_STATS, buf, &size), 0);
+	VT_ASSERT_EQ(size, sizeof(s));
+	memcpy(&s, buf, sizeof(s));
+	VT_ASSERT(s.mappings == 0 && s.mapped_bytes == 0);
+	VT_ASSERT(s.pt_pages >= 1 && s.pt_bytes == s.pt_pages * 4096);
+	for (i = sizeof(s); i < sizeof(buf); i++)
+		VT_ASSERT_EQ(buf[i], 0);
+	size = sizeof(s);
+	VT_ASSERT_ERRNO(vt_query(fd, DRM_VACCEL_QUERY_VM_STATS, (void *)8, &size), EFAULT);
 }
 
 /* A bigger buffer gets the answer, a cleared tail and the full size. */
@@ -100,11 +131,15 @@ VTEST(device_bigger_buffer)
 		VT_ASSERT_EQ(buf[i], 0);
 }
 
-/* Below the first released size (the whole structure today): -EINVAL. */
+/* The first released size of the device answer (uapi 1.0). */
+#define DEVICE_INFO_V1_SIZE	64
+
+/* Below the first released size: -EINVAL, and size is left alone. */
 VTEST(device_smaller_buffer)
 {
 	struct drm_vaccel_device_info info;
-	static const __u32 sizes[] = { 1, 4, 8, sizeof(info) - 8, sizeof(info) - 1 };
+	static const __u32 sizes[] = { 1, 4, 8, DEVICE_INFO_V1_SIZE - 8,
+				       DEVICE_INFO_V1_SIZE - 1 };
 	int fd = vt_open_first();
 	unsigned int i;
 	__u32 size;
@@ -113,9 +148,33 @@ VTEST(device_smaller_buffer)
 		size = sizes[i];
 		VT_ASSERT_ERRNO(vt_query(fd, DRM_VACCEL_QUERY_DEVICE, &info, &size),
 				EINVAL);
+		VT_ASSERT_EQ(size, sizes[i]);
 	}
 	size = sizeof(info);
 	VT_ASSERT_EQ(vt_query(fd, DRM_VACCEL_QUERY_DEVICE, &info, &size), 0);
+}
+
+/*
+ * From the first released size up: the prefix that fits, nothing written
+ * past it, and the full size back; what programs built against an older
+ * header see.
+ */
+VTEST(device_older_buffer)
+{
+	struct drm_vaccel_device_info ref;
+	unsigned char buf[sizeof(ref) + 8];
+	int fd = vt_open_first();
+	__u32 n, size;
+
+	vt_device_info(fd, &ref);
+	for (n = DEVICE_INFO_V1_SIZE; n <= sizeof(ref); n += 4) {
+		memset(buf, 0xee, sizeof(buf));
+		size = n;
+		VT_ASSERT_EQ(vt_query(fd, DRM_VACCEL_QUERY_DEVICE, buf, &size), 0);
+		VT_ASSERT_EQ(size, sizeof(ref));
+		VT_ASSERT(!memcmp(buf, &ref, n));
+		VT_ASSERT_EQ(buf[n], 0xee);
+	}
 }
 
 /* Size 0 reports header plus count entries of entry_size. */
@@ -219,7 +278,8 @@ VTEST(engines_too_small)
 /* Types beyond the enum are -EINVAL, with or without a buffer. */
 VTEST(unknown_type)
 {
-	static const __u32 types[] = { 2, 3, 0x100, 0x7fffffff, 0xffffffff };
+	static const __u32 types[] = { DRM_VACCEL_QUERY_VM_STATS + 1, 0x100,
+				       0x7fffffff, 0xffffffff };
 	unsigned char buf[4096];
 	int fd = vt_open_first();
 	unsigned int i;
@@ -242,7 +302,7 @@ VTEST(flags_pad_nonzero)
 	int fd = vt_open_first();
 	__u32 size;
 
-	for (type = 0; type <= DRM_VACCEL_QUERY_ENGINES; type++) {
+	for (type = 0; type <= DRM_VACCEL_QUERY_VM_STATS; type++) {
 		for (i = 0; i < ARRAY_SIZE(bad); i++) {
 			size = 0;
 			VT_ASSERT_ERRNO(vt_query_raw(fd, type, NULL, &size, bad[i], 0),
