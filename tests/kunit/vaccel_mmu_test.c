@@ -20,7 +20,7 @@
 
 #define NPAGES		16
 #define VA_START	SZ_64K
-#define VA_END		(1ull << 48)
+#define VA_END		BIT_ULL(48)
 
 struct vaccel_mmu_test {
 	struct vaccel_pt pt;

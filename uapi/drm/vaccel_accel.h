@@ -55,7 +55,7 @@ enum drm_vaccel_ioctl_id {
 	DRM_VACCEL_BO_MMAP_OFFSET = 2,
 	/** @DRM_VACCEL_BO_INFO: describe a buffer object, see &struct drm_vaccel_bo_info */
 	DRM_VACCEL_BO_INFO = 3,
-	/** @DRM_VACCEL_VM_BIND: map and unmap GPU virtual addresses, see &struct drm_vaccel_vm_bind */
+	/** @DRM_VACCEL_VM_BIND: map and unmap GPU VAs, see &struct drm_vaccel_vm_bind */
 	DRM_VACCEL_VM_BIND = 4,
 };
 

@@ -105,7 +105,7 @@ static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)
 	struct vaccel_vm *vm = m->private;
 
 	mutex_lock(&vm->lock);
-	vaccel_pt_for_each_leaf(&vm->pt, vaccel_debugfs_leaf, m);
+	vaccel_pt_visit_leaves(&vm->pt, vaccel_debugfs_leaf, m);
 	mutex_unlock(&vm->lock);
 	return 0;
 }

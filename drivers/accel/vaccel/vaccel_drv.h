@@ -35,6 +35,7 @@ struct vaccel_device {
 	atomic_t open_files;
 	atomic64_t bo_count;
 	atomic64_t bo_bytes;
+	/* Protects @vms. */
 	struct mutex vms_lock;
 	struct list_head vms;
 };

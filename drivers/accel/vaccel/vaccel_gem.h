@@ -31,6 +31,7 @@ struct sg_table;
 struct vaccel_bo {
 	struct drm_gem_shmem_object base;
 	u32 flags;
+	/* Protects the GEM object's list of VM bindings. */
 	struct mutex gpuva_lock;
 	struct page **import_pages;
 };

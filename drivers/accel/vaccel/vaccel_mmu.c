@@ -410,7 +410,8 @@ u64 vaccel_pt_root(const struct vaccel_pt *pt)
 }
 
 static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
-			     vaccel_pt_leaf_fn fn, void *data)
+			     void (*fn)(u64 va, u64 pte, void *data),
+			     void *data)
 {
 	unsigned int i;
 
@@ -429,14 +430,15 @@ static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
 }
 
 /**
- * vaccel_pt_for_each_leaf() - call @fn on every valid level-0 entry
+ * vaccel_pt_visit_leaves() - call @fn on every valid level-0 entry
  * @pt: the page table, its owner's lock held
- * @fn: the function
+ * @fn: called with the page's VA, its entry and @data
  * @data: its data
  *
  * Context: Any context; @fn must not sleep if the caller cannot.
  */
-void vaccel_pt_for_each_leaf(const struct vaccel_pt *pt, vaccel_pt_leaf_fn fn,
+void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
+			     void (*fn)(u64 va, u64 pte, void *data),
 			     void *data)
 {
 	vaccel_pt_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, fn, data);

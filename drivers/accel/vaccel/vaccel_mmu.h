@@ -41,6 +41,7 @@ struct vaccel_pt {
 	u64 va_end;
 	unsigned long pages;
 	struct list_head zombies;
+	/* Protects @tlbs; taken before any TLB's own lock. */
 	spinlock_t tlb_lock;
 	struct list_head tlbs;
 };
@@ -57,14 +58,8 @@ void vaccel_pt_release_zombies(struct vaccel_pt *pt);
 u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
 u64 vaccel_pt_root(const struct vaccel_pt *pt);
 
-/**
- * typedef vaccel_pt_leaf_fn - called by vaccel_pt_for_each_leaf()
- * @va: virtual address of the page
- * @pte: its level-0 entry
- * @data: the caller's data
- */
-typedef void (*vaccel_pt_leaf_fn)(u64 va, u64 pte, void *data);
-void vaccel_pt_for_each_leaf(const struct vaccel_pt *pt, vaccel_pt_leaf_fn fn,
+void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
+			     void (*fn)(u64 va, u64 pte, void *data),
 			     void *data);
 
 #endif /* __VACCEL_MMU_H__ */

@@ -74,6 +74,7 @@ struct vaccel_tlb_entry {
  * @entries: direct-mapped by virtual page number
  */
 struct vaccel_tlb {
+	/* Protects @pt and @entries; held across each access. */
 	spinlock_t lock;
 	struct vaccel_pt *pt;
 	struct list_head pt_link;

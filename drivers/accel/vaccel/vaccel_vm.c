@@ -174,7 +174,8 @@ static int vaccel_rangeset_remove(struct vaccel_rangeset *rs, u64 start,
 		} else if (rend > end) {
 			r->start = end;
 		} else {
-			r->start = r->end = 0;
+			r->start = 0;
+			r->end = 0;
 		}
 	}
 	return 0;

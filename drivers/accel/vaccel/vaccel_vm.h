@@ -37,6 +37,7 @@ struct vaccel_device;
 struct vaccel_vm {
 	struct drm_gpuvm base;
 	struct vaccel_device *vdev;
+	/* Serialises VM_BIND; protects the mappings, @pt writes, the stats. */
 	struct mutex lock;
 	struct vaccel_pt pt;
 	u64 mapped_bytes;
