@@ -438,8 +438,8 @@ static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
  * Context: Any context; @fn must not sleep if the caller cannot.
  */
 void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
-			     void (*fn)(u64 va, u64 pte, void *data),
-			     void *data)
+			    void (*fn)(u64 va, u64 pte, void *data),
+			    void *data)
 {
 	vaccel_pt_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, fn, data);
 }

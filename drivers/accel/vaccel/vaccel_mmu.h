@@ -59,7 +59,7 @@ u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
 u64 vaccel_pt_root(const struct vaccel_pt *pt);
 
 void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
-			     void (*fn)(u64 va, u64 pte, void *data),
-			     void *data);
+			    void (*fn)(u64 va, u64 pte, void *data),
+			    void *data);
 
 #endif /* __VACCEL_MMU_H__ */
