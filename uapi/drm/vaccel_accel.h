@@ -39,7 +39,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	1
+#define DRM_VACCEL_UAPI_MINOR	2
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -57,6 +57,14 @@ enum drm_vaccel_ioctl_id {
 	DRM_VACCEL_BO_INFO = 3,
 	/** @DRM_VACCEL_VM_BIND: map and unmap GPU VAs, see &struct drm_vaccel_vm_bind */
 	DRM_VACCEL_VM_BIND = 4,
+	/** @DRM_VACCEL_CONTEXT_CREATE: create a context, see &struct drm_vaccel_context_create */
+	DRM_VACCEL_CONTEXT_CREATE = 5,
+	/** @DRM_VACCEL_CONTEXT_DESTROY: see &struct drm_vaccel_context_destroy */
+	DRM_VACCEL_CONTEXT_DESTROY = 6,
+	/** @DRM_VACCEL_CONTEXT_STATE: a context's state, see &struct drm_vaccel_context_state */
+	DRM_VACCEL_CONTEXT_STATE = 7,
+	/** @DRM_VACCEL_SUBMIT: submit a DMA buffer, see &struct drm_vaccel_submit */
+	DRM_VACCEL_SUBMIT = 8,
 };
 
 /**
@@ -480,6 +488,265 @@ struct drm_vaccel_vm_bind {
 #define DRM_VACCEL_PTE_ADDR_MASK	0x000ffffffffff000ull
 
 /**
+ * DOC: Execution
+ *
+ * A context is a queue of DMA buffers for one engine, executed in the GPU
+ * address space of the file that created it.  A DMA buffer is a sequence of
+ * packets in a BO, submitted by its GPU VA with %DRM_IOCTL_VACCEL_SUBMIT.
+ * The buffers of a context complete in submission order; syncobjs order
+ * them against other contexts, engines and the CPU.
+ */
+
+/**
+ * enum drm_vaccel_priority - priority of a context
+ */
+enum drm_vaccel_priority {
+	/** @DRM_VACCEL_PRIORITY_LOW: background work */
+	DRM_VACCEL_PRIORITY_LOW = 0,
+	/** @DRM_VACCEL_PRIORITY_NORMAL: the default */
+	DRM_VACCEL_PRIORITY_NORMAL = 1,
+	/** @DRM_VACCEL_PRIORITY_HIGH: needs ``CAP_SYS_NICE`` */
+	DRM_VACCEL_PRIORITY_HIGH = 2,
+	/** @DRM_VACCEL_PRIORITY_REALTIME: needs ``CAP_SYS_NICE`` */
+	DRM_VACCEL_PRIORITY_REALTIME = 3,
+};
+
+/**
+ * define DRM_VACCEL_ENGINE_ANY - &drm_vaccel_context_create.engine_instance: any
+ *
+ * The kernel picks the engine of the class with the fewest contexts.
+ */
+#define DRM_VACCEL_ENGINE_ANY		0xffffffffu
+
+/**
+ * struct drm_vaccel_context_create - argument to %DRM_IOCTL_VACCEL_CONTEXT_CREATE
+ *
+ * Errors: ``-EINVAL`` for an unknown or the PAGING class, an instance the
+ * class does not have, an unknown priority, non-zero @flags; ``-EPERM`` for
+ * a priority above NORMAL without ``CAP_SYS_NICE``; ``-ENOSPC`` past
+ * %DRM_VACCEL_MAX_CONTEXTS_PER_FILE contexts.
+ */
+struct drm_vaccel_context_create {
+	/** @engine_class: COMPUTE or COPY, &enum drm_vaccel_engine_class */
+	__u32 engine_class;
+	/** @engine_instance: the engine of the class, or %DRM_VACCEL_ENGINE_ANY */
+	__u32 engine_instance;
+	/** @priority: &enum drm_vaccel_priority */
+	__u32 priority;
+	/** @flags: zero */
+	__u32 flags;
+	/** @handle: out: the context's handle, never zero */
+	__u32 handle;
+	/** @pad: zero */
+	__u32 pad;
+};
+
+/** define DRM_VACCEL_MAX_CONTEXTS_PER_FILE - contexts one open file may have */
+#define DRM_VACCEL_MAX_CONTEXTS_PER_FILE	256
+
+/**
+ * struct drm_vaccel_context_destroy - argument to %DRM_IOCTL_VACCEL_CONTEXT_DESTROY
+ *
+ * Cancels the context's pending buffers (their fences carry
+ * ``-ECANCELED``), stops its running buffer at the next packet, and frees
+ * it.  Errors: ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a
+ * non-zero @pad.
+ */
+struct drm_vaccel_context_destroy {
+	/** @handle: the context */
+	__u32 handle;
+	/** @pad: zero */
+	__u32 pad;
+};
+
+/** define DRM_VACCEL_CONTEXT_FAULTED - context state flag, a buffer faulted */
+#define DRM_VACCEL_CONTEXT_FAULTED	(1u << 0)
+
+/**
+ * enum drm_vaccel_fault_reason - why a buffer faulted
+ */
+enum drm_vaccel_fault_reason {
+	/** @DRM_VACCEL_FAULT_NONE: no fault */
+	DRM_VACCEL_FAULT_NONE = 0,
+	/** @DRM_VACCEL_FAULT_UNMAPPED: the page is not mapped */
+	DRM_VACCEL_FAULT_UNMAPPED = 1,
+	/** @DRM_VACCEL_FAULT_OUT_OF_RANGE: the address is outside the VA space */
+	DRM_VACCEL_FAULT_OUT_OF_RANGE = 2,
+	/** @DRM_VACCEL_FAULT_PERMISSION: a write to read-only memory */
+	DRM_VACCEL_FAULT_PERMISSION = 3,
+	/**
+	 * @DRM_VACCEL_FAULT_MALFORMED: an unknown opcode, a wrong length,
+	 * reserved bits set, or a packet past the end of the buffer
+	 */
+	DRM_VACCEL_FAULT_MALFORMED = 4,
+};
+
+/**
+ * enum drm_vaccel_access - what the engine was doing when it faulted
+ */
+enum drm_vaccel_access {
+	/** @DRM_VACCEL_ACCESS_READ: reading data or fetching a packet */
+	DRM_VACCEL_ACCESS_READ = 0,
+	/** @DRM_VACCEL_ACCESS_WRITE: writing */
+	DRM_VACCEL_ACCESS_WRITE = 1,
+	/** @DRM_VACCEL_ACCESS_EXEC: fetching an instruction */
+	DRM_VACCEL_ACCESS_EXEC = 2,
+};
+
+/**
+ * struct drm_vaccel_context_state - argument to %DRM_IOCTL_VACCEL_CONTEXT_STATE
+ *
+ * Errors: ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a non-zero
+ * @pad.
+ */
+struct drm_vaccel_context_state {
+	/** @handle: the context */
+	__u32 handle;
+	/** @pad: zero */
+	__u32 pad;
+	/** @flags: out: DRM_VACCEL_CONTEXT_* state flags */
+	__u32 flags;
+	/** @engine_index: out: the engine, an index in the engine list */
+	__u32 engine_index;
+	/** @jobs_submitted: out: buffers submitted */
+	__u64 jobs_submitted;
+	/** @jobs_completed: out: buffers that completed, with or without error */
+	__u64 jobs_completed;
+	/** @fault_va: out: the address that faulted */
+	__u64 fault_va;
+	/** @fault_offset: out: offset in its buffer of the packet that faulted */
+	__u64 fault_offset;
+	/** @fault_reason: out: &enum drm_vaccel_fault_reason */
+	__u32 fault_reason;
+	/** @fault_access: out: &enum drm_vaccel_access */
+	__u32 fault_access;
+};
+
+/**
+ * struct drm_vaccel_sync - a syncobj to wait for or to signal
+ */
+struct drm_vaccel_sync {
+	/** @handle: the syncobj */
+	__u32 handle;
+	/** @flags: zero */
+	__u32 flags;
+	/** @point: the timeline point, or 0 for a binary syncobj */
+	__u64 point;
+};
+
+/**
+ * struct drm_vaccel_submit - argument to %DRM_IOCTL_VACCEL_SUBMIT
+ *
+ * Queues the DMA buffer at [@buffer_va, @buffer_va + @buffer_size) on a
+ * context.  It runs once every fence of @waits has signalled; the fence of
+ * its completion is installed in every syncobj of @signals.
+ *
+ * Errors: ``-ENOENT`` for an unknown context or syncobj (or a timeline
+ * point with no fence), ``-EINVAL`` for a misaligned or empty buffer, a
+ * buffer past %DRM_VACCEL_MAX_BUFFER_SIZE, non-zero flags or pad,
+ * ``-ECANCELED`` when the context has faulted, ``-E2BIG`` for more than
+ * %DRM_VACCEL_MAX_SYNCS syncobjs in an array.
+ */
+struct drm_vaccel_submit {
+	/** @context: the context */
+	__u32 context;
+	/** @flags: zero */
+	__u32 flags;
+	/** @buffer_va: GPU VA of the first packet, 8-byte aligned */
+	__u64 buffer_va;
+	/** @buffer_size: bytes, a non-zero multiple of 8 */
+	__u64 buffer_size;
+	/** @waits: syncobjs to wait for, &struct drm_vaccel_sync */
+	struct drm_vaccel_obj_array waits;
+	/** @signals: syncobjs to signal, &struct drm_vaccel_sync */
+	struct drm_vaccel_obj_array signals;
+};
+
+/** define DRM_VACCEL_MAX_BUFFER_SIZE - the largest DMA buffer, in bytes */
+#define DRM_VACCEL_MAX_BUFFER_SIZE	(1u << 24)
+/** define DRM_VACCEL_MAX_SYNCS - the most syncobjs in one array of a submit */
+#define DRM_VACCEL_MAX_SYNCS		64
+
+/**
+ * DOC: Packets
+ *
+ * A DMA buffer is a sequence of packets of 64-bit words.  The first word of
+ * a packet is its header, built with DRM_VACCEL_PKT_HEADER(): the opcode in
+ * bits 0-7, flags in bits 8-15, the length of the packet in words, header
+ * included, in bits 16-31; bits 32-63 are zero.  The words after the header
+ * are the packet's operands, in the order listed at each opcode.  Every
+ * address is a GPU VA of the context's address space.
+ */
+
+/**
+ * DRM_VACCEL_PKT_HEADER() - the header word of a packet
+ * @op: &enum drm_vaccel_pkt_op
+ * @flags: the packet's flags
+ * @words: length of the packet in 64-bit words, header included
+ */
+#define DRM_VACCEL_PKT_HEADER(op, flags, words) \
+	((__u64)(op) | ((__u64)(flags) << 8) | ((__u64)(words) << 16))
+
+/**
+ * enum drm_vaccel_pkt_op - packet opcodes
+ */
+enum drm_vaccel_pkt_op {
+	/** @DRM_VACCEL_PKT_NOP: does nothing; any length of 1 or more (padding) */
+	DRM_VACCEL_PKT_NOP = 0,
+	/**
+	 * @DRM_VACCEL_PKT_WRITE_IMM: {va, value}: stores the low 32 bits of
+	 * value at va, or all 64 with %DRM_VACCEL_PKT_F_64BIT; va aligned to
+	 * the size.  Length 3.
+	 */
+	DRM_VACCEL_PKT_WRITE_IMM = 1,
+	/** @DRM_VACCEL_PKT_COPY: {src, dst, size}: copies size bytes.  Length 4. */
+	DRM_VACCEL_PKT_COPY = 2,
+	/**
+	 * @DRM_VACCEL_PKT_FILL: {dst, size, value}: fills size bytes with the
+	 * low 32 bits of value repeated; dst and size multiples of 4.  Length 4.
+	 */
+	DRM_VACCEL_PKT_FILL = 3,
+	/**
+	 * @DRM_VACCEL_PKT_TIMESTAMP: {va}: stores the engine clock, in ns, as
+	 * 64 bits at va, 8-byte aligned.  Length 2.
+	 */
+	DRM_VACCEL_PKT_TIMESTAMP = 4,
+	/**
+	 * @DRM_VACCEL_PKT_WAIT_MEM: {va, reference, mask}: waits until
+	 * ``(value at va & mask) <op> (reference & mask)`` holds, value being
+	 * 32 bits, or 64 with %DRM_VACCEL_PKT_F_64BIT, and <op> the
+	 * comparison in the flags, &enum drm_vaccel_wait_op.  Length 4.
+	 */
+	DRM_VACCEL_PKT_WAIT_MEM = 5,
+	/** @DRM_VACCEL_PKT_DELAY: {ns}: occupies the engine for ns nanoseconds.  Length 2. */
+	DRM_VACCEL_PKT_DELAY = 6,
+};
+
+/** define DRM_VACCEL_PKT_F_64BIT - packet flag, the value is 64 bits wide */
+#define DRM_VACCEL_PKT_F_64BIT		(1u << 0)
+
+/**
+ * enum drm_vaccel_wait_op - the comparison of a WAIT_MEM, in flag bits 1-3
+ */
+enum drm_vaccel_wait_op {
+	/** @DRM_VACCEL_WAIT_EQ: equal */
+	DRM_VACCEL_WAIT_EQ = 0,
+	/** @DRM_VACCEL_WAIT_NE: not equal */
+	DRM_VACCEL_WAIT_NE = 1,
+	/** @DRM_VACCEL_WAIT_GT: greater than, unsigned */
+	DRM_VACCEL_WAIT_GT = 2,
+	/** @DRM_VACCEL_WAIT_GE: greater than or equal, unsigned */
+	DRM_VACCEL_WAIT_GE = 3,
+	/** @DRM_VACCEL_WAIT_LT: less than, unsigned */
+	DRM_VACCEL_WAIT_LT = 4,
+	/** @DRM_VACCEL_WAIT_LE: less than or equal, unsigned */
+	DRM_VACCEL_WAIT_LE = 5,
+};
+
+/** DRM_VACCEL_PKT_WAIT_OP() - the flag bits of a WAIT_MEM comparison @op */
+#define DRM_VACCEL_PKT_WAIT_OP(op)	((op) << 1)
+
+/**
  * define DRM_IOCTL_VACCEL_QUERY - query the device, &struct drm_vaccel_query
  */
 #define DRM_IOCTL_VACCEL_QUERY \
@@ -508,6 +775,30 @@ struct drm_vaccel_vm_bind {
  */
 #define DRM_IOCTL_VACCEL_VM_BIND \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_VM_BIND, struct drm_vaccel_vm_bind)
+
+/**
+ * define DRM_IOCTL_VACCEL_CONTEXT_CREATE - create a context, &struct drm_vaccel_context_create
+ */
+#define DRM_IOCTL_VACCEL_CONTEXT_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_CREATE, struct drm_vaccel_context_create)
+
+/**
+ * define DRM_IOCTL_VACCEL_CONTEXT_DESTROY - destroy a context, &struct drm_vaccel_context_destroy
+ */
+#define DRM_IOCTL_VACCEL_CONTEXT_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_DESTROY, struct drm_vaccel_context_destroy)
+
+/**
+ * define DRM_IOCTL_VACCEL_CONTEXT_STATE - a context's state, &struct drm_vaccel_context_state
+ */
+#define DRM_IOCTL_VACCEL_CONTEXT_STATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_STATE, struct drm_vaccel_context_state)
+
+/**
+ * define DRM_IOCTL_VACCEL_SUBMIT - submit a DMA buffer, &struct drm_vaccel_submit
+ */
+#define DRM_IOCTL_VACCEL_SUBMIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_SUBMIT, struct drm_vaccel_submit)
 
 #if defined(__cplusplus)
 }

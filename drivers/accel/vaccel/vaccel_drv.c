@@ -33,6 +33,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -43,8 +44,10 @@
 #include <drm/drm_print.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_context.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
+#include "vaccel_engine.h"
 #include "vaccel_gem.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"
@@ -73,6 +76,8 @@ static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 		ret = -ENOMEM;
 		goto err_release_single_use;
 	}
+	xa_init_flags(&vfile->contexts, XA_FLAGS_ALLOC1);
+	mutex_init(&vfile->contexts_lock);
 	vfile->vm = vaccel_vm_create(vdev, file);
 	if (IS_ERR(vfile->vm)) {
 		ret = PTR_ERR(vfile->vm);
@@ -82,6 +87,7 @@ static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 	return 0;
 
 err_free_file:
+	mutex_destroy(&vfile->contexts_lock);
 	kfree(vfile);
 err_release_single_use:
 	if (vdev->topo.single_use)
@@ -98,6 +104,10 @@ static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_file *vfile = file->driver_priv;
 
+	/* Contexts first: their buffers execute in the VM. */
+	vaccel_contexts_destroy_all(vfile);
+	xa_destroy(&vfile->contexts);
+	mutex_destroy(&vfile->contexts_lock);
 	vaccel_vm_destroy(vfile->vm);
 	kfree(vfile);
 	if (vdev->topo.single_use)
@@ -110,6 +120,10 @@ static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VACCEL_BO_MMAP_OFFSET, vaccel_ioctl_bo_mmap_offset, 0),
 	DRM_IOCTL_DEF_DRV(VACCEL_BO_INFO, vaccel_ioctl_bo_info, 0),
 	DRM_IOCTL_DEF_DRV(VACCEL_VM_BIND, vaccel_ioctl_vm_bind, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_CONTEXT_CREATE, vaccel_ioctl_context_create, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_CONTEXT_DESTROY, vaccel_ioctl_context_destroy, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_CONTEXT_STATE, vaccel_ioctl_context_state, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_SUBMIT, vaccel_ioctl_submit, 0),
 };
 
 /*
@@ -146,6 +160,11 @@ static const struct drm_driver vaccel_drm_driver = {
 	.minor = DRM_VACCEL_UAPI_MINOR,
 };
 
+static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
+{
+	destroy_workqueue(wq);
+}
+
 static int vaccel_probe(struct platform_device *pdev)
 {
 	struct vaccel_device *vdev;
@@ -165,6 +184,19 @@ static int vaccel_probe(struct platform_device *pdev)
 
 	/* dma-buf importers map our pages for this device: no IOMMU. */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	init_waitqueue_head(&vdev->mem_wq);
+	vdev->sched_wq = alloc_ordered_workqueue("vaccel%u-sched", WQ_MEM_RECLAIM,
+						 vdev->index);
+	if (!vdev->sched_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_destroy_sched_wq,
+				       vdev->sched_wq);
+	if (ret)
+		return ret;
+	ret = vaccel_engines_init(vdev);
 	if (ret)
 		return ret;
 

@@ -8,10 +8,14 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/wait.h>
 
 #include <drm/drm_device.h>
 
 #include "vaccel_topology.h"
+
+struct vaccel_engine;
+struct workqueue_struct;
 
 #define VACCEL_DRIVER_NAME	"vaccel"
 #define VACCEL_DRIVER_DESC	"Virtual compute accelerator"
@@ -27,6 +31,11 @@
  * @bo_bytes: their size
  * @vms_lock: protects @vms
  * @vms: the VMs of the open files, &vaccel_vm.link
+ * @engines: the engines, in the order of the topology
+ * @num_engines: number of @engines
+ * @sched_wq: the workqueue of every context's drm_sched
+ * @mem_wq: WAIT_MEM packets sleep here; woken by engine writes to memory
+ * @mem_writes: counts engine writes to memory, for WAIT_MEM
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -38,6 +47,11 @@ struct vaccel_device {
 	/* Protects @vms. */
 	struct mutex vms_lock;
 	struct list_head vms;
+	struct vaccel_engine *engines;
+	unsigned int num_engines;
+	struct workqueue_struct *sched_wq;
+	wait_queue_head_t mem_wq;
+	atomic_t mem_writes;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

@@ -32,12 +32,17 @@ enum vaccel_access {
  * @VACCEL_FAULT_OUT_OF_RANGE: the address is outside the address space
  * @VACCEL_FAULT_PERMISSION: a write to a read-only page, or a fetch from a
  *	no-execute page
+ * @VACCEL_FAULT_MALFORMED: a packet or instruction the engine cannot execute
+ *
+ * The values are those of &enum drm_vaccel_fault_reason, and those of
+ * &enum vaccel_access those of &enum drm_vaccel_access.
  */
 enum vaccel_fault_reason {
 	VACCEL_FAULT_NONE = 0,
 	VACCEL_FAULT_UNMAPPED = 1,
 	VACCEL_FAULT_OUT_OF_RANGE = 2,
 	VACCEL_FAULT_PERMISSION = 3,
+	VACCEL_FAULT_MALFORMED = 4,
 };
 
 /**

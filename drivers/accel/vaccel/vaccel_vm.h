@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_gpuvm.h>
 
@@ -52,10 +53,18 @@ struct vaccel_vm {
  * @vm: the file's GPU address space
  * @bo_handles: BO handles the file holds, at most %VACCEL_MAX_BOS_PER_FILE;
  *	atomic, as GEM creates and closes handles without a driver lock
+ * @contexts: the file's contexts by handle; lookups take the xarray's lock
+ * @contexts_lock: serialises creating and destroying contexts, and protects
+ *	@num_contexts
+ * @num_contexts: contexts in @contexts
  */
 struct vaccel_file {
 	struct vaccel_vm *vm;
 	atomic_t bo_handles;
+	struct xarray contexts;
+	/* Serialises context creation and destruction; protects num_contexts. */
+	struct mutex contexts_lock;
+	unsigned int num_contexts;
 };
 
 struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,

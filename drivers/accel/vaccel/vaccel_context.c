@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Contexts and submission
+ *
+ * A context is MCDM's queue of work for one engine: created with an engine
+ * class, an engine of it and a priority, it executes in the address space
+ * of the file that created it.  Each context has its own drm_gpu_scheduler
+ * with a single entity (its SW queue): drm_sched resolves each job's
+ * dependencies and hands jobs over in order to run_job, which only puts
+ * them on the context's ring for the engine's arbiter.  The scheduler's
+ * timeout is disabled until timeout detection and recovery exist (the
+ * Scheduling milestone).
+ *
+ * A job's hardware fence is signalled by the engine; drm_sched derives the
+ * finished fence from it, which is what out-syncobjs receive.
+ *
+ * Destroying a context cancels everything it has queued, then waits until
+ * drm_sched has freed every job of it, which is bounded: cancelled jobs
+ * complete at once and the running one stops at its next packet.  Only
+ * then are the scheduler and the entity torn down.
+ */
+
+#include <linux/capability.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_syncobj.h>
+
+#include "vaccel_context.h"
+#include "vaccel_drv.h"
+#include "vaccel_engine.h"
+#include "vaccel_vm.h"
+
+/* Jobs a context's scheduler hands to run_job before they complete. */
+#define VACCEL_CONTEXT_CREDITS	64
+
+static const char *vaccel_fence_driver_name(struct dma_fence *fence)
+{
+	return "vaccel";
+}
+
+static const char *vaccel_fence_timeline_name(struct dma_fence *fence)
+{
+	return "vaccel-context";
+}
+
+static const struct dma_fence_ops vaccel_fence_ops = {
+	.get_driver_name = vaccel_fence_driver_name,
+	.get_timeline_name = vaccel_fence_timeline_name,
+};
+
+/**
+ * vaccel_job_complete() - signal a job's hardware fence
+ * @job: the job, off every ring and HW queue
+ * @error: 0, or the error the fence carries
+ *
+ * Context: Any context.
+ */
+void vaccel_job_complete(struct vaccel_job *job, int error)
+{
+	if (error)
+		dma_fence_set_error(job->hw_fence, error);
+	atomic64_inc(&job->ctx->jobs_completed);
+	dma_fence_signal(job->hw_fence);
+}
+
+static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
+{
+	struct vaccel_job *job = to_vaccel_job(sched_job);
+	struct vaccel_context *ctx = job->ctx;
+
+	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &ctx->fence_lock,
+		       ctx->fence_context, ++ctx->fence_seqno);
+	/* drm_sched holds this reference until the fence signals. */
+	dma_fence_get(job->hw_fence);
+	vaccel_engine_queue_job(ctx->engine, job);
+	return job->hw_fence;
+}
+
+/*
+ * The scheduler's timeout is MAX_SCHEDULE_TIMEOUT, so drm_sched never calls
+ * this; until recovery exists, a job that runs long simply keeps running.
+ */
+static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *job)
+{
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void vaccel_job_free(struct vaccel_job *job)
+{
+	struct vaccel_context *ctx = job->ctx;
+
+	/* A fence that run_job never initialised was never referenced. */
+	if (job->hw_fence->ops)
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(job->hw_fence);
+	kfree(job);
+	if (atomic_dec_and_test(&ctx->jobs_alive))
+		wake_up_all(&ctx->idle_wq);
+	vaccel_context_put(ctx);
+}
+
+static void vaccel_sched_free_job(struct drm_sched_job *sched_job)
+{
+	drm_sched_job_cleanup(sched_job);
+	vaccel_job_free(to_vaccel_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops vaccel_sched_ops = {
+	.run_job = vaccel_sched_run_job,
+	.timedout_job = vaccel_sched_timedout_job,
+	.free_job = vaccel_sched_free_job,
+};
+
+static void vaccel_context_release(struct kref *kref)
+{
+	struct vaccel_context *ctx = container_of(kref, struct vaccel_context,
+						  refcount);
+
+	drm_gpuvm_put(&ctx->vm->base);
+	mutex_destroy(&ctx->submit_lock);
+	kfree(ctx);
+}
+
+/**
+ * vaccel_context_put() - drop a reference to a context
+ * @ctx: the context
+ *
+ * Context: Process context.
+ */
+void vaccel_context_put(struct vaccel_context *ctx)
+{
+	kref_put(&ctx->refcount, vaccel_context_release);
+}
+
+static struct vaccel_context *vaccel_context_get(struct vaccel_file *vfile,
+						 u32 handle)
+{
+	struct vaccel_context *ctx;
+
+	xa_lock(&vfile->contexts);
+	ctx = xa_load(&vfile->contexts, handle);
+	if (ctx)
+		kref_get(&ctx->refcount);
+	xa_unlock(&vfile->contexts);
+	return ctx;
+}
+
+/* The engine of the class with the fewest contexts, or the one asked for. */
+static struct vaccel_engine *
+vaccel_context_pick_engine(struct vaccel_device *vdev, u32 engine_class,
+			   u32 instance)
+{
+	struct vaccel_engine *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_engines; i++) {
+		struct vaccel_engine *e = &vdev->engines[i];
+
+		if (e->desc.engine_class != engine_class)
+			continue;
+		if (instance != DRM_VACCEL_ENGINE_ANY) {
+			if (e->desc.instance == instance)
+				return e;
+			continue;
+		}
+		if (!best || READ_ONCE(e->num_contexts) < READ_ONCE(best->num_contexts))
+			best = e;
+	}
+	return best;
+}
+
+/**
+ * vaccel_ioctl_context_create() - handler of %DRM_IOCTL_VACCEL_CONTEXT_CREATE
+ * @drm: the device
+ * @data: &struct drm_vaccel_context_create
+ * @file: the caller, whose VM the context executes in
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_context_create.
+ */
+int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct drm_vaccel_context_create *args = data;
+	struct vaccel_file *vfile = file->driver_priv;
+	struct drm_gpu_scheduler *sched;
+	struct vaccel_context *ctx;
+	struct vaccel_engine *engine;
+	int ret;
+
+	if (args->flags || args->pad ||
+	    (args->engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE &&
+	     args->engine_class != DRM_VACCEL_ENGINE_CLASS_COPY) ||
+	    args->priority > DRM_VACCEL_PRIORITY_REALTIME)
+		return -EINVAL;
+	if (args->priority > DRM_VACCEL_PRIORITY_NORMAL && !capable(CAP_SYS_NICE))
+		return -EPERM;
+	engine = vaccel_context_pick_engine(vdev, args->engine_class,
+					    args->engine_instance);
+	if (!engine)
+		return -EINVAL;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	kref_init(&ctx->refcount);
+	ctx->vdev = vdev;
+	ctx->vm = vfile->vm;
+	drm_gpuvm_get(&ctx->vm->base);
+	ctx->engine = engine;
+	ctx->priority = args->priority;
+	mutex_init(&ctx->submit_lock);
+	ctx->fence_context = dma_fence_context_alloc(1);
+	spin_lock_init(&ctx->fence_lock);
+	INIT_LIST_HEAD(&ctx->ring);
+	vaccel_arbiter_entry_init(&ctx->arb, args->priority);
+	init_waitqueue_head(&ctx->idle_wq);
+
+	ret = drm_sched_init(&ctx->sched, &(struct drm_sched_init_args){
+		.ops = &vaccel_sched_ops,
+		.submit_wq = vdev->sched_wq,
+		.num_rqs = 1,
+		.credit_limit = VACCEL_CONTEXT_CREDITS,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "vaccel-context",
+		.dev = drm->dev,
+	});
+	if (ret)
+		goto err_put;
+	sched = &ctx->sched;
+	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
+				    &sched, 1, NULL);
+	if (ret)
+		goto err_sched_fini;
+
+	mutex_lock(&vfile->contexts_lock);
+	if (vfile->num_contexts >= DRM_VACCEL_MAX_CONTEXTS_PER_FILE) {
+		ret = -ENOSPC;
+	} else {
+		ret = xa_alloc(&vfile->contexts, &args->handle, ctx,
+			       xa_limit_32b, GFP_KERNEL);
+		if (!ret)
+			vfile->num_contexts++;
+	}
+	mutex_unlock(&vfile->contexts_lock);
+	if (ret)
+		goto err_entity_fini;
+
+	spin_lock(&engine->lock);
+	engine->num_contexts++;
+	spin_unlock(&engine->lock);
+	return 0;
+
+err_entity_fini:
+	drm_sched_entity_destroy(&ctx->entity);
+err_sched_fini:
+	drm_sched_fini(&ctx->sched);
+err_put:
+	vaccel_context_put(ctx);
+	return ret;
+}
+
+/* Cancels, waits for every job to be freed, tears down, drops the file's ref. */
+static void vaccel_context_destroy(struct vaccel_context *ctx)
+{
+	struct vaccel_engine *engine = ctx->engine;
+
+	vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
+	/* Jobs still in the entity reach run_job, which cancels them. */
+	drm_sched_entity_destroy(&ctx->entity);
+	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_alive));
+	drm_sched_fini(&ctx->sched);
+
+	spin_lock(&engine->lock);
+	engine->num_contexts--;
+	spin_unlock(&engine->lock);
+	vaccel_context_put(ctx);
+}
+
+/**
+ * vaccel_ioctl_context_destroy() - handler of %DRM_IOCTL_VACCEL_CONTEXT_DESTROY
+ * @drm: the device
+ * @data: &struct drm_vaccel_context_destroy
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_context_destroy.
+ */
+int vaccel_ioctl_context_destroy(struct drm_device *drm, void *data,
+				 struct drm_file *file)
+{
+	struct drm_vaccel_context_destroy *args = data;
+	struct vaccel_file *vfile = file->driver_priv;
+	struct vaccel_context *ctx;
+
+	if (args->pad)
+		return -EINVAL;
+	mutex_lock(&vfile->contexts_lock);
+	ctx = xa_erase(&vfile->contexts, args->handle);
+	if (ctx)
+		vfile->num_contexts--;
+	mutex_unlock(&vfile->contexts_lock);
+	if (!ctx)
+		return -ENOENT;
+	vaccel_context_destroy(ctx);
+	return 0;
+}
+
+/**
+ * vaccel_contexts_destroy_all() - destroy the contexts of a closing file
+ * @vfile: the file
+ *
+ * Context: Process context.
+ */
+void vaccel_contexts_destroy_all(struct vaccel_file *vfile)
+{
+	struct vaccel_context *ctx;
+	unsigned long handle;
+
+	xa_for_each(&vfile->contexts, handle, ctx) {
+		xa_erase(&vfile->contexts, handle);
+		vaccel_context_destroy(ctx);
+	}
+	vfile->num_contexts = 0;
+}
+
+/**
+ * vaccel_ioctl_context_state() - handler of %DRM_IOCTL_VACCEL_CONTEXT_STATE
+ * @drm: the device
+ * @data: &struct drm_vaccel_context_state
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_context_state.
+ */
+int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_vaccel_context_state *args = data;
+	struct vaccel_context *ctx;
+	u32 handle = args->handle;
+
+	if (args->pad)
+		return -EINVAL;
+	ctx = vaccel_context_get(file->driver_priv, handle);
+	if (!ctx)
+		return -ENOENT;
+
+	memset(args, 0, sizeof(*args));
+	args->handle = handle;
+	args->engine_index = ctx->engine->index;
+	args->jobs_submitted = atomic64_read(&ctx->jobs_submitted);
+	args->jobs_completed = atomic64_read(&ctx->jobs_completed);
+	spin_lock(&ctx->engine->lock);
+	if (ctx->faulted) {
+		args->flags |= DRM_VACCEL_CONTEXT_FAULTED;
+		args->fault_va = ctx->fault.va;
+		args->fault_offset = ctx->fault_offset;
+		args->fault_reason = ctx->fault.reason;
+		args->fault_access = ctx->fault.access;
+	}
+	spin_unlock(&ctx->engine->lock);
+	vaccel_context_put(ctx);
+	return 0;
+}
+
+/**
+ * struct vaccel_signal - an out-syncobj of a submit
+ * @syncobj: the syncobj, referenced
+ * @chain: for a timeline point, the preallocated chain node
+ * @point: the point, or 0
+ */
+struct vaccel_signal {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+static int vaccel_submit_copy_syncs(const struct drm_vaccel_obj_array *arr,
+				    struct drm_vaccel_sync **out)
+{
+	struct drm_vaccel_sync *syncs;
+	u32 i;
+	int ret;
+
+	*out = NULL;
+	if (!arr->count)
+		return 0;
+	if (arr->count > DRM_VACCEL_MAX_SYNCS)
+		return -E2BIG;
+	if (arr->stride < sizeof(*syncs) || arr->stride > PAGE_SIZE)
+		return -EINVAL;
+	syncs = kcalloc(arr->count, sizeof(*syncs), GFP_KERNEL);
+	if (!syncs)
+		return -ENOMEM;
+	for (i = 0; i < arr->count; i++) {
+		ret = copy_struct_from_user(&syncs[i], sizeof(syncs[i]),
+					    u64_to_user_ptr(arr->array + (u64)i * arr->stride),
+					    arr->stride);
+		if (!ret && syncs[i].flags)
+			ret = -EINVAL;
+		if (ret) {
+			kfree(syncs);
+			return ret == -E2BIG ? -EINVAL : ret;
+		}
+	}
+	*out = syncs;
+	return 0;
+}
+
+static void vaccel_signals_put(struct vaccel_signal *signals, u32 count)
+{
+	u32 i;
+
+	for (i = 0; signals && i < count; i++) {
+		if (signals[i].syncobj)
+			drm_syncobj_put(signals[i].syncobj);
+		dma_fence_chain_free(signals[i].chain);
+	}
+	kfree(signals);
+}
+
+static int vaccel_submit_prepare_signals(struct drm_file *file,
+					 const struct drm_vaccel_sync *syncs,
+					 u32 count, struct vaccel_signal **out)
+{
+	struct vaccel_signal *signals;
+	u32 i;
+
+	*out = NULL;
+	if (!count)
+		return 0;
+	signals = kcalloc(count, sizeof(*signals), GFP_KERNEL);
+	if (!signals)
+		return -ENOMEM;
+	*out = signals;
+	for (i = 0; i < count; i++) {
+		signals[i].syncobj = drm_syncobj_find(file, syncs[i].handle);
+		if (!signals[i].syncobj)
+			return -ENOENT;
+		signals[i].point = syncs[i].point;
+		if (syncs[i].point) {
+			signals[i].chain = dma_fence_chain_alloc();
+			if (!signals[i].chain)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vaccel_ioctl_submit() - handler of %DRM_IOCTL_VACCEL_SUBMIT
+ * @drm: the device
+ * @data: &struct drm_vaccel_submit
+ * @file: the caller
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno as documented at &struct drm_vaccel_submit.
+ */
+int vaccel_ioctl_submit(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_vaccel_sync *waits = NULL, *signal_args = NULL;
+	struct drm_vaccel_submit *args = data;
+	struct vaccel_signal *signals = NULL;
+	struct vaccel_context *ctx;
+	struct dma_fence *finished;
+	struct vaccel_job *job;
+	u32 i;
+	int ret;
+
+	if (args->flags || !args->buffer_size || args->buffer_size % 8 ||
+	    args->buffer_va % 8 || args->buffer_size > DRM_VACCEL_MAX_BUFFER_SIZE)
+		return -EINVAL;
+
+	ctx = vaccel_context_get(file->driver_priv, args->context);
+	if (!ctx)
+		return -ENOENT;
+	if (READ_ONCE(ctx->cancelled)) {
+		ret = -ECANCELED;
+		goto err_put_ctx;
+	}
+
+	ret = vaccel_submit_copy_syncs(&args->waits, &waits);
+	if (!ret)
+		ret = vaccel_submit_copy_syncs(&args->signals, &signal_args);
+	if (!ret)
+		ret = vaccel_submit_prepare_signals(file, signal_args,
+						    args->signals.count, &signals);
+	if (ret)
+		goto err_free_syncs;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		ret = -ENOMEM;
+		goto err_free_syncs;
+	}
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence) {
+		kfree(job);
+		ret = -ENOMEM;
+		goto err_free_syncs;
+	}
+	job->va = args->buffer_va;
+	job->size = args->buffer_size;
+	INIT_LIST_HEAD(&job->link);
+	/* The job's reference; vaccel_job_free() drops it. */
+	job->ctx = ctx;
+	kref_get(&ctx->refcount);
+	atomic_inc(&ctx->jobs_alive);
+
+	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, NULL,
+				 file->client_id);
+	if (ret) {
+		vaccel_job_free(job);
+		goto err_free_syncs;
+	}
+	for (i = 0; i < args->waits.count; i++) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   waits[i].handle,
+							   waits[i].point);
+		if (ret) {
+			drm_sched_job_cleanup(&job->base);
+			vaccel_job_free(job);
+			goto err_free_syncs;
+		}
+	}
+
+	mutex_lock(&ctx->submit_lock);
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	atomic64_inc(&ctx->jobs_submitted);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->submit_lock);
+
+	for (i = 0; i < args->signals.count; i++) {
+		if (signals[i].chain) {
+			drm_syncobj_add_point(signals[i].syncobj, signals[i].chain,
+					      finished, signals[i].point);
+			signals[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(signals[i].syncobj, finished);
+		}
+	}
+	dma_fence_put(finished);
+	ret = 0;
+
+err_free_syncs:
+	vaccel_signals_put(signals, args->signals.count);
+	kfree(signal_args);
+	kfree(waits);
+err_put_ctx:
+	vaccel_context_put(ctx);
+	return ret;
+}

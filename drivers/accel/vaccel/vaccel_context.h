@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_CONTEXT_H__
+#define __VACCEL_CONTEXT_H__
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+
+#include <drm/gpu_scheduler.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_arbiter.h"
+#include "vaccel_tlb.h"
+
+struct drm_device;
+struct drm_file;
+struct vaccel_engine;
+struct vaccel_file;
+struct vaccel_vm;
+
+/**
+ * struct vaccel_context - a queue of DMA buffers for one engine
+ * @refcount: held by the file's context table and by every job
+ * @vdev: the device
+ * @vm: the address space its buffers execute in, referenced
+ * @engine: the engine it is bound to
+ * @priority: &enum drm_vaccel_priority
+ * @sched: its own drm_sched scheduler, fed by @entity alone
+ * @entity: its SW queue
+ * @submit_lock: orders drm_sched_job_arm() and drm_sched_entity_push_job()
+ * @fence_context: dma-fence context of its hardware fences
+ * @fence_seqno: last hardware fence seqno; run_job is serialised per
+ *	scheduler, so no lock
+ * @fence_lock: the lock of its hardware fences
+ * @ring: jobs whose dependencies are met, waiting for the engine; under the
+ *	engine's lock
+ * @arb: the context as the engine's arbiter sees it; under the engine's lock
+ * @cancelled: the error its remaining jobs get (-ECANCELED once faulted or
+ *	destroyed), 0 while it runs; under the engine's lock
+ * @fault: the first fault, valid once @cancelled is set by a fault; under
+ *	the engine's lock
+ * @fault_offset: offset in its buffer of the packet that faulted
+ * @faulted: a buffer faulted
+ * @jobs_submitted: buffers submitted
+ * @jobs_completed: buffers whose hardware fence signalled
+ * @jobs_alive: jobs not yet freed by drm_sched; destroy waits for zero
+ * @idle_wq: woken when @jobs_alive drops
+ */
+struct vaccel_context {
+	struct kref refcount;
+	struct vaccel_device *vdev;
+	struct vaccel_vm *vm;
+	struct vaccel_engine *engine;
+	u32 priority;
+	struct drm_gpu_scheduler sched;
+	struct drm_sched_entity entity;
+	/* Orders arming and pushing jobs, as drm_sched requires. */
+	struct mutex submit_lock;
+	u64 fence_context;
+	u64 fence_seqno;
+	/* The lock of the context's hardware fences. */
+	spinlock_t fence_lock;
+	struct list_head ring;
+	struct vaccel_arbiter_entry arb;
+	int cancelled;
+	struct vaccel_fault fault;
+	u64 fault_offset;
+	bool faulted;
+	atomic64_t jobs_submitted;
+	atomic64_t jobs_completed;
+	atomic_t jobs_alive;
+	wait_queue_head_t idle_wq;
+};
+
+/**
+ * struct vaccel_job - one submitted DMA buffer
+ * @base: the drm_sched job
+ * @ctx: its context, referenced
+ * @va: GPU VA of the buffer
+ * @size: its size in bytes
+ * @offset: offset of the next packet to execute
+ * @hw_fence: signalled by the engine when the buffer completes; allocated
+ *	at submit, initialised by run_job
+ * @link: on its context's ring while it waits for the engine
+ */
+struct vaccel_job {
+	struct drm_sched_job base;
+	struct vaccel_context *ctx;
+	u64 va;
+	u64 size;
+	u64 offset;
+	struct dma_fence *hw_fence;
+	struct list_head link;
+};
+
+static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct vaccel_job, base);
+}
+
+void vaccel_context_put(struct vaccel_context *ctx);
+void vaccel_job_complete(struct vaccel_job *job, int error);
+void vaccel_contexts_destroy_all(struct vaccel_file *vfile);
+int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
+				struct drm_file *file);
+int vaccel_ioctl_context_destroy(struct drm_device *drm, void *data,
+				 struct drm_file *file);
+int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int vaccel_ioctl_submit(struct drm_device *drm, void *data,
+			struct drm_file *file);
+
+#endif /* __VACCEL_CONTEXT_H__ */

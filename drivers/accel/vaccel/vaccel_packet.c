@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Packets
+ *
+ * The engine's front end: vaccel_packet_run() fetches the packets of a DMA
+ * buffer through the engine's TLB, decodes them and executes them, every
+ * memory access going through the MMU of the buffer's address space.
+ *
+ * Decoding is strict: a header with reserved bits, an unknown opcode or
+ * flag, a length that is not the opcode's, a packet that runs past the end
+ * of the buffer, or a misaligned operand is a ``MALFORMED`` fault at the
+ * packet's address.  A fault stops the buffer at the faulting packet and
+ * leaves the context's fault record for the engine to report.
+ *
+ * Long packets do their work in pieces of at most a page and look between
+ * pieces for a cancellation, so that destroying a context stops its
+ * running buffer within a page of work.  Waiting packets sleep
+ * interruptibly, never in ``D`` state, so that a buffer waiting for hours is
+ * no hung task: ``DELAY`` on an hrtimer, ``WAIT_MEM`` with an exponential
+ * backoff from 10 µs to 1 ms that any engine's write to memory cuts short.
+ */
+
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_context.h"
+#include "vaccel_drv.h"
+#include "vaccel_engine.h"
+#include "vaccel_packet.h"
+#include "vaccel_vm.h"
+
+#define VACCEL_WAIT_MIN_NS	10000
+#define VACCEL_WAIT_MAX_NS	1000000
+
+/* What executing one packet needs. */
+struct vaccel_exec {
+	struct vaccel_engine *engine;
+	struct vaccel_job *job;
+	u64 pkt_va;
+	struct vaccel_fault *fault;
+};
+
+static int vaccel_exec_cancelled(struct vaccel_exec *x)
+{
+	int err = READ_ONCE(x->job->ctx->cancelled);
+
+	if (err)
+		return err;
+	return kthread_should_stop() ? -ENODEV : 0;
+}
+
+static int vaccel_exec_malformed(struct vaccel_exec *x)
+{
+	x->fault->va = x->pkt_va;
+	x->fault->access = VACCEL_ACCESS_READ;
+	x->fault->reason = VACCEL_FAULT_MALFORMED;
+	return -EINVAL;
+}
+
+/* Tells WAIT_MEM waiters that memory changed. */
+static void vaccel_exec_wrote(struct vaccel_exec *x)
+{
+	struct vaccel_device *vdev = x->engine->vdev;
+
+	atomic_inc(&vdev->mem_writes);
+	if (wq_has_sleeper(&vdev->mem_wq))
+		wake_up_all(&vdev->mem_wq);
+}
+
+static int vaccel_exec_write_imm(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	bool wide = flags & DRM_VACCEL_PKT_F_64BIT;
+	u32 low = op[1];
+	int ret;
+
+	if (flags & ~DRM_VACCEL_PKT_F_64BIT || op[0] % (wide ? 8 : 4))
+		return vaccel_exec_malformed(x);
+	ret = vaccel_tlb_write(&x->engine->tlb, op[0], wide ? (void *)&op[1] : &low,
+			       wide ? 8 : 4, x->fault);
+	if (!ret)
+		vaccel_exec_wrote(x);
+	return ret;
+}
+
+static int vaccel_exec_chunk_check(struct vaccel_exec *x, u64 done)
+{
+	/* Every 64 KiB: let others run, and look for a cancellation. */
+	if (done % SZ_64K)
+		return 0;
+	cond_resched();
+	return vaccel_exec_cancelled(x);
+}
+
+static int vaccel_exec_copy(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	u64 src = op[0], dst = op[1], size = op[2], done;
+	/* Overlapping forward copies run backwards: memmove semantics. */
+	bool backwards = dst > src && dst - src < size;
+	void *bounce = x->engine->bounce;
+	int ret;
+
+	if (flags)
+		return vaccel_exec_malformed(x);
+	for (done = 0; done < size;) {
+		u64 chunk = min_t(u64, size - done, PAGE_SIZE);
+		u64 off = backwards ? size - done - chunk : done;
+
+		ret = vaccel_tlb_read(&x->engine->tlb, src + off, bounce, chunk,
+				      VACCEL_ACCESS_READ, x->fault);
+		if (ret)
+			return ret;
+		ret = vaccel_tlb_write(&x->engine->tlb, dst + off, bounce, chunk,
+				       x->fault);
+		if (ret)
+			return ret;
+		done += chunk;
+		ret = vaccel_exec_chunk_check(x, done);
+		if (ret)
+			return ret;
+	}
+	vaccel_exec_wrote(x);
+	return 0;
+}
+
+static int vaccel_exec_fill(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	u64 dst = op[0], size = op[1], done;
+	u32 *bounce = x->engine->bounce;
+	unsigned int i;
+	int ret;
+
+	if (flags || dst % 4 || size % 4)
+		return vaccel_exec_malformed(x);
+	for (i = 0; i < PAGE_SIZE / 4; i++)
+		bounce[i] = (u32)op[2];
+	for (done = 0; done < size;) {
+		u64 chunk = min_t(u64, size - done, PAGE_SIZE);
+
+		ret = vaccel_tlb_write(&x->engine->tlb, dst + done, bounce, chunk,
+				       x->fault);
+		if (ret)
+			return ret;
+		done += chunk;
+		ret = vaccel_exec_chunk_check(x, done);
+		if (ret)
+			return ret;
+	}
+	vaccel_exec_wrote(x);
+	return 0;
+}
+
+static int vaccel_exec_timestamp(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	u64 now = ktime_get_ns();
+	int ret;
+
+	if (flags || op[0] % 8)
+		return vaccel_exec_malformed(x);
+	ret = vaccel_tlb_write(&x->engine->tlb, op[0], &now, 8, x->fault);
+	if (!ret)
+		vaccel_exec_wrote(x);
+	return ret;
+}
+
+static bool vaccel_wait_compare(unsigned int cmp, u64 value, u64 ref)
+{
+	switch (cmp) {
+	case DRM_VACCEL_WAIT_EQ:
+		return value == ref;
+	case DRM_VACCEL_WAIT_NE:
+		return value != ref;
+	case DRM_VACCEL_WAIT_GT:
+		return value > ref;
+	case DRM_VACCEL_WAIT_GE:
+		return value >= ref;
+	case DRM_VACCEL_WAIT_LT:
+		return value < ref;
+	default:
+		return value <= ref;
+	}
+}
+
+static int vaccel_exec_wait_mem(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	struct vaccel_device *vdev = x->engine->vdev;
+	bool wide = flags & DRM_VACCEL_PKT_F_64BIT;
+	unsigned int cmp = flags >> 1;
+	u64 backoff = VACCEL_WAIT_MIN_NS;
+	u64 mask = wide ? op[2] : (u32)op[2];
+	u64 ref = op[1] & mask;
+	int ret;
+
+	if (cmp > DRM_VACCEL_WAIT_LE || op[0] % (wide ? 8 : 4))
+		return vaccel_exec_malformed(x);
+
+	for (;;) {
+		int gen = atomic_read(&vdev->mem_writes);
+		u64 value = 0;
+
+		ret = vaccel_tlb_read(&x->engine->tlb, op[0], &value, wide ? 8 : 4,
+				      VACCEL_ACCESS_READ, x->fault);
+		if (ret)
+			return ret;
+		if (vaccel_wait_compare(cmp, value & mask, ref))
+			return 0;
+
+		wait_event_interruptible_hrtimeout(vdev->mem_wq,
+						   atomic_read(&vdev->mem_writes) != gen ||
+						   vaccel_exec_cancelled(x),
+						   ns_to_ktime(backoff));
+		ret = vaccel_exec_cancelled(x);
+		if (ret)
+			return ret;
+		backoff = min_t(u64, backoff * 2, VACCEL_WAIT_MAX_NS);
+	}
+}
+
+static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
+{
+	ktime_t end = ktime_add_ns(ktime_get(), min_t(u64, op[0], KTIME_MAX / 2));
+
+	if (flags)
+		return vaccel_exec_malformed(x);
+	for (;;) {
+		ktime_t left = ktime_sub(end, ktime_get());
+		int ret = vaccel_exec_cancelled(x);
+
+		if (ret)
+			return ret;
+		if (ktime_to_ns(left) <= 0)
+			return 0;
+		wait_event_interruptible_hrtimeout(x->engine->wq,
+						   vaccel_exec_cancelled(x), left);
+	}
+}
+
+/* Operand words each opcode takes, header excluded; -1: any (NOP). */
+static const int vaccel_pkt_operands[] = {
+	[DRM_VACCEL_PKT_NOP] = -1,
+	[DRM_VACCEL_PKT_WRITE_IMM] = 2,
+	[DRM_VACCEL_PKT_COPY] = 3,
+	[DRM_VACCEL_PKT_FILL] = 3,
+	[DRM_VACCEL_PKT_TIMESTAMP] = 1,
+	[DRM_VACCEL_PKT_WAIT_MEM] = 3,
+	[DRM_VACCEL_PKT_DELAY] = 1,
+};
+
+static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
+{
+	u32 op = hdr & 0xff, flags = (hdr >> 8) & 0xff;
+	u64 operands[3];
+	int ret;
+
+	if (op >= ARRAY_SIZE(vaccel_pkt_operands))
+		return vaccel_exec_malformed(x);
+	if (op == DRM_VACCEL_PKT_NOP)
+		return flags ? vaccel_exec_malformed(x) : 0;
+	if (words != vaccel_pkt_operands[op] + 1)
+		return vaccel_exec_malformed(x);
+
+	ret = vaccel_tlb_read(&x->engine->tlb, x->pkt_va + 8, operands,
+			      (words - 1) * 8, VACCEL_ACCESS_READ, x->fault);
+	if (ret)
+		return ret;
+
+	switch (op) {
+	case DRM_VACCEL_PKT_WRITE_IMM:
+		return vaccel_exec_write_imm(x, flags, operands);
+	case DRM_VACCEL_PKT_COPY:
+		return vaccel_exec_copy(x, flags, operands);
+	case DRM_VACCEL_PKT_FILL:
+		return vaccel_exec_fill(x, flags, operands);
+	case DRM_VACCEL_PKT_TIMESTAMP:
+		return vaccel_exec_timestamp(x, flags, operands);
+	case DRM_VACCEL_PKT_WAIT_MEM:
+		return vaccel_exec_wait_mem(x, flags, operands);
+	default:
+		return vaccel_exec_delay(x, flags, operands);
+	}
+}
+
+/**
+ * vaccel_packet_run() - execute a DMA buffer from its next packet
+ * @engine: the engine, its TLB attached to the buffer's address space
+ * @job: the buffer; @job->offset advances past each packet executed
+ * @fault: filled on a fault
+ *
+ * Context: The engine's thread; sleeps.
+ * Return: 0 once the last packet executed; -EFAULT for a memory fault and
+ * -EINVAL for a malformed packet, @job->offset then being the packet's; or
+ * the error of a cancellation.
+ */
+int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
+		      struct vaccel_fault *fault)
+{
+	struct vaccel_exec x = {
+		.engine = engine,
+		.job = job,
+		.fault = fault,
+	};
+	int ret;
+
+	while (job->offset < job->size) {
+		u64 hdr, words;
+
+		ret = vaccel_exec_cancelled(&x);
+		if (ret)
+			return ret;
+
+		x.pkt_va = job->va + job->offset;
+		ret = vaccel_tlb_read(&engine->tlb, x.pkt_va, &hdr, 8,
+				      VACCEL_ACCESS_READ, fault);
+		if (ret)
+			return ret;
+		words = (hdr >> 16) & 0xffff;
+		if (hdr >> 32 || !words || words > (job->size - job->offset) / 8)
+			return vaccel_exec_malformed(&x);
+
+		ret = vaccel_exec_packet(&x, hdr, words);
+		if (ret)
+			return ret;
+		job->offset += words * 8;
+		cond_resched();
+	}
+	return 0;
+}

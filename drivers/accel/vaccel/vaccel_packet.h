@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_PACKET_H__
+#define __VACCEL_PACKET_H__
+
+struct vaccel_engine;
+struct vaccel_fault;
+struct vaccel_job;
+
+int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
+		      struct vaccel_fault *fault);
+
+#endif /* __VACCEL_PACKET_H__ */
