@@ -512,9 +512,10 @@ enum drm_vaccel_priority {
 };
 
 /**
- * define DRM_VACCEL_ENGINE_ANY - &drm_vaccel_context_create.engine_instance: any
+ * define DRM_VACCEL_ENGINE_ANY - any engine of the class, for a context
  *
- * The kernel picks the engine of the class with the fewest contexts.
+ * In &drm_vaccel_context_create.engine_instance: the kernel picks the
+ * engine of the class with the fewest contexts.
  */
 #define DRM_VACCEL_ENGINE_ANY		0xffffffffu
 
