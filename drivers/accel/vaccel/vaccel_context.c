@@ -226,6 +226,8 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	INIT_LIST_HEAD(&ctx->ring);
 	vaccel_arbiter_entry_init(&ctx->arb, args->priority);
 	init_waitqueue_head(&ctx->idle_wq);
+	ctx->file = vfile;
+	INIT_LIST_HEAD(&ctx->link);
 
 	ret = drm_sched_init(&ctx->sched, &(struct drm_sched_init_args){
 		.ops = &vaccel_sched_ops,
@@ -257,9 +259,13 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	if (ret)
 		goto err_entity_fini;
 
+	ctx->handle = args->handle;
 	spin_lock(&engine->lock);
 	engine->num_contexts++;
 	spin_unlock(&engine->lock);
+	mutex_lock(&vdev->contexts_lock);
+	list_add_tail(&ctx->link, &vdev->contexts);
+	mutex_unlock(&vdev->contexts_lock);
 	return 0;
 
 err_entity_fini:
@@ -275,6 +281,10 @@ err_put:
 static void vaccel_context_destroy(struct vaccel_context *ctx)
 {
 	struct vaccel_engine *engine = ctx->engine;
+
+	mutex_lock(&ctx->vdev->contexts_lock);
+	list_del_init(&ctx->link);
+	mutex_unlock(&ctx->vdev->contexts_lock);
 
 	vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
 	/* Jobs still in the entity reach run_job, which cancels them. */

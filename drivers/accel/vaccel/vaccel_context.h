@@ -50,6 +50,9 @@ struct vaccel_vm;
  * @jobs_completed: buffers whose hardware fence signalled
  * @jobs_alive: jobs not yet freed by drm_sched; destroy waits for zero
  * @idle_wq: woken when @jobs_alive drops
+ * @file: the file that created it, which outlives it
+ * @handle: its handle in @file
+ * @link: on &vaccel_device.contexts, under &vaccel_device.contexts_lock
  */
 struct vaccel_context {
 	struct kref refcount;
@@ -75,6 +78,9 @@ struct vaccel_context {
 	atomic64_t jobs_completed;
 	atomic_t jobs_alive;
 	wait_queue_head_t idle_wq;
+	struct vaccel_file *file;
+	u32 handle;
+	struct list_head link;
 };
 
 /**

@@ -26,6 +26,17 @@
  *   entry in the uapi page-table format;
  *
  *   ``stats``: ``mappings``, ``mapped_bytes`` and ``pt_pages``.
+ *
+ * ``engines``
+ *   a block per engine: its class and instance, whether it is busy and for
+ *   how long in all, the contexts bound to it, the root page table its TLB
+ *   is attached to, the TLB's hits, misses and invalidations, and its HW
+ *   queue: for each slot, the context, the buffer's VA and size and how far
+ *   the engine got into it.
+ *
+ * ``contexts``
+ *   a line per context: handle, client, engine, priority, state, buffers
+ *   submitted and completed, buffers on its ring, and its fault if any.
  */
 
 #include <linux/debugfs.h>
@@ -36,8 +47,10 @@
 #include <drm/drm_file.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_context.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
+#include "vaccel_engine.h"
 #include "vaccel_vm.h"
 
 static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
@@ -63,6 +76,87 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static const char *const vaccel_debugfs_class[] = {
+	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
+	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
+	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
+};
+
+static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vaccel_device *vdev = to_vaccel_device(entry->dev);
+	unsigned int i, s;
+
+	for (i = 0; i < vdev->num_engines; i++) {
+		struct vaccel_engine *e = &vdev->engines[i];
+		u64 busy = vaccel_engine_busy_ns(e);
+
+		spin_lock(&e->lock);
+		seq_printf(m, "engine %u: %s%u %s busy_ns %llu contexts %u\n", i,
+			   vaccel_debugfs_class[e->desc.engine_class],
+			   e->desc.instance, e->hwq_count ? "busy" : "idle", busy,
+			   e->num_contexts);
+		for (s = 0; s < e->hwq_count; s++) {
+			struct vaccel_job *job = e->hwq[s];
+
+			seq_printf(m, "  slot %u: context %u client %llu va 0x%llx size %llu offset %llu\n",
+				   s, job->ctx->handle, job->ctx->vm->client_id,
+				   job->va, job->size, job->offset);
+		}
+		spin_unlock(&e->lock);
+
+		spin_lock(&e->tlb.lock);
+		if (e->tlb.pt)
+			seq_printf(m, "  tlb: root 0x%llx", vaccel_pt_root(e->tlb.pt));
+		else
+			seq_puts(m, "  tlb: detached");
+		seq_printf(m, " hits %llu misses %llu invalidations %llu\n",
+			   e->tlb.hits, e->tlb.misses, e->tlb.invalidations);
+		spin_unlock(&e->tlb.lock);
+	}
+	return 0;
+}
+
+static const char *const vaccel_debugfs_priority[] = {
+	[DRM_VACCEL_PRIORITY_LOW] = "low",
+	[DRM_VACCEL_PRIORITY_NORMAL] = "normal",
+	[DRM_VACCEL_PRIORITY_HIGH] = "high",
+	[DRM_VACCEL_PRIORITY_REALTIME] = "realtime",
+};
+
+static int vaccel_debugfs_contexts_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vaccel_device *vdev = to_vaccel_device(entry->dev);
+	struct vaccel_context *ctx;
+
+	mutex_lock(&vdev->contexts_lock);
+	list_for_each_entry(ctx, &vdev->contexts, link) {
+		struct vaccel_engine *e = ctx->engine;
+		struct vaccel_job *job;
+		unsigned int ring = 0;
+
+		spin_lock(&e->lock);
+		list_for_each_entry(job, &ctx->ring, link)
+			ring++;
+		seq_printf(m, "context %u client %llu engine %u priority %s %s submitted %lld completed %lld ring %u",
+			   ctx->handle, ctx->vm->client_id, e->index,
+			   vaccel_debugfs_priority[ctx->priority],
+			   ctx->faulted ? "faulted" : ctx->cancelled ? "cancelled" : "active",
+			   atomic64_read(&ctx->jobs_submitted),
+			   atomic64_read(&ctx->jobs_completed), ring);
+		if (ctx->faulted)
+			seq_printf(m, " fault va 0x%llx offset %llu reason %u access %u",
+				   ctx->fault.va, ctx->fault_offset, ctx->fault.reason,
+				   ctx->fault.access);
+		seq_putc(m, '\n');
+		spin_unlock(&e->lock);
+	}
+	mutex_unlock(&vdev->contexts_lock);
+	return 0;
+}
+
 /**
  * vaccel_debugfs_init() - declare the device's debugfs files
  * @vdev: the device, before drm_dev_register()
@@ -72,6 +166,10 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 void vaccel_debugfs_init(struct vaccel_device *vdev)
 {
 	drm_debugfs_add_file(&vdev->drm, "memory", vaccel_debugfs_memory_show,
+			     NULL);
+	drm_debugfs_add_file(&vdev->drm, "engines", vaccel_debugfs_engines_show,
+			     NULL);
+	drm_debugfs_add_file(&vdev->drm, "contexts", vaccel_debugfs_contexts_show,
 			     NULL);
 }
 

@@ -114,6 +114,36 @@ static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 		atomic_set(&vdev->open_files, 0);
 }
 
+static const char *const vaccel_fdinfo_class[] = {
+	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
+	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
+	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
+};
+
+/*
+ * The keys of Documentation/gpu/drm-usage-stats.rst: busy time per engine
+ * class, the number of engines of a class when more than one, and memory.
+ */
+static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct vaccel_device *vdev = to_vaccel_device(file->minor->dev);
+	struct vaccel_file *vfile = file->driver_priv;
+	unsigned int c;
+
+	for (c = 0; c < DRM_VACCEL_ENGINE_CLASS_COUNT; c++) {
+		u32 count = vdev->topo.engine_count[c];
+
+		if (!count)
+			continue;
+		drm_printf(p, "drm-engine-%s:\t%llu ns\n", vaccel_fdinfo_class[c],
+			   atomic64_read(&vfile->busy_ns[c]));
+		if (count > 1)
+			drm_printf(p, "drm-engine-capacity-%s:\t%u\n",
+				   vaccel_fdinfo_class[c], count);
+	}
+	drm_show_memory_stats(p, file);
+}
+
 static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VACCEL_QUERY, vaccel_ioctl_query, 0),
 	DRM_IOCTL_DEF_DRV(VACCEL_BO_CREATE, vaccel_ioctl_bo_create, 0),
@@ -149,6 +179,7 @@ static const struct drm_driver vaccel_drm_driver = {
 			   DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open = vaccel_open,
 	.postclose = vaccel_postclose,
+	.show_fdinfo = vaccel_show_fdinfo,
 	.gem_create_object = vaccel_gem_create_object,
 	.gem_prime_import_sg_table = vaccel_gem_prime_import_sg_table,
 	.ioctls = vaccel_drm_ioctls,
@@ -179,6 +210,10 @@ static int vaccel_probe(struct platform_device *pdev)
 	vdev->topo = vaccel_topology;
 	INIT_LIST_HEAD(&vdev->vms);
 	ret = drmm_mutex_init(&vdev->drm, &vdev->vms_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&vdev->contexts);
+	ret = drmm_mutex_init(&vdev->drm, &vdev->contexts_lock);
 	if (ret)
 		return ret;
 

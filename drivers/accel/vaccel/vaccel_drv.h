@@ -36,6 +36,8 @@ struct workqueue_struct;
  * @sched_wq: the workqueue of every context's drm_sched
  * @mem_wq: WAIT_MEM packets sleep here; woken by engine writes to memory
  * @mem_writes: counts engine writes to memory, for WAIT_MEM
+ * @contexts_lock: protects @contexts
+ * @contexts: every context of the device, for debugfs
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -52,6 +54,9 @@ struct vaccel_device {
 	struct workqueue_struct *sched_wq;
 	wait_queue_head_t mem_wq;
 	atomic_t mem_writes;
+	/* Protects @contexts. */
+	struct mutex contexts_lock;
+	struct list_head contexts;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

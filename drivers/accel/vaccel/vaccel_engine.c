@@ -181,12 +181,16 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	struct vaccel_job *next;
 	LIST_HEAD(cancelled);
 
+	u64 ran;
+
 	spin_lock(&engine->lock);
 	engine->hwq[0] = engine->hwq[1];
 	engine->hwq[1] = NULL;
 	engine->hwq_count--;
-	engine->busy_ns += ktime_get_ns() - engine->busy_since;
+	ran = ktime_get_ns() - engine->busy_since;
+	engine->busy_ns += ran;
 	engine->busy_since = 0;
+	atomic64_add(ran, &ctx->file->busy_ns[engine->desc.engine_class]);
 	if (ret == -EFAULT || ret == -EINVAL) {
 		if (!ctx->faulted) {
 			ctx->faulted = true;

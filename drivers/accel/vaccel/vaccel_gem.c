@@ -79,10 +79,19 @@ static void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 	atomic_dec(&vfile->bo_handles);
 }
 
+/* Resident: pages allocated (CPU-faulted or pinned by a mapping) or imported. */
+static enum drm_gem_object_status vaccel_gem_status(struct drm_gem_object *obj)
+{
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+
+	return bo->import_pages || bo->base.pages ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
 static const struct drm_gem_object_funcs vaccel_gem_funcs = {
 	.free = vaccel_gem_free,
 	.open = vaccel_gem_open,
 	.close = vaccel_gem_close,
+	.status = vaccel_gem_status,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,

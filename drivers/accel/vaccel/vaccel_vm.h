@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 
 #include <drm/drm_gpuvm.h>
+#include <drm/vaccel_accel.h>
 
 #include "vaccel_mmu.h"
 
@@ -57,6 +58,8 @@ struct vaccel_vm {
  * @contexts_lock: serialises creating and destroying contexts, and protects
  *	@num_contexts
  * @num_contexts: contexts in @contexts
+ * @busy_ns: time the file's buffers spent on engines, per engine class, for
+ *	fdinfo; added to by the engines as buffers retire
  */
 struct vaccel_file {
 	struct vaccel_vm *vm;
@@ -65,6 +68,7 @@ struct vaccel_file {
 	/* Serialises context creation and destruction; protects num_contexts. */
 	struct mutex contexts_lock;
 	unsigned int num_contexts;
+	atomic64_t busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT];
 };
 
 struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
