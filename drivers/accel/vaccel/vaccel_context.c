@@ -18,15 +18,21 @@
  * A job's hardware fence is signalled by the engine; drm_sched derives the
  * finished fence from it, which is what out-syncobjs receive.
  *
- * Destroying a context cancels everything it has queued, then waits until
- * drm_sched has freed every job of it, which is bounded: cancelled jobs
- * complete at once and the running one stops at its next packet.  Only
- * then are the scheduler and the entity torn down.
+ * Destroying a context cancels everything it has queued, tears down its
+ * entity, then waits until drm_sched has freed every job that went through
+ * run_job, which is bounded: cancelled jobs complete at once and the
+ * running one stops at its next packet.  Only then is the scheduler torn
+ * down.  Jobs that never reached run_job are killed by drm_sched, which
+ * frees them only once their dependencies signal, possibly much later:
+ * each holds a reference on the context, and the context one on the
+ * module, so that their release code stays.  Nothing in the teardown waits
+ * for a dependency, so a fence that never signals cannot hang close().
  */
 
 #include <linux/capability.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
@@ -79,6 +85,8 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 
 	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &ctx->fence_lock,
 		       ctx->fence_context, ++ctx->fence_seqno);
+	job->ran = true;
+	atomic_inc(&ctx->jobs_running);
 	/* drm_sched holds this reference until the fence signals. */
 	dma_fence_get(job->hw_fence);
 	vaccel_engine_queue_job(ctx->engine, job);
@@ -103,9 +111,9 @@ static void vaccel_job_free(struct vaccel_job *job)
 		dma_fence_put(job->hw_fence);
 	else
 		kfree(job->hw_fence);
-	kfree(job);
-	if (atomic_dec_and_test(&ctx->jobs_alive))
+	if (job->ran && atomic_dec_and_test(&ctx->jobs_running))
 		wake_up_all(&ctx->idle_wq);
+	kfree(job);
 	vaccel_context_put(ctx);
 }
 
@@ -129,6 +137,7 @@ static void vaccel_context_release(struct kref *kref)
 	drm_gpuvm_put(&ctx->vm->base);
 	mutex_destroy(&ctx->submit_lock);
 	kfree(ctx);
+	module_put(THIS_MODULE);
 }
 
 /**
@@ -214,6 +223,8 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
+	/* Released by vaccel_context_release(), however late. */
+	__module_get(THIS_MODULE);
 	kref_init(&ctx->refcount);
 	ctx->vdev = vdev;
 	ctx->vm = vfile->vm;
@@ -287,9 +298,12 @@ static void vaccel_context_destroy(struct vaccel_context *ctx)
 	mutex_unlock(&ctx->vdev->contexts_lock);
 
 	vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
-	/* Jobs still in the entity reach run_job, which cancels them. */
+	/*
+	 * Ready jobs still in the entity reach run_job within a second and
+	 * are cancelled there; the others are killed.
+	 */
 	drm_sched_entity_destroy(&ctx->entity);
-	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_alive));
+	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_running));
 	drm_sched_fini(&ctx->sched);
 
 	spin_lock(&engine->lock);
@@ -528,7 +542,6 @@ int vaccel_ioctl_submit(struct drm_device *drm, void *data,
 	/* The job's reference; vaccel_job_free() drops it. */
 	job->ctx = ctx;
 	kref_get(&ctx->refcount);
-	atomic_inc(&ctx->jobs_alive);
 
 	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, NULL,
 				 file->client_id);

@@ -48,8 +48,9 @@ struct vaccel_vm;
  * @faulted: a buffer faulted
  * @jobs_submitted: buffers submitted
  * @jobs_completed: buffers whose hardware fence signalled
- * @jobs_alive: jobs not yet freed by drm_sched; destroy waits for zero
- * @idle_wq: woken when @jobs_alive drops
+ * @jobs_running: jobs that went through run_job and are not freed yet;
+ *	destroy waits for zero, which comes soon once the context is cancelled
+ * @idle_wq: woken when @jobs_running drops
  * @file: the file that created it, which outlives it
  * @handle: its handle in @file
  * @link: on &vaccel_device.contexts, under &vaccel_device.contexts_lock
@@ -76,7 +77,7 @@ struct vaccel_context {
 	bool faulted;
 	atomic64_t jobs_submitted;
 	atomic64_t jobs_completed;
-	atomic_t jobs_alive;
+	atomic_t jobs_running;
 	wait_queue_head_t idle_wq;
 	struct vaccel_file *file;
 	u32 handle;
@@ -93,6 +94,7 @@ struct vaccel_context {
  * @hw_fence: signalled by the engine when the buffer completes; allocated
  *	at submit, initialised by run_job
  * @link: on its context's ring while it waits for the engine
+ * @ran: went through run_job, so counts in &vaccel_context.jobs_running
  */
 struct vaccel_job {
 	struct drm_sched_job base;
@@ -102,6 +104,7 @@ struct vaccel_job {
 	u64 offset;
 	struct dma_fence *hw_fence;
 	struct list_head link;
+	bool ran;
 };
 
 static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
