@@ -436,7 +436,19 @@ struct drm_vaccel_vm_bind_op {
  * Maps and unmaps ranges of the caller's VM, in array order, all or
  * nothing: if any operation fails, the VM is left as it was.  An empty
  * array does nothing and succeeds.  The first released size of
- * &struct drm_vaccel_vm_bind_op is 40 bytes.  When the
+ * &struct drm_vaccel_vm_bind_op is 40 bytes.
+ *
+ * Without syncobjs the bind is synchronous: it happens before the ioctl
+ * returns, after every asynchronous bind of the VM submitted before it.
+ *
+ * With @waits or @signals the bind is asynchronous (uapi 1.2): the ioctl
+ * checks the form of the operations and their handles, then queues the
+ * batch as a page-table update job on the PAGING engine, which applies it
+ * once every fence of @waits has signalled, after the VM's earlier
+ * asynchronous binds.  Errors found only then (``-EEXIST``, ``-ENOMEM``)
+ * leave the VM as it was and are carried by the fences of @signals.
+ * Ordering buffers that use the new mappings is the caller's business:
+ * make them wait for the bind's out-syncobj.  When the
  * ioctl returns, the page tables are updated, and no engine can reach the
  * pages of what was unmapped.
  *
@@ -454,6 +466,10 @@ struct drm_vaccel_vm_bind {
 	__u32 pad;
 	/** @ops: the operations, &struct drm_vaccel_vm_bind_op */
 	struct drm_vaccel_obj_array ops;
+	/** @waits: syncobjs to wait for, &struct drm_vaccel_sync (uapi 1.2) */
+	struct drm_vaccel_obj_array waits;
+	/** @signals: syncobjs to signal, &struct drm_vaccel_sync (uapi 1.2) */
+	struct drm_vaccel_obj_array signals;
 };
 
 /**

@@ -102,18 +102,50 @@ static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *j
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
-static void vaccel_job_free(struct vaccel_job *job)
+/**
+ * vaccel_job_alloc() - a job and its hardware fence, not yet initialised
+ *
+ * Context: Process context.
+ * Return: the job, or NULL.
+ */
+struct vaccel_job *vaccel_job_alloc(void)
+{
+	struct vaccel_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence) {
+		kfree(job);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&job->link);
+	return job;
+}
+
+/**
+ * vaccel_job_free() - free a job drm_sched is done with, or never got
+ * @job: the job; its context reference, if it has one, is dropped
+ *
+ * Context: Process context.
+ */
+void vaccel_job_free(struct vaccel_job *job)
 {
 	struct vaccel_context *ctx = job->ctx;
+	bool ran = job->ran;
 
+	if (job->bind)
+		vaccel_vm_bind_batch_free(job->bind);
 	/* A fence that run_job never initialised was never referenced. */
 	if (job->hw_fence->ops)
 		dma_fence_put(job->hw_fence);
 	else
 		kfree(job->hw_fence);
-	if (job->ran && atomic_dec_and_test(&ctx->jobs_running))
-		wake_up_all(&ctx->idle_wq);
 	kfree(job);
+	if (!ctx)
+		return;
+	if (ran && atomic_dec_and_test(&ctx->jobs_running))
+		wake_up_all(&ctx->idle_wq);
 	vaccel_context_put(ctx);
 }
 
@@ -189,6 +221,80 @@ vaccel_context_pick_engine(struct vaccel_device *vdev, u32 engine_class,
 }
 
 /**
+ * vaccel_context_create() - a context on an engine
+ * @vdev: the device
+ * @vfile: the file whose VM the context executes in, and which outlives it
+ * @engine: the engine
+ * @priority: &enum drm_vaccel_priority, already allowed
+ *
+ * The context is on the device's list, with handle 0 until its creator
+ * gives it one.
+ *
+ * Context: Process context.
+ * Return: the context, with one reference for the caller, or an ERR_PTR.
+ */
+struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
+					     struct vaccel_file *vfile,
+					     struct vaccel_engine *engine,
+					     u32 priority)
+{
+	struct drm_gpu_scheduler *sched;
+	struct vaccel_context *ctx;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	/* Released by vaccel_context_release(), however late. */
+	__module_get(THIS_MODULE);
+	kref_init(&ctx->refcount);
+	ctx->vdev = vdev;
+	ctx->vm = vfile->vm;
+	drm_gpuvm_get(&ctx->vm->base);
+	ctx->engine = engine;
+	ctx->priority = priority;
+	mutex_init(&ctx->submit_lock);
+	ctx->fence_context = dma_fence_context_alloc(1);
+	spin_lock_init(&ctx->fence_lock);
+	INIT_LIST_HEAD(&ctx->ring);
+	vaccel_arbiter_entry_init(&ctx->arb, priority);
+	init_waitqueue_head(&ctx->idle_wq);
+	ctx->file = vfile;
+	INIT_LIST_HEAD(&ctx->link);
+
+	ret = drm_sched_init(&ctx->sched, &(struct drm_sched_init_args){
+		.ops = &vaccel_sched_ops,
+		.submit_wq = vdev->sched_wq,
+		.num_rqs = 1,
+		.credit_limit = VACCEL_CONTEXT_CREDITS,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "vaccel-context",
+		.dev = vdev->drm.dev,
+	});
+	if (ret)
+		goto err_put;
+	sched = &ctx->sched;
+	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
+				    &sched, 1, NULL);
+	if (ret)
+		goto err_sched_fini;
+
+	spin_lock(&engine->lock);
+	engine->num_contexts++;
+	spin_unlock(&engine->lock);
+	mutex_lock(&vdev->contexts_lock);
+	list_add_tail(&ctx->link, &vdev->contexts);
+	mutex_unlock(&vdev->contexts_lock);
+	return ctx;
+
+err_sched_fini:
+	drm_sched_fini(&ctx->sched);
+err_put:
+	vaccel_context_put(ctx);
+	return ERR_PTR(ret);
+}
+
+/**
  * vaccel_ioctl_context_create() - handler of %DRM_IOCTL_VACCEL_CONTEXT_CREATE
  * @drm: the device
  * @data: &struct drm_vaccel_context_create
@@ -203,7 +309,6 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_context_create *args = data;
 	struct vaccel_file *vfile = file->driver_priv;
-	struct drm_gpu_scheduler *sched;
 	struct vaccel_context *ctx;
 	struct vaccel_engine *engine;
 	int ret;
@@ -220,42 +325,9 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	if (!engine)
 		return -EINVAL;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-	if (!ctx)
-		return -ENOMEM;
-	/* Released by vaccel_context_release(), however late. */
-	__module_get(THIS_MODULE);
-	kref_init(&ctx->refcount);
-	ctx->vdev = vdev;
-	ctx->vm = vfile->vm;
-	drm_gpuvm_get(&ctx->vm->base);
-	ctx->engine = engine;
-	ctx->priority = args->priority;
-	mutex_init(&ctx->submit_lock);
-	ctx->fence_context = dma_fence_context_alloc(1);
-	spin_lock_init(&ctx->fence_lock);
-	INIT_LIST_HEAD(&ctx->ring);
-	vaccel_arbiter_entry_init(&ctx->arb, args->priority);
-	init_waitqueue_head(&ctx->idle_wq);
-	ctx->file = vfile;
-	INIT_LIST_HEAD(&ctx->link);
-
-	ret = drm_sched_init(&ctx->sched, &(struct drm_sched_init_args){
-		.ops = &vaccel_sched_ops,
-		.submit_wq = vdev->sched_wq,
-		.num_rqs = 1,
-		.credit_limit = VACCEL_CONTEXT_CREDITS,
-		.timeout = MAX_SCHEDULE_TIMEOUT,
-		.name = "vaccel-context",
-		.dev = drm->dev,
-	});
-	if (ret)
-		goto err_put;
-	sched = &ctx->sched;
-	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
-				    &sched, 1, NULL);
-	if (ret)
-		goto err_sched_fini;
+	ctx = vaccel_context_create(vdev, vfile, engine, args->priority);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 
 	mutex_lock(&vfile->contexts_lock);
 	if (vfile->num_contexts >= DRM_VACCEL_MAX_CONTEXTS_PER_FILE) {
@@ -263,33 +335,28 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	} else {
 		ret = xa_alloc(&vfile->contexts, &args->handle, ctx,
 			       xa_limit_32b, GFP_KERNEL);
-		if (!ret)
+		if (!ret) {
+			ctx->handle = args->handle;
 			vfile->num_contexts++;
+		}
 	}
 	mutex_unlock(&vfile->contexts_lock);
 	if (ret)
-		goto err_entity_fini;
-
-	ctx->handle = args->handle;
-	spin_lock(&engine->lock);
-	engine->num_contexts++;
-	spin_unlock(&engine->lock);
-	mutex_lock(&vdev->contexts_lock);
-	list_add_tail(&ctx->link, &vdev->contexts);
-	mutex_unlock(&vdev->contexts_lock);
-	return 0;
-
-err_entity_fini:
-	drm_sched_entity_destroy(&ctx->entity);
-err_sched_fini:
-	drm_sched_fini(&ctx->sched);
-err_put:
-	vaccel_context_put(ctx);
+		vaccel_context_destroy(ctx);
 	return ret;
 }
 
-/* Cancels, waits for every job to be freed, tears down, drops the file's ref. */
-static void vaccel_context_destroy(struct vaccel_context *ctx)
+/**
+ * vaccel_context_destroy() - cancel a context's work and drop its creator's reference
+ * @ctx: the context, out of its creator's table
+ *
+ * Returns once no buffer of the context is on an engine or can reach one;
+ * jobs still waiting for dependencies are left to drm_sched, which frees
+ * them when those signal.
+ *
+ * Context: Process context; may sleep a second for drm_sched's entity.
+ */
+void vaccel_context_destroy(struct vaccel_context *ctx)
 {
 	struct vaccel_engine *engine = ctx->engine;
 
@@ -484,6 +551,90 @@ static int vaccel_submit_prepare_signals(struct drm_file *file,
 }
 
 /**
+ * vaccel_context_submit() - queue a job on a context
+ * @ctx: the context
+ * @file: the caller, whose syncobjs the arrays name
+ * @job: the job, from vaccel_job_alloc(), with its work set; consumed
+ * @waits: syncobjs to wait for, &struct drm_vaccel_sync
+ * @signals: syncobjs to signal, &struct drm_vaccel_sync
+ * @done: if not NULL, receives a reference to the job's finished fence
+ *
+ * Context: Process context.
+ * Return: 0, or a negative errno with @job freed.
+ */
+int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
+			  struct vaccel_job *job,
+			  const struct drm_vaccel_obj_array *waits,
+			  const struct drm_vaccel_obj_array *signals,
+			  struct dma_fence **done)
+{
+	struct drm_vaccel_sync *wait_args = NULL, *signal_args = NULL;
+	struct vaccel_signal *sigs = NULL;
+	struct dma_fence *finished;
+	u32 i;
+	int ret;
+
+	/* The job's reference; vaccel_job_free() drops it. */
+	job->ctx = ctx;
+	kref_get(&ctx->refcount);
+
+	ret = vaccel_submit_copy_syncs(waits, &wait_args);
+	if (!ret)
+		ret = vaccel_submit_copy_syncs(signals, &signal_args);
+	if (!ret)
+		ret = vaccel_submit_prepare_signals(file, signal_args,
+						    signals->count, &sigs);
+	if (ret) {
+		vaccel_job_free(job);
+		goto out_free_syncs;
+	}
+
+	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, NULL,
+				 file->client_id);
+	if (ret) {
+		vaccel_job_free(job);
+		goto out_free_syncs;
+	}
+	for (i = 0; i < waits->count; i++) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   wait_args[i].handle,
+							   wait_args[i].point);
+		if (ret) {
+			drm_sched_job_cleanup(&job->base);
+			vaccel_job_free(job);
+			goto out_free_syncs;
+		}
+	}
+
+	mutex_lock(&ctx->submit_lock);
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	atomic64_inc(&ctx->jobs_submitted);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->submit_lock);
+
+	for (i = 0; i < signals->count; i++) {
+		if (sigs[i].chain) {
+			drm_syncobj_add_point(sigs[i].syncobj, sigs[i].chain,
+					      finished, sigs[i].point);
+			sigs[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(sigs[i].syncobj, finished);
+		}
+	}
+	if (done)
+		*done = finished;
+	else
+		dma_fence_put(finished);
+
+out_free_syncs:
+	vaccel_signals_put(sigs, signals->count);
+	kfree(signal_args);
+	kfree(wait_args);
+	return ret;
+}
+
+/**
  * vaccel_ioctl_submit() - handler of %DRM_IOCTL_VACCEL_SUBMIT
  * @drm: the device
  * @data: &struct drm_vaccel_submit
@@ -495,13 +646,9 @@ static int vaccel_submit_prepare_signals(struct drm_file *file,
 int vaccel_ioctl_submit(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
-	struct drm_vaccel_sync *waits = NULL, *signal_args = NULL;
 	struct drm_vaccel_submit *args = data;
-	struct vaccel_signal *signals = NULL;
 	struct vaccel_context *ctx;
-	struct dma_fence *finished;
 	struct vaccel_job *job;
-	u32 i;
 	int ret;
 
 	if (args->flags || !args->buffer_size || args->buffer_size % 8 ||
@@ -513,77 +660,18 @@ int vaccel_ioctl_submit(struct drm_device *drm, void *data,
 		return -ENOENT;
 	if (READ_ONCE(ctx->cancelled)) {
 		ret = -ECANCELED;
-		goto err_put_ctx;
+		goto out_put_ctx;
 	}
-
-	ret = vaccel_submit_copy_syncs(&args->waits, &waits);
-	if (!ret)
-		ret = vaccel_submit_copy_syncs(&args->signals, &signal_args);
-	if (!ret)
-		ret = vaccel_submit_prepare_signals(file, signal_args,
-						    args->signals.count, &signals);
-	if (ret)
-		goto err_free_syncs;
-
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = vaccel_job_alloc();
 	if (!job) {
 		ret = -ENOMEM;
-		goto err_free_syncs;
-	}
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
-	if (!job->hw_fence) {
-		kfree(job);
-		ret = -ENOMEM;
-		goto err_free_syncs;
+		goto out_put_ctx;
 	}
 	job->va = args->buffer_va;
 	job->size = args->buffer_size;
-	INIT_LIST_HEAD(&job->link);
-	/* The job's reference; vaccel_job_free() drops it. */
-	job->ctx = ctx;
-	kref_get(&ctx->refcount);
-
-	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, NULL,
-				 file->client_id);
-	if (ret) {
-		vaccel_job_free(job);
-		goto err_free_syncs;
-	}
-	for (i = 0; i < args->waits.count; i++) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   waits[i].handle,
-							   waits[i].point);
-		if (ret) {
-			drm_sched_job_cleanup(&job->base);
-			vaccel_job_free(job);
-			goto err_free_syncs;
-		}
-	}
-
-	mutex_lock(&ctx->submit_lock);
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
-	atomic64_inc(&ctx->jobs_submitted);
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&ctx->submit_lock);
-
-	for (i = 0; i < args->signals.count; i++) {
-		if (signals[i].chain) {
-			drm_syncobj_add_point(signals[i].syncobj, signals[i].chain,
-					      finished, signals[i].point);
-			signals[i].chain = NULL;
-		} else {
-			drm_syncobj_replace_fence(signals[i].syncobj, finished);
-		}
-	}
-	dma_fence_put(finished);
-	ret = 0;
-
-err_free_syncs:
-	vaccel_signals_put(signals, args->signals.count);
-	kfree(signal_args);
-	kfree(waits);
-err_put_ctx:
+	ret = vaccel_context_submit(ctx, file, job, &args->waits,
+				    &args->signals, NULL);
+out_put_ctx:
 	vaccel_context_put(ctx);
 	return ret;
 }

@@ -17,9 +17,12 @@
 #include "vaccel_arbiter.h"
 #include "vaccel_tlb.h"
 
+struct dma_fence;
 struct drm_device;
 struct drm_file;
+struct vaccel_device;
 struct vaccel_engine;
+struct vaccel_bind_batch;
 struct vaccel_file;
 struct vaccel_vm;
 
@@ -95,6 +98,8 @@ struct vaccel_context {
  *	at submit, initialised by run_job
  * @link: on its context's ring while it waits for the engine
  * @ran: went through run_job, so counts in &vaccel_context.jobs_running
+ * @bind: for a job of the PAGING engine, the page-table updates it
+ *	applies instead of executing packets; NULL otherwise
  */
 struct vaccel_job {
 	struct drm_sched_job base;
@@ -105,6 +110,7 @@ struct vaccel_job {
 	struct dma_fence *hw_fence;
 	struct list_head link;
 	bool ran;
+	struct vaccel_bind_batch *bind;
 };
 
 static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
@@ -112,7 +118,19 @@ static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
 	return container_of(job, struct vaccel_job, base);
 }
 
+struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
+					     struct vaccel_file *vfile,
+					     struct vaccel_engine *engine,
+					     u32 priority);
+void vaccel_context_destroy(struct vaccel_context *ctx);
 void vaccel_context_put(struct vaccel_context *ctx);
+int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
+			  struct vaccel_job *job,
+			  const struct drm_vaccel_obj_array *waits,
+			  const struct drm_vaccel_obj_array *signals,
+			  struct dma_fence **done);
+struct vaccel_job *vaccel_job_alloc(void);
+void vaccel_job_free(struct vaccel_job *job);
 void vaccel_job_complete(struct vaccel_job *job, int error);
 void vaccel_contexts_destroy_all(struct vaccel_file *vfile);
 int vaccel_ioctl_context_create(struct drm_device *drm, void *data,

@@ -191,7 +191,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	engine->busy_ns += ran;
 	engine->busy_since = 0;
 	atomic64_add(ran, &ctx->file->busy_ns[engine->desc.engine_class]);
-	if (ret == -EFAULT || ret == -EINVAL) {
+	/* A failed page-table update is the bind's error, not a fault. */
+	if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
 		if (!ctx->faulted) {
 			ctx->faulted = true;
 			ctx->fault = *fault;
@@ -228,8 +229,13 @@ static int vaccel_engine_thread(void *data)
 		if (!job)
 			continue;
 
-		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
-		ret = vaccel_packet_run(engine, job, &fault);
+		if (job->bind) {
+			/* The paging engine applies page-table updates. */
+			ret = vaccel_vm_bind_run(job->bind);
+		} else {
+			vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
+			ret = vaccel_packet_run(engine, job, &fault);
+		}
 		vaccel_engine_retire(engine, job, ret, &fault);
 	}
 	return 0;

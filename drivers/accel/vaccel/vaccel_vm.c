@@ -35,6 +35,16 @@
  * reference on the BO, so closing the handle does not take the pages from
  * under the device.  When a mapping is split, each piece holds its own pin.
  * Closing the file unmaps everything with the same machinery.
+ *
+ * A VM_BIND with syncobjs is asynchronous: after the per-operation checks,
+ * the batch becomes the work of a job on the VM's paging context, a kernel
+ * context on the PAGING engine, which waits for the in-syncobjs through
+ * drm_sched like any job.  When the paging engine runs the job, it applies
+ * the batch with the four stages above; the batch is, in MCDM's words, the
+ * DMA buffer of page-table updates.  Asynchronous binds of a VM apply in
+ * submission order, and a synchronous bind first waits for the last
+ * asynchronous one, so that every bind of a VM applies in the order the
+ * ioctls were made.
  */
 
 #include <linux/debugfs.h>
@@ -47,8 +57,10 @@
 #include <drm/drm_print.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_context.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
+#include "vaccel_engine.h"
 #include "vaccel_gem.h"
 #include "vaccel_vm.h"
 
@@ -106,6 +118,20 @@ struct vaccel_bind {
 	struct list_head released;
 	u64 inval_start;
 	u64 inval_end;
+};
+
+/**
+ * struct vaccel_bind_batch - the operations of an asynchronous VM_BIND
+ * @vm: the VM, referenced
+ * @ops: the checked operations, their BOs referenced
+ * @count: number of @ops
+ * @applied: vaccel_vm_bind_run() consumed @ops and their references
+ */
+struct vaccel_bind_batch {
+	struct vaccel_vm *vm;
+	struct vaccel_bind_op *ops;
+	u32 count;
+	bool applied;
 };
 
 /* --- simulation of a batch ------------------------------------------------ */
@@ -563,6 +589,144 @@ static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
 	return 0;
 }
 
+static void vaccel_bind_ops_put(struct vaccel_bind_op *ops, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++)
+		if (ops[i].bo)
+			drm_gem_object_put(&ops[i].bo->base.base);
+}
+
+/* A synchronous bind applies after every asynchronous one before it. */
+static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
+{
+	struct dma_fence *fence;
+	long ret;
+
+	mutex_lock(&vm->bind_lock);
+	fence = dma_fence_get(vm->last_bind);
+	mutex_unlock(&vm->bind_lock);
+	if (!fence)
+		return 0;
+	ret = dma_fence_wait(fence, true);
+	dma_fence_put(fence);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * vaccel_vm_bind_run() - apply an asynchronous batch, on the PAGING engine
+ * @batch: the batch of a paging job
+ *
+ * Context: The PAGING engine's thread; sleeps.
+ * Return: 0, or the error of the batch, which left the VM as it was.
+ */
+int vaccel_vm_bind_run(struct vaccel_bind_batch *batch)
+{
+	struct vaccel_vm *vm = batch->vm;
+	int ret;
+
+	mutex_lock(&vm->lock);
+	ret = vaccel_vm_bind_locked(vm, batch->ops, batch->count);
+	mutex_unlock(&vm->lock);
+	/* Applied or not, the batch's references are released. */
+	batch->applied = true;
+	return ret;
+}
+
+/**
+ * vaccel_vm_bind_batch_free() - free the batch of a paging job
+ * @batch: the batch, applied or not
+ *
+ * Context: Process context.
+ */
+void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch)
+{
+	if (!batch->applied)
+		vaccel_bind_ops_put(batch->ops, batch->count);
+	kvfree(batch->ops);
+	drm_gpuvm_put(&batch->vm->base);
+	kfree(batch);
+}
+
+/* The paging context of @vm, created at its first asynchronous bind. */
+static struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
+						       struct drm_file *file)
+{
+	struct vaccel_device *vdev = vm->vdev;
+	struct vaccel_engine *engine = NULL;
+	unsigned int i;
+
+	lockdep_assert_held(&vm->bind_lock);
+	if (vm->paging)
+		return vm->paging;
+	for (i = 0; i < vdev->num_engines && !engine; i++)
+		if (vdev->engines[i].desc.engine_class == DRM_VACCEL_ENGINE_CLASS_PAGING)
+			engine = &vdev->engines[i];
+	vm->paging = vaccel_context_create(vdev, file->driver_priv, engine,
+					   DRM_VACCEL_PRIORITY_NORMAL);
+	if (IS_ERR(vm->paging)) {
+		struct vaccel_context *err = vm->paging;
+
+		vm->paging = NULL;
+		return err;
+	}
+	return vm->paging;
+}
+
+static int vaccel_vm_bind_async(struct vaccel_vm *vm, struct drm_file *file,
+				struct drm_vaccel_vm_bind *args)
+{
+	struct vaccel_bind_batch *batch;
+	struct vaccel_context *paging;
+	struct dma_fence *done;
+	struct vaccel_job *job;
+	u32 i;
+	int ret;
+
+	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	batch->vm = vm;
+	drm_gpuvm_get(&vm->base);
+	batch->count = args->ops.count;
+	ret = vaccel_bind_copy_ops(&args->ops, &batch->ops);
+	if (ret) {
+		batch->applied = true;
+		vaccel_vm_bind_batch_free(batch);
+		return ret;
+	}
+	for (i = 0; i < batch->count && !ret; i++)
+		ret = vaccel_bind_check_op(vm, file, &batch->ops[i]);
+	if (ret) {
+		vaccel_vm_bind_batch_free(batch);
+		return ret;
+	}
+
+	job = vaccel_job_alloc();
+	if (!job) {
+		vaccel_vm_bind_batch_free(batch);
+		return -ENOMEM;
+	}
+	job->bind = batch;
+
+	mutex_lock(&vm->bind_lock);
+	paging = vaccel_vm_paging_context(vm, file);
+	if (IS_ERR(paging)) {
+		mutex_unlock(&vm->bind_lock);
+		vaccel_job_free(job);
+		return PTR_ERR(paging);
+	}
+	ret = vaccel_context_submit(paging, file, job, &args->waits,
+				    &args->signals, &done);
+	if (!ret) {
+		dma_fence_put(vm->last_bind);
+		vm->last_bind = done;
+	}
+	mutex_unlock(&vm->bind_lock);
+	return ret;
+}
+
 /**
  * vaccel_ioctl_vm_bind() - handler of %DRM_IOCTL_VACCEL_VM_BIND
  * @drm: the device
@@ -584,6 +748,8 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	if (args->waits.count || args->signals.count)
+		return vaccel_vm_bind_async(vm, file, args);
 	if (!args->ops.count)
 		return 0;
 
@@ -593,15 +759,15 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 
 	for (i = 0; i < args->ops.count && !ret; i++)
 		ret = vaccel_bind_check_op(vm, file, &ops[i]);
+	if (!ret)
+		ret = vaccel_vm_wait_async_binds(vm);
 
 	if (!ret) {
 		mutex_lock(&vm->lock);
 		ret = vaccel_vm_bind_locked(vm, ops, args->ops.count);
 		mutex_unlock(&vm->lock);
 	} else {
-		for (i = 0; i < args->ops.count; i++)
-			if (ops[i].bo)
-				drm_gem_object_put(&ops[i].bo->base.base);
+		vaccel_bind_ops_put(ops, args->ops.count);
 	}
 	kvfree(ops);
 	return ret;
@@ -613,6 +779,7 @@ static void vaccel_vm_free(struct drm_gpuvm *gpuvm)
 {
 	struct vaccel_vm *vm = container_of(gpuvm, struct vaccel_vm, base);
 
+	mutex_destroy(&vm->bind_lock);
 	mutex_destroy(&vm->lock);
 	kfree(vm);
 }
@@ -646,6 +813,7 @@ struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 	vm->vdev = vdev;
 	vm->client_id = file->client_id;
 	mutex_init(&vm->lock);
+	mutex_init(&vm->bind_lock);
 	INIT_LIST_HEAD(&vm->link);
 
 	ret = vaccel_pt_init(&vm->pt, topo->va_start, topo->va_end);
@@ -672,6 +840,7 @@ struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 err_fini_pt:
 	vaccel_pt_fini(&vm->pt);
 err_free:
+	mutex_destroy(&vm->bind_lock);
 	mutex_destroy(&vm->lock);
 	kfree(vm);
 	return ERR_PTR(ret);
@@ -698,6 +867,13 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 	mutex_lock(&vdev->vms_lock);
 	list_del(&vm->link);
 	mutex_unlock(&vdev->vms_lock);
+
+	/* Pending asynchronous binds are cancelled; their fences say so. */
+	if (vm->paging)
+		vaccel_context_destroy(vm->paging);
+	vm->paging = NULL;
+	dma_fence_put(vm->last_bind);
+	vm->last_bind = NULL;
 
 	mutex_lock(&vm->lock);
 	/* Unmapping all never splits, so it allocates nothing that can fail. */

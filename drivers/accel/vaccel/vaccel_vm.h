@@ -16,7 +16,10 @@
 #include "vaccel_mmu.h"
 
 struct dentry;
+struct dma_fence;
 struct drm_file;
+struct vaccel_bind_batch;
+struct vaccel_context;
 struct vaccel_bo;
 struct vaccel_device;
 
@@ -35,6 +38,12 @@ struct vaccel_device;
  * @client_id: the DRM client id of the file, which names it in debugfs
  * @link: on &vaccel_device.vms, under &vaccel_device.vms_lock
  * @debugfs: the VM's debugfs directory, or NULL
+ * @paging: the kernel context on the PAGING engine that applies the VM's
+ *	asynchronous binds, created at the first one; under @bind_lock
+ * @bind_lock: serialises creating @paging and queueing asynchronous binds,
+ *	and protects @last_bind
+ * @last_bind: the finished fence of the last asynchronous bind, which
+ *	synchronous binds wait for; NULL if none
  */
 struct vaccel_vm {
 	struct drm_gpuvm base;
@@ -47,6 +56,10 @@ struct vaccel_vm {
 	u64 client_id;
 	struct list_head link;
 	struct dentry *debugfs;
+	struct vaccel_context *paging;
+	/* Orders asynchronous binds; protects @paging and @last_bind. */
+	struct mutex bind_lock;
+	struct dma_fence *last_bind;
 };
 
 /**
@@ -78,5 +91,7 @@ u32 vaccel_vm_bo_mappings(struct vaccel_vm *vm, struct vaccel_bo *bo);
 void vaccel_vm_stats(struct vaccel_vm *vm, struct drm_vaccel_vm_stats *stats);
 int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 			 struct drm_file *file);
+int vaccel_vm_bind_run(struct vaccel_bind_batch *batch);
+void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch);
 
 #endif /* __VACCEL_VM_H__ */
