@@ -564,10 +564,11 @@ struct drm_vaccel_context_create {
 /**
  * struct drm_vaccel_context_destroy - argument to %DRM_IOCTL_VACCEL_CONTEXT_DESTROY
  *
- * Cancels the context's pending buffers (their fences carry
- * ``-ECANCELED``), stops its running buffer at the next packet, and frees
- * it.  Errors: ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a
- * non-zero @pad.
+ * Cancels the context's buffers: those ready to run get ``-ECANCELED`` on
+ * their fences, those still waiting for dependencies ``-ESRCH`` once the
+ * dependencies signal, and the running one stops at its next packet with
+ * ``-ECANCELED``.  Returns without waiting for any dependency.  Errors:
+ * ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a non-zero @pad.
  */
 struct drm_vaccel_context_destroy {
 	/** @handle: the context */
@@ -658,8 +659,9 @@ struct drm_vaccel_sync {
  * context.  It runs once every fence of @waits has signalled; the fence of
  * its completion is installed in every syncobj of @signals.
  *
- * Errors: ``-ENOENT`` for an unknown context or syncobj (or a timeline
- * point with no fence), ``-EINVAL`` for a misaligned or empty buffer, a
+ * Errors: ``-ENOENT`` for an unknown context or syncobj, ``-EINVAL`` for a
+ * syncobj to wait for that has no fence (at that point, for a timeline;
+ * points are 64 bits), for a misaligned or empty buffer, a
  * buffer past %DRM_VACCEL_MAX_BUFFER_SIZE, non-zero flags or pad,
  * ``-ECANCELED`` when the context has faulted, ``-E2BIG`` for more than
  * %DRM_VACCEL_MAX_SYNCS syncobjs in an array.

@@ -18,15 +18,23 @@
  * A job's hardware fence is signalled by the engine; drm_sched derives the
  * finished fence from it, which is what out-syncobjs receive.
  *
- * Destroying a context cancels everything it has queued, tears down its
+ * Destroying a context cancels everything it has queued, kills its
  * entity, then waits until drm_sched has freed every job that went through
  * run_job, which is bounded: cancelled jobs complete at once and the
  * running one stops at its next packet.  Only then is the scheduler torn
  * down.  Jobs that never reached run_job are killed by drm_sched, which
- * frees them only once their dependencies signal, possibly much later:
- * each holds a reference on the context, and the context one on the
- * module, so that their release code stays.  Nothing in the teardown waits
- * for a dependency, so a fence that never signals cannot hang close().
+ * finishes them with -ESRCH and frees them once their dependencies signal,
+ * possibly much later: each holds a reference on the context, and the
+ * context one on the module, so that their release code stays.  Nothing in
+ * the teardown waits for a dependency, so a fence that never signals
+ * cannot hang CONTEXT_DESTROY or close().
+ *
+ * drm_sched's fences read their scheduler's name for as long as they live,
+ * in syncobjs and sync_files long after the context is gone (6.12 keeps no
+ * copy).  So schedulers are never freed with their context: a torn-down
+ * scheduler goes back to a per-device pool, where its memory stays a
+ * scheduler with a valid name until a new context reuses it or the device
+ * is released.
  */
 
 #include <linux/capability.h>
@@ -63,6 +71,56 @@ static const struct dma_fence_ops vaccel_fence_ops = {
 	.get_timeline_name = vaccel_fence_timeline_name,
 };
 
+/*
+ * A hardware fence carries its own lock: drm_sched keeps the fence, as its
+ * finished fence's parent, after the context is gone.
+ */
+struct vaccel_hw_fence {
+	struct dma_fence base;
+	/* The fence's lock, as dma_fence requires. */
+	spinlock_t lock;
+};
+
+/**
+ * vaccel_sched_pool_get() - a scheduler's memory for a new context
+ * @vdev: the device
+ *
+ * Context: Process context.
+ * Return: a scheduler to initialise, or NULL.
+ */
+struct drm_gpu_scheduler *vaccel_sched_pool_get(struct vaccel_device *vdev)
+{
+	struct vaccel_sched_slot *slot;
+
+	mutex_lock(&vdev->sched_pool_lock);
+	slot = list_first_entry_or_null(&vdev->sched_pool,
+					struct vaccel_sched_slot, link);
+	if (slot)
+		list_del(&slot->link);
+	mutex_unlock(&vdev->sched_pool_lock);
+	if (!slot)
+		slot = kzalloc(sizeof(*slot), GFP_KERNEL);
+	return slot ? &slot->sched : NULL;
+}
+
+/**
+ * vaccel_sched_pool_put() - give a torn-down scheduler's memory back
+ * @vdev: the device
+ * @sched: the scheduler, finalised or never initialised
+ *
+ * Context: Process context.
+ */
+void vaccel_sched_pool_put(struct vaccel_device *vdev,
+			   struct drm_gpu_scheduler *sched)
+{
+	struct vaccel_sched_slot *slot = container_of(sched, struct vaccel_sched_slot,
+						      sched);
+
+	mutex_lock(&vdev->sched_pool_lock);
+	list_add(&slot->link, &vdev->sched_pool);
+	mutex_unlock(&vdev->sched_pool_lock);
+}
+
 /**
  * vaccel_job_complete() - signal a job's hardware fence
  * @job: the job, off every ring and HW queue
@@ -83,7 +141,11 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 	struct vaccel_job *job = to_vaccel_job(sched_job);
 	struct vaccel_context *ctx = job->ctx;
 
-	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &ctx->fence_lock,
+	struct vaccel_hw_fence *hw = container_of(job->hw_fence,
+						  struct vaccel_hw_fence, base);
+
+	spin_lock_init(&hw->lock);
+	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &hw->lock,
 		       ctx->fence_context, ++ctx->fence_seqno);
 	job->ran = true;
 	atomic_inc(&ctx->jobs_running);
@@ -111,14 +173,16 @@ static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *j
 struct vaccel_job *vaccel_job_alloc(void)
 {
 	struct vaccel_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct vaccel_hw_fence *hw;
 
 	if (!job)
 		return NULL;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
-	if (!job->hw_fence) {
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	if (!hw) {
 		kfree(job);
 		return NULL;
 	}
+	job->hw_fence = &hw->base;
 	INIT_LIST_HEAD(&job->link);
 	return job;
 }
@@ -140,7 +204,7 @@ void vaccel_job_free(struct vaccel_job *job)
 	if (job->hw_fence->ops)
 		dma_fence_put(job->hw_fence);
 	else
-		kfree(job->hw_fence);
+		kfree(container_of(job->hw_fence, struct vaccel_hw_fence, base));
 	kfree(job);
 	if (!ctx)
 		return;
@@ -255,14 +319,18 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	ctx->priority = priority;
 	mutex_init(&ctx->submit_lock);
 	ctx->fence_context = dma_fence_context_alloc(1);
-	spin_lock_init(&ctx->fence_lock);
 	INIT_LIST_HEAD(&ctx->ring);
 	vaccel_arbiter_entry_init(&ctx->arb, priority);
 	init_waitqueue_head(&ctx->idle_wq);
 	ctx->file = vfile;
 	INIT_LIST_HEAD(&ctx->link);
 
-	ret = drm_sched_init(&ctx->sched, &(struct drm_sched_init_args){
+	ctx->sched = vaccel_sched_pool_get(vdev);
+	if (!ctx->sched) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	ret = drm_sched_init(ctx->sched, &(struct drm_sched_init_args){
 		.ops = &vaccel_sched_ops,
 		.submit_wq = vdev->sched_wq,
 		.num_rqs = 1,
@@ -272,8 +340,8 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 		.dev = vdev->drm.dev,
 	});
 	if (ret)
-		goto err_put;
-	sched = &ctx->sched;
+		goto err_pool_put;
+	sched = ctx->sched;
 	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
 				    &sched, 1, NULL);
 	if (ret)
@@ -288,7 +356,9 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	return ctx;
 
 err_sched_fini:
-	drm_sched_fini(&ctx->sched);
+	drm_sched_fini(ctx->sched);
+err_pool_put:
+	vaccel_sched_pool_put(vdev, ctx->sched);
 err_put:
 	vaccel_context_put(ctx);
 	return ERR_PTR(ret);
@@ -366,12 +436,15 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 
 	vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
 	/*
-	 * Ready jobs still in the entity reach run_job within a second and
-	 * are cancelled there; the others are killed.
+	 * Not drm_sched_entity_destroy(): its flush waits for the entity's
+	 * jobs to reach run_job, that is for their dependencies.  Killing
+	 * the entity finishes its queued jobs with -ESRCH instead, once their
+	 * dependencies signal, without anyone waiting for that.
 	 */
-	drm_sched_entity_destroy(&ctx->entity);
+	drm_sched_entity_fini(&ctx->entity);
 	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_running));
-	drm_sched_fini(&ctx->sched);
+	drm_sched_fini(ctx->sched);
+	vaccel_sched_pool_put(ctx->vdev, ctx->sched);
 
 	spin_lock(&engine->lock);
 	engine->num_contexts--;
@@ -596,9 +669,13 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 		goto out_free_syncs;
 	}
 	for (i = 0; i < waits->count; i++) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   wait_args[i].handle,
-							   wait_args[i].point);
+		struct dma_fence *fence;
+
+		/* Not drm_sched_job_add_syncobj_dependency(): 32-bit points. */
+		ret = drm_syncobj_find_fence(file, wait_args[i].handle,
+					     wait_args[i].point, 0, &fence);
+		if (!ret)
+			ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret) {
 			drm_sched_job_cleanup(&job->base);
 			vaccel_job_free(job);

@@ -33,13 +33,13 @@ struct vaccel_vm;
  * @vm: the address space its buffers execute in, referenced
  * @engine: the engine it is bound to
  * @priority: &enum drm_vaccel_priority
- * @sched: its own drm_sched scheduler, fed by @entity alone
+ * @sched: its own drm_sched scheduler, fed by @entity alone; from the
+ *	device's pool, see vaccel_sched_pool_get()
  * @entity: its SW queue
  * @submit_lock: orders drm_sched_job_arm() and drm_sched_entity_push_job()
  * @fence_context: dma-fence context of its hardware fences
  * @fence_seqno: last hardware fence seqno; run_job is serialised per
  *	scheduler, so no lock
- * @fence_lock: the lock of its hardware fences
  * @ring: jobs whose dependencies are met, waiting for the engine; under the
  *	engine's lock
  * @arb: the context as the engine's arbiter sees it; under the engine's lock
@@ -64,14 +64,12 @@ struct vaccel_context {
 	struct vaccel_vm *vm;
 	struct vaccel_engine *engine;
 	u32 priority;
-	struct drm_gpu_scheduler sched;
+	struct drm_gpu_scheduler *sched;
 	struct drm_sched_entity entity;
 	/* Orders arming and pushing jobs, as drm_sched requires. */
 	struct mutex submit_lock;
 	u64 fence_context;
 	u64 fence_seqno;
-	/* The lock of the context's hardware fences. */
-	spinlock_t fence_lock;
 	struct list_head ring;
 	struct vaccel_arbiter_entry arb;
 	int cancelled;
@@ -118,6 +116,19 @@ static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
 	return container_of(job, struct vaccel_job, base);
 }
 
+/**
+ * struct vaccel_sched_slot - a scheduler's memory in the device's pool
+ * @sched: the scheduler
+ * @link: on &vaccel_device.sched_pool while no context uses it
+ */
+struct vaccel_sched_slot {
+	struct drm_gpu_scheduler sched;
+	struct list_head link;
+};
+
+struct drm_gpu_scheduler *vaccel_sched_pool_get(struct vaccel_device *vdev);
+void vaccel_sched_pool_put(struct vaccel_device *vdev,
+			   struct drm_gpu_scheduler *sched);
 struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 					     struct vaccel_file *vfile,
 					     struct vaccel_engine *engine,

@@ -191,6 +191,15 @@ static const struct drm_driver vaccel_drm_driver = {
 	.minor = DRM_VACCEL_UAPI_MINOR,
 };
 
+static void vaccel_free_sched_pool(struct drm_device *drm, void *unused)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+	struct vaccel_sched_slot *slot, *tmp;
+
+	list_for_each_entry_safe(slot, tmp, &vdev->sched_pool, link)
+		kfree(slot);
+}
+
 static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
 {
 	destroy_workqueue(wq);
@@ -214,6 +223,13 @@ static int vaccel_probe(struct platform_device *pdev)
 		return ret;
 	INIT_LIST_HEAD(&vdev->contexts);
 	ret = drmm_mutex_init(&vdev->drm, &vdev->contexts_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&vdev->sched_pool);
+	ret = drmm_mutex_init(&vdev->drm, &vdev->sched_pool_lock);
+	if (ret)
+		return ret;
+	ret = drmm_add_action(&vdev->drm, vaccel_free_sched_pool, NULL);
 	if (ret)
 		return ret;
 

@@ -38,6 +38,8 @@ struct workqueue_struct;
  * @mem_writes: counts engine writes to memory, for WAIT_MEM
  * @contexts_lock: protects @contexts
  * @contexts: every context of the device, for debugfs
+ * @sched_pool_lock: protects @sched_pool
+ * @sched_pool: memory of torn-down schedulers, &vaccel_sched_slot.link
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -57,6 +59,9 @@ struct vaccel_device {
 	/* Protects @contexts. */
 	struct mutex contexts_lock;
 	struct list_head contexts;
+	/* Protects @sched_pool. */
+	struct mutex sched_pool_lock;
+	struct list_head sched_pool;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
