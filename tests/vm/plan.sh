@@ -89,6 +89,13 @@ run_all() {
 	vt_run test_libvaccel
 }
 
+# Execution: contexts, packets, submission.
+run_execution() {
+	vt_run test_context
+	vt_run test_packets
+	vt_run test_submit
+}
+
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
 run_memory() {
 	vt_run test_bo
@@ -102,6 +109,7 @@ run_memory() {
 vt_load
 run_all
 run_memory
+run_execution
 vt_run test_unplug
 vt_unload
 
