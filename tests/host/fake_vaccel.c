@@ -19,9 +19,20 @@
  * VM_BIND (all or nothing, EEXIST on overlap, splits), QUERY_VM_STATS and
  * PRIME, where a dma-buf is a memfd and importing what a file already has
  * returns its handle.  mmap() of /dev/zero gives zeroed memory, so a CPU
- * map is private to each call.  Tests reach two hooks with dlsym():
- * fake_vaccel_objects() counts live objects, fake_vaccel_fail() makes the
- * next ioctls of one number fail.
+ * map is private to each call.  Tests reach hooks with dlsym():
+ * fake_vaccel_objects() counts live objects, fake_vaccel_fail() and
+ * fake_vaccel_fail_after() make ioctls of one number fail,
+ * fake_vaccel_hold() holds jobs back,
+ * fake_vaccel_stat() reads counters of the execution model.
+ *
+ * Execution too: CONTEXT_CREATE, _DESTROY, _STATE and SUBMIT, and the core
+ * syncobj ioctls that libvaccel uses (CREATE, DESTROY, HANDLE_TO_FD of a
+ * sync_file, TRANSFER to a binary syncobj, RESET, SIGNAL, QUERY, WAIT,
+ * TIMELINE_WAIT).  The packets of a submitted buffer execute on the CPU
+ * mappings of the objects (mmap() is interposed to learn them), faults
+ * included; a sync_file is an eventfd that becomes readable when its fence
+ * signals, and SYNC_IOC_FILE_INFO on it reports the fence's status.  See
+ * "execution" below for when jobs run.
  *
  * This is a model of the uapi contract, not of the driver: the VM tests are
  * the authority.
@@ -39,8 +50,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/sync_file.h>
 
 #include <drm.h>
 #include <drm/vaccel_accel.h>
@@ -142,12 +159,48 @@ struct fake_obj {
 	unsigned int maps;	/* mappings in all VMs */
 	int memfd;		/* once exported; keeps the object forever */
 	ino_t ino;
+	unsigned char *cpu;	/* the last CPU mapping, what the engines see */
+	size_t cpu_len;
 };
 
 struct fake_map {
 	uint64_t start;
 	uint64_t end;
 	uint32_t obj;
+	uint32_t flags;		/* DRM_VACCEL_VM_BIND_* */
+	uint64_t offset;	/* in the object, of start */
+};
+
+#define FAKE_MAX_CONTEXTS	DRM_VACCEL_MAX_CONTEXTS_PER_FILE
+#define FAKE_MAX_SYNCOBJS	1024
+
+struct fake_ctx {
+	bool used;
+	uint32_t engine_class;
+	int cancelled;		/* the error later jobs get */
+	bool faulted;
+	uint64_t fault_va;
+	uint32_t fault_reason;
+	uint32_t fault_access;
+	uint64_t fault_offset;
+	uint64_t submitted;
+	uint64_t completed;
+	uint64_t blocked_pass;	/* progress pass in which it could not go on */
+};
+
+/* A fence is a job number (1-based); 0 is the signalled stub, -1 none. */
+struct fake_point {
+	uint64_t point;
+	int64_t fence;
+};
+
+struct fake_syncobj {
+	bool used;
+	int64_t fence;			/* the current (binary) fence */
+	struct fake_point *points;	/* timeline, ascending */
+	unsigned int npoints;
+	unsigned int points_cap;
+	uint64_t floor;			/* points up to this one signalled */
 };
 
 struct fake_file {
@@ -155,13 +208,16 @@ struct fake_file {
 	uint32_t handle[FAKE_MAX_HANDLES];	/* handle h: obj index + 1 in [h - 1] */
 	struct fake_map map[FAKE_MAX_MAPS];
 	unsigned int nmaps;
+	struct fake_ctx ctx[FAKE_MAX_CONTEXTS];		/* handle h in [h - 1] */
+	struct fake_syncobj syncobj[FAKE_MAX_SYNCOBJS];	/* handle h in [h - 1] */
 };
 
-static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Recursive: munmap() and close() are interposed too. */
+static pthread_mutex_t fake_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static struct fake_obj objs[FAKE_MAX_OBJS];
 static struct fake_file files[FAKE_MAX_FILES];
 static bool files_ready;
-static unsigned int fail_nr, fail_count;
+static unsigned int fail_nr, fail_count, fail_skip;
 static int fail_err;
 
 /* The number of live objects. */
@@ -177,7 +233,10 @@ unsigned int fake_vaccel_objects(void)
 	return n;
 }
 
-/* The next @count ioctls numbered @nr (DRM_COMMAND_BASE + ...) fail with @err. */
+/*
+ * The next @count ioctls numbered @nr (DRM_COMMAND_BASE + ... for the
+ * driver's, _IOC_NR() for the core's) fail with @err; not QUERY and VERSION.
+ */
 __attribute__((visibility("default"))) void fake_vaccel_fail(unsigned int nr, int err,
 							     unsigned int count);
 void fake_vaccel_fail(unsigned int nr, int err, unsigned int count)
@@ -186,6 +245,21 @@ void fake_vaccel_fail(unsigned int nr, int err, unsigned int count)
 	fail_nr = nr;
 	fail_err = err;
 	fail_count = count;
+	fail_skip = 0;
+	pthread_mutex_unlock(&fake_lock);
+}
+
+/* Lets the next @skip ioctls numbered @nr through, fails the one after. */
+__attribute__((visibility("default"))) void fake_vaccel_fail_after(unsigned int nr,
+								   int err,
+								   unsigned int skip);
+void fake_vaccel_fail_after(unsigned int nr, int err, unsigned int skip)
+{
+	pthread_mutex_lock(&fake_lock);
+	fail_nr = nr;
+	fail_err = err;
+	fail_count = 1;
+	fail_skip = skip;
 	pthread_mutex_unlock(&fake_lock);
 }
 
@@ -216,8 +290,10 @@ static void obj_put_maybe(uint32_t o)
 {
 	struct fake_obj *obj = &objs[o];
 
-	if (obj->used && !obj->handles && !obj->maps && obj->memfd < 0)
+	if (obj->used && !obj->handles && !obj->maps && obj->memfd < 0) {
 		obj->used = false;
+		obj->cpu = NULL;
+	}
 }
 
 /* Object index of @handle in @f, or -1. */
@@ -243,6 +319,9 @@ static uint32_t handle_new(struct fake_file *f, uint32_t o)
 	return 0;
 }
 
+static void jobs_cancel(int fi, uint32_t handle);
+static void syncobj_clear(struct fake_syncobj *s);
+
 static void file_drop(struct fake_file *f)
 {
 	unsigned int i;
@@ -257,6 +336,9 @@ static void file_drop(struct fake_file *f)
 			obj_put_maybe(f->handle[i] - 1);
 		}
 	}
+	jobs_cancel(f - files, 0);
+	for (i = 0; i < FAKE_MAX_SYNCOBJS; i++)
+		syncobj_clear(&f->syncobj[i]);
 	f->fd = -1;
 }
 
@@ -309,8 +391,11 @@ static int fake_bo_mmap_offset(struct fake_file *f, struct drm_vaccel_bo_mmap_of
 		return -ENOENT;
 	if (objs[o].flags & DRM_VACCEL_BO_NO_MMAP)
 		return -EPERM;
-	/* A shared mapping of /dev/zero faults past its size: offset 0. */
-	m->offset = 0;
+	/*
+	 * A cookie naming the object, which mmap() below turns back into
+	 * offset 0: a shared mapping of /dev/zero faults past its size.
+	 */
+	m->offset = (uint64_t)(o + 1) << 32;
 	return 0;
 }
 
@@ -347,11 +432,13 @@ static bool maps_unmap(struct fake_map *maps, unsigned int *n, uint64_t start,
 			if (*n == FAKE_MAX_MAPS)
 				return false;
 			maps[i].end = start;
-			maps[(*n)++] = (struct fake_map){ end, m.end, m.obj };
+			maps[(*n)++] = (struct fake_map){ end, m.end, m.obj, m.flags,
+							  m.offset + (end - m.start) };
 		} else if (m.start < start) {
 			maps[i].end = start;
 		} else if (m.end > end) {
 			maps[i].start = end;
+			maps[i].offset += end - m.start;
 		} else {
 			maps[i--] = maps[--(*n)];
 		}
@@ -368,7 +455,8 @@ static int fake_vm_bind(struct fake_file *f, struct drm_vaccel_vm_bind *b)
 	const unsigned char *src;
 	int o;
 
-	if (b->flags || b->pad)
+	/* Synchronous binds only: the model has no PAGING engine. */
+	if (b->flags || b->pad || b->waits.count || b->signals.count)
 		return -EINVAL;
 	if (!b->ops.count)
 		return 0;
@@ -411,7 +499,8 @@ static int fake_vm_bind(struct fake_file *f, struct drm_vaccel_vm_bind *b)
 				return -EEXIST;
 		if (n == FAKE_MAX_MAPS)
 			return -ENOMEM;
-		maps[n++] = (struct fake_map){ op.va, op.va + op.size, o };
+		maps[n++] = (struct fake_map){ op.va, op.va + op.size, o, op.flags,
+					       op.bo_offset };
 	}
 
 	for (i = 0; i < n; i++)
@@ -547,17 +636,852 @@ static int fake_version(struct drm_version *v)
 	return 0;
 }
 
-/* The memory ioctls, under the model's lock. */
-static int fake_mem_ioctl(int fd, unsigned int nr, void *k)
+/* --- execution: contexts, jobs, syncobjs, sync_files --- */
+
+/*
+ * Jobs run when the model makes progress: after a submission, a query or an
+ * export, unless fake_vaccel_hold() holds them back, and always while an
+ * ioctl waits (a device that makes progress while somebody waits, however
+ * slow).  A job runs once its waits have signalled, after its context's
+ * earlier jobs; its packets execute on the CPU mappings of the objects
+ * its addresses map (the last mmap() of each object; an object never
+ * mapped reads as zeros and drops writes).  WAIT_MEM blocks a job until a
+ * later attempt finds the condition true, DELAY until its time has passed.
+ */
+
+#define FAKE_PENDING		1
+#define FAKE_MAX_SYNC_FILES	256
+#define FAKE_POLL_NS		50000
+
+struct fake_job {
+	int file;		/* index in files[], -1 once it closed */
+	uint32_t ctx;		/* handle */
+	uint64_t va;
+	uint64_t size;
+	uint64_t offset;	/* of the next packet */
+	int64_t delay_end;	/* of the DELAY at @offset, once started */
+	int status;		/* FAKE_PENDING, 0 or -errno */
+	bool killed;		/* its context went while it waited: -ESRCH */
+	unsigned int nwaits;
+	int64_t *waits;		/* fences */
+};
+
+struct fake_sync_file {
+	int fd;			/* an eventfd; -1: free slot */
+	int64_t fence;
+	bool written;		/* the eventfd was made readable */
+};
+
+static struct fake_job *jobs;
+static uint64_t njobs, jobs_cap, first_pending;
+static uint64_t progress_pass;
+static bool hold;
+static struct fake_sync_file sync_files[FAKE_MAX_SYNC_FILES];
+static bool sync_files_ready;
+static unsigned long long stat_submits, stat_max_submit, stat_waits;
+
+/* Holds jobs back (@on) until a wait needs them, or lets them run. */
+__attribute__((visibility("default"))) void fake_vaccel_hold(int on);
+
+/*
+ * Counters by name: "submits" (accepted), "max_submit_bytes", "waits"
+ * (syncobj wait ioctls), "contexts" and "syncobjs" (live, all files),
+ * "pending" (jobs not completed).
+ */
+__attribute__((visibility("default"))) unsigned long long fake_vaccel_stat(const char *name);
+
+/* 1 signalled, 0 pending, -errno signalled with an error; for fence >= 0. */
+static int fence_status(int64_t fence)
+{
+	int st;
+
+	if (fence <= 0)
+		return 1;
+	st = jobs[fence - 1].status;
+	return st == FAKE_PENDING ? 0 : st ? st : 1;
+}
+
+static struct fake_ctx *ctx_of(struct fake_file *f, uint32_t handle)
+{
+	if (!handle || handle > FAKE_MAX_CONTEXTS || !f->ctx[handle - 1].used)
+		return NULL;
+	return &f->ctx[handle - 1];
+}
+
+static struct fake_syncobj *syncobj_of(struct fake_file *f, uint32_t handle)
+{
+	if (!handle || handle > FAKE_MAX_SYNCOBJS || !f->syncobj[handle - 1].used)
+		return NULL;
+	return &f->syncobj[handle - 1];
+}
+
+/* The fence a wait for @point of @s depends on: -1 none, else >= 0. */
+static int64_t syncobj_fence(struct fake_syncobj *s, uint64_t point)
+{
+	unsigned int i;
+
+	if (!point)
+		return s->fence;
+	if (point <= s->floor)
+		return 0;
+	for (i = 0; i < s->npoints; i++)
+		if (s->points[i].point >= point)
+			return s->points[i].fence;
+	return -1;
+}
+
+/* Drops the leading points that signalled; the last point signalled. */
+static uint64_t syncobj_signalled_point(struct fake_syncobj *s)
+{
+	unsigned int n = 0;
+
+	while (n < s->npoints && fence_status(s->points[n].fence) != 0) {
+		s->floor = s->points[n].point;
+		n++;
+	}
+	memmove(s->points, s->points + n, (s->npoints - n) * sizeof(*s->points));
+	s->npoints -= n;
+	return s->floor;
+}
+
+static void syncobj_clear(struct fake_syncobj *s)
+{
+	free(s->points);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The mapping of @va in @f, or NULL. */
+static struct fake_map *map_of(struct fake_file *f, uint64_t va)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nmaps; i++)
+		if (va >= f->map[i].start && va < f->map[i].end)
+			return &f->map[i];
+	return NULL;
+}
+
+/* Reads or writes @len bytes at @va like an engine; -EFAULT on a fault. */
+static int vm_access(struct fake_file *f, struct fake_ctx *c, uint64_t va,
+		     void *buf, uint64_t len, bool write)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		struct fake_map *m = map_of(f, va);
+		struct fake_obj *obj;
+		uint64_t chunk, off;
+
+		if (!m || (write && m->flags & DRM_VACCEL_VM_BIND_READ_ONLY)) {
+			c->fault_va = va;
+			c->fault_access = write ? DRM_VACCEL_ACCESS_WRITE :
+					  DRM_VACCEL_ACCESS_READ;
+			c->fault_reason = m ? DRM_VACCEL_FAULT_PERMISSION :
+				       DRM_VACCEL_FAULT_UNMAPPED;
+			return -EFAULT;
+		}
+		chunk = m->end - va < len ? m->end - va : len;
+		off = m->offset + (va - m->start);
+		obj = &objs[m->obj];
+		if (obj->cpu && off + chunk <= obj->cpu_len) {
+			if (write)
+				memcpy(obj->cpu + off, p, chunk);
+			else
+				memcpy(p, obj->cpu + off, chunk);
+		} else if (!write) {
+			memset(p, 0, chunk);
+		}
+		va += chunk;
+		p += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int malformed(struct fake_ctx *c, uint64_t va)
+{
+	c->fault_va = va;
+	c->fault_access = DRM_VACCEL_ACCESS_READ;
+	c->fault_reason = DRM_VACCEL_FAULT_MALFORMED;
+	return -EINVAL;
+}
+
+static bool wait_compare(unsigned int op, uint64_t v, uint64_t ref)
+{
+	switch (op) {
+	case DRM_VACCEL_WAIT_EQ: return v == ref;
+	case DRM_VACCEL_WAIT_NE: return v != ref;
+	case DRM_VACCEL_WAIT_GT: return v > ref;
+	case DRM_VACCEL_WAIT_GE: return v >= ref;
+	case DRM_VACCEL_WAIT_LT: return v < ref;
+	default: return v <= ref;
+	}
+}
+
+static int64_t now_ns(void);
+
+/* One packet; FAKE_PENDING if it must wait, else 0 or the fault. */
+static int exec_packet(struct fake_file *f, struct fake_ctx *c, struct fake_job *job,
+		       uint64_t pva, uint32_t op, uint32_t flags, uint32_t words)
+{
+	static const int operands[] = { -1, 2, 3, 3, 1, 3, 1 };
+	bool wide = flags & DRM_VACCEL_PKT_F_64BIT;
+	uint64_t o[3], v = 0, done;
+	unsigned char *tmp;
+	struct timespec ts;
+	uint32_t fill[1024];
+	int ret;
+
+	if (op >= sizeof(operands) / sizeof(operands[0]))
+		return malformed(c, pva);
+	if (op == DRM_VACCEL_PKT_NOP)
+		return flags ? malformed(c, pva) : 0;
+	if ((int)words != operands[op] + 1)
+		return malformed(c, pva);
+	ret = vm_access(f, c, pva + 8, o, (words - 1) * 8, false);
+	if (ret)
+		return ret;
+
+	switch (op) {
+	case DRM_VACCEL_PKT_WRITE_IMM:
+		if (flags & ~DRM_VACCEL_PKT_F_64BIT || o[0] % (wide ? 8 : 4))
+			return malformed(c, pva);
+		return vm_access(f, c, o[0], &o[1], wide ? 8 : 4, true);
+	case DRM_VACCEL_PKT_COPY:
+		if (flags)
+			return malformed(c, pva);
+		tmp = malloc(o[2] ? o[2] : 1);
+		if (!tmp)
+			return -ENOMEM;
+		ret = vm_access(f, c, o[0], tmp, o[2], false);
+		if (!ret)
+			ret = vm_access(f, c, o[1], tmp, o[2], true);
+		free(tmp);
+		return ret;
+	case DRM_VACCEL_PKT_FILL:
+		if (flags || o[0] % 4 || o[1] % 4)
+			return malformed(c, pva);
+		for (done = 0; done < sizeof(fill) / 4; done++)
+			fill[done] = (uint32_t)o[2];
+		for (done = 0; done < o[1]; done += sizeof(fill)) {
+			uint64_t chunk = o[1] - done < sizeof(fill) ? o[1] - done : sizeof(fill);
+
+			ret = vm_access(f, c, o[0] + done, fill, chunk, true);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	case DRM_VACCEL_PKT_TIMESTAMP:
+		if (flags || o[0] % 8)
+			return malformed(c, pva);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		v = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		return vm_access(f, c, o[0], &v, 8, true);
+	case DRM_VACCEL_PKT_WAIT_MEM:
+		if ((flags >> 1) > DRM_VACCEL_WAIT_LE || o[0] % (wide ? 8 : 4))
+			return malformed(c, pva);
+		ret = vm_access(f, c, o[0], &v, wide ? 8 : 4, false);
+		if (ret)
+			return ret;
+		if (!wide)
+			o[2] = (uint32_t)o[2];
+		return wait_compare(flags >> 1, v & o[2], o[1] & o[2]) ? 0 : FAKE_PENDING;
+	default:	/* DELAY */
+		if (flags)
+			return malformed(c, pva);
+		if (!job->delay_end)
+			job->delay_end = now_ns() + (int64_t)(o[0] > INT64_MAX / 2 ?
+							     INT64_MAX / 2 : o[0]);
+		if (now_ns() < job->delay_end)
+			return FAKE_PENDING;
+		job->delay_end = 0;
+		return 0;
+	}
+}
+
+/* Runs @job from its next packet: 0, FAKE_PENDING, or the fault. */
+static int exec_job(struct fake_file *f, struct fake_ctx *c, struct fake_job *job)
+{
+	while (job->offset < job->size) {
+		uint64_t hdr, pva = job->va + job->offset, words;
+		int ret;
+
+		ret = vm_access(f, c, pva, &hdr, 8, false);
+		if (ret)
+			return ret;
+		words = (hdr >> 16) & 0xffff;
+		if (hdr >> 32 || !words || words > (job->size - job->offset) / 8)
+			return malformed(c, pva);
+		ret = exec_packet(f, c, job, pva, hdr & 0xff, (hdr >> 8) & 0xff, words);
+		if (ret)
+			return ret;
+		job->offset += words * 8;
+	}
+	return 0;
+}
+
+/* Whether a fence @job waits for has not signalled yet. */
+static bool job_waiting(const struct fake_job *job)
+{
+	unsigned int w;
+
+	for (w = 0; w < job->nwaits; w++)
+		if (!fence_status(job->waits[w]))
+			return true;
+	return false;
+}
+
+static void job_complete(struct fake_job *job, int status)
+{
+	job->status = status;
+	free(job->waits);
+	job->waits = NULL;
+	if (job->file >= 0 && !job->killed)
+		files[job->file].ctx[job->ctx - 1].completed++;
+}
+
+/* Makes the sync_files of signalled fences readable. */
+static void sync_files_update(void)
+{
+	static const uint64_t one = 1;
+	unsigned int i;
+
+	for (i = 0; sync_files_ready && i < FAKE_MAX_SYNC_FILES; i++) {
+		struct fake_sync_file *sf = &sync_files[i];
+
+		if (sf->fd >= 0 && !sf->written && fence_status(sf->fence)) {
+			sf->written = write(sf->fd, &one, 8) == 8;
+		}
+	}
+}
+
+/* Runs every job that can run, until none can. */
+static void progress(void)
+{
+	bool moved = true;
+	uint64_t j;
+
+	while (moved) {
+		moved = false;
+		progress_pass++;
+		for (j = first_pending; j < njobs; j++) {
+			struct fake_job *job = &jobs[j];
+			struct fake_file *f;
+			struct fake_ctx *c;
+			int ret;
+
+			if (job->status != FAKE_PENDING)
+				continue;
+			if (job->killed) {
+				if (!job_waiting(job)) {
+					job_complete(job, -ESRCH);
+					moved = true;
+				}
+				continue;
+			}
+			f = &files[job->file];
+			c = &f->ctx[job->ctx - 1];
+			if (c->blocked_pass == progress_pass)
+				continue;
+			if (c->cancelled) {
+				job_complete(job, c->cancelled);
+				moved = true;
+				continue;
+			}
+			ret = job_waiting(job) ? FAKE_PENDING : exec_job(f, c, job);
+			if (ret == FAKE_PENDING) {
+				c->blocked_pass = progress_pass;
+				continue;
+			}
+			if (ret == -EFAULT || ret == -EINVAL) {
+				c->faulted = true;
+				c->fault_offset = job->offset;
+				c->cancelled = -ECANCELED;
+			}
+			job_complete(job, ret);
+			moved = true;
+		}
+		while (first_pending < njobs && jobs[first_pending].status != FAKE_PENDING)
+			first_pending++;
+	}
+	sync_files_update();
+}
+
+static void progress_unless_held(void)
+{
+	if (!hold)
+		progress();
+}
+
+/*
+ * Cancels the pending jobs of context @handle of file @fi, like the module:
+ * -ECANCELED for those ready, -ESRCH once their waits signal for the others.
+ * With @handle 0, the file closes: all get -ECANCELED at once.
+ */
+static void jobs_cancel(int fi, uint32_t handle)
+{
+	uint64_t j;
+
+	for (j = first_pending; j < njobs; j++) {
+		struct fake_job *job = &jobs[j];
+
+		if (job->file != fi || job->status != FAKE_PENDING ||
+		    (handle && job->ctx != handle) || (handle && job->killed))
+			continue;
+		if (handle && !job->offset && !job->delay_end && job_waiting(job)) {
+			job->killed = true;
+			continue;
+		}
+		job_complete(job, -ECANCELED);
+		if (!handle)
+			job->file = -1;
+	}
+	sync_files_update();
+}
+
+void fake_vaccel_hold(int on)
+{
+	pthread_mutex_lock(&fake_lock);
+	hold = on;
+	if (!hold)
+		progress();
+	pthread_mutex_unlock(&fake_lock);
+}
+
+unsigned long long fake_vaccel_stat(const char *name)
+{
+	unsigned long long n = 0;
+	unsigned int i, k;
+
+	pthread_mutex_lock(&fake_lock);
+	if (!strcmp(name, "submits"))
+		n = stat_submits;
+	else if (!strcmp(name, "max_submit_bytes"))
+		n = stat_max_submit;
+	else if (!strcmp(name, "waits"))
+		n = stat_waits;
+	else if (!strcmp(name, "pending"))
+		for (k = first_pending; k < njobs; k++)
+			n += jobs[k].status == FAKE_PENDING;
+	for (i = 0; files_ready && i < FAKE_MAX_FILES; i++) {
+		if (files[i].fd < 0)
+			continue;
+		for (k = 0; !strcmp(name, "contexts") && k < FAKE_MAX_CONTEXTS; k++)
+			n += files[i].ctx[k].used;
+		for (k = 0; !strcmp(name, "syncobjs") && k < FAKE_MAX_SYNCOBJS; k++)
+			n += files[i].syncobj[k].used;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	return n;
+}
+
+/* Whether the caller has CAP_SYS_NICE in its effective set. */
+static bool capable_sys_nice(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_SYS_NICE / 32].effective & (1u << (CAP_SYS_NICE % 32));
+}
+
+static int fake_context_create(struct fake_file *f, struct drm_vaccel_context_create *c)
+{
+	unsigned int counts[2] = { env_uint("VT_COMPUTE", 2), env_uint("VT_COPY", 1) };
+	unsigned int i;
+
+	if (c->flags || c->pad || c->engine_class > DRM_VACCEL_ENGINE_CLASS_COPY ||
+	    c->priority > DRM_VACCEL_PRIORITY_REALTIME)
+		return -EINVAL;
+	if (c->priority > DRM_VACCEL_PRIORITY_NORMAL && !capable_sys_nice())
+		return -EPERM;
+	if (!counts[c->engine_class] ||
+	    (c->engine_instance != DRM_VACCEL_ENGINE_ANY &&
+	     c->engine_instance >= counts[c->engine_class]))
+		return -EINVAL;
+	for (i = 0; i < FAKE_MAX_CONTEXTS && f->ctx[i].used; i++)
+		;
+	if (i == FAKE_MAX_CONTEXTS)
+		return -ENOSPC;
+	memset(&f->ctx[i], 0, sizeof(f->ctx[i]));
+	f->ctx[i].used = true;
+	f->ctx[i].engine_class = c->engine_class;
+	c->handle = i + 1;
+	return 0;
+}
+
+static int fake_context_destroy(struct fake_file *f, struct drm_vaccel_context_destroy *d)
+{
+	if (d->pad)
+		return -EINVAL;
+	if (!ctx_of(f, d->handle))
+		return -ENOENT;
+	jobs_cancel(f - files, d->handle);
+	f->ctx[d->handle - 1].used = false;
+	return 0;
+}
+
+static int fake_context_state(struct fake_file *f, struct drm_vaccel_context_state *s)
+{
+	struct fake_ctx *c;
+	uint32_t handle = s->handle;
+
+	if (s->pad)
+		return -EINVAL;
+	c = ctx_of(f, handle);
+	if (!c)
+		return -ENOENT;
+	progress_unless_held();
+	memset(s, 0, sizeof(*s));
+	s->handle = handle;
+	s->engine_index = c->engine_class ? env_uint("VT_COMPUTE", 2) : 0;
+	s->jobs_submitted = c->submitted;
+	s->jobs_completed = c->completed;
+	if (c->faulted) {
+		s->flags = DRM_VACCEL_CONTEXT_FAULTED;
+		s->fault_va = c->fault_va;
+		s->fault_offset = c->fault_offset;
+		s->fault_reason = c->fault_reason;
+		s->fault_access = c->fault_access;
+	}
+	return 0;
+}
+
+/* Copies an array of drm_vaccel_sync like the module: stride, zero tail. */
+static int copy_syncs(const struct drm_vaccel_obj_array *a, struct drm_vaccel_sync *out)
+{
+	const unsigned char *src;
+	unsigned int i, j;
+
+	if (!a->count)
+		return 0;
+	if (a->count > DRM_VACCEL_MAX_SYNCS)
+		return -E2BIG;
+	if (a->stride < sizeof(*out) || a->stride > 4096)
+		return -EINVAL;
+	for (i = 0; i < a->count; i++) {
+		src = (const unsigned char *)(uintptr_t)a->array + (size_t)i * a->stride;
+		memcpy(&out[i], src, sizeof(*out));
+		for (j = sizeof(*out); j < a->stride; j++)
+			if (src[j])
+				return -EINVAL;
+		if (out[i].flags)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int fake_submit(struct fake_file *f, struct drm_vaccel_submit *s)
+{
+	struct drm_vaccel_sync waits[DRM_VACCEL_MAX_SYNCS], signals[DRM_VACCEL_MAX_SYNCS];
+	struct fake_syncobj *so;
+	struct fake_job *job;
+	struct fake_ctx *c;
+	int64_t fences[DRM_VACCEL_MAX_SYNCS];
+	unsigned int i;
+	int ret;
+
+	if (s->flags || !s->buffer_size || s->buffer_size % 8 || s->buffer_va % 8 ||
+	    s->buffer_size > DRM_VACCEL_MAX_BUFFER_SIZE)
+		return -EINVAL;
+	c = ctx_of(f, s->context);
+	if (!c)
+		return -ENOENT;
+	if (c->cancelled)
+		return -ECANCELED;
+	ret = copy_syncs(&s->waits, waits);
+	if (!ret)
+		ret = copy_syncs(&s->signals, signals);
+	if (ret)
+		return ret;
+	for (i = 0; i < s->signals.count; i++)
+		if (!syncobj_of(f, signals[i].handle))
+			return -ENOENT;
+	for (i = 0; i < s->waits.count; i++) {
+		so = syncobj_of(f, waits[i].handle);
+		if (!so)
+			return -ENOENT;
+		fences[i] = syncobj_fence(so, waits[i].point);
+		if (fences[i] < 0)
+			return -EINVAL;
+	}
+
+	if (njobs == jobs_cap) {
+		uint64_t cap = jobs_cap ? jobs_cap * 2 : 1024;
+		struct fake_job *grown = realloc(jobs, cap * sizeof(*jobs));
+
+		if (!grown)
+			return -ENOMEM;
+		jobs = grown;
+		jobs_cap = cap;
+	}
+	job = &jobs[njobs];
+	memset(job, 0, sizeof(*job));
+	job->file = f - files;
+	job->ctx = s->context;
+	job->va = s->buffer_va;
+	job->size = s->buffer_size;
+	job->status = FAKE_PENDING;
+	if (s->waits.count) {
+		job->waits = malloc(s->waits.count * sizeof(*job->waits));
+		if (!job->waits)
+			return -ENOMEM;
+		memcpy(job->waits, fences, s->waits.count * sizeof(*job->waits));
+		job->nwaits = s->waits.count;
+	}
+	njobs++;
+	c->submitted++;
+	stat_submits++;
+	if (s->buffer_size > stat_max_submit)
+		stat_max_submit = s->buffer_size;
+
+	for (i = 0; i < s->signals.count; i++) {
+		so = syncobj_of(f, signals[i].handle);
+		so->fence = njobs;
+		if (!signals[i].point)
+			continue;
+		if (so->npoints == so->points_cap) {
+			unsigned int cap = so->points_cap ? so->points_cap * 2 : 16;
+			struct fake_point *grown = realloc(so->points, cap * sizeof(*grown));
+
+			if (!grown)
+				continue;	/* the model gives up on the point */
+			so->points = grown;
+			so->points_cap = cap;
+		}
+		so->points[so->npoints++] = (struct fake_point){ signals[i].point, njobs };
+	}
+	progress_unless_held();
+	return 0;
+}
+
+static int fake_syncobj_create(struct fake_file *f, struct drm_syncobj_create *c)
+{
+	unsigned int i;
+
+	if (c->flags & ~DRM_SYNCOBJ_CREATE_SIGNALED)
+		return -EINVAL;
+	for (i = 0; i < FAKE_MAX_SYNCOBJS && f->syncobj[i].used; i++)
+		;
+	if (i == FAKE_MAX_SYNCOBJS)
+		return -ENOMEM;
+	syncobj_clear(&f->syncobj[i]);
+	f->syncobj[i].used = true;
+	f->syncobj[i].fence = c->flags & DRM_SYNCOBJ_CREATE_SIGNALED ? 0 : -1;
+	c->handle = i + 1;
+	return 0;
+}
+
+static int fake_syncobj_destroy(struct fake_file *f, struct drm_syncobj_destroy *d)
+{
+	struct fake_syncobj *s = syncobj_of(f, d->handle);
+
+	if (d->pad || !s)
+		return -EINVAL;
+	syncobj_clear(s);
+	return 0;
+}
+
+static int sync_file_new(int64_t fence)
+{
+	unsigned int i;
+	int fd;
+
+	if (!sync_files_ready) {
+		for (i = 0; i < FAKE_MAX_SYNC_FILES; i++)
+			sync_files[i].fd = -1;
+		sync_files_ready = true;
+	}
+	for (i = 0; i < FAKE_MAX_SYNC_FILES && sync_files[i].fd >= 0; i++)
+		;
+	if (i == FAKE_MAX_SYNC_FILES)
+		return -EMFILE;
+	fd = eventfd(0, EFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	sync_files[i] = (struct fake_sync_file){ fd, fence, false };
+	sync_files_update();
+	return fd;
+}
+
+static int fake_syncobj_handle_to_fd(struct fake_file *f, struct drm_syncobj_handle *h)
+{
+	struct fake_syncobj *s;
+	int fd;
+
+	if (h->pad || h->flags != DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE)
+		return -EINVAL;	/* the model exports sync_files only */
+	s = syncobj_of(f, h->handle);
+	if (!s)
+		return -ENOENT;
+	if (s->fence < 0)
+		return -EINVAL;
+	progress_unless_held();
+	fd = sync_file_new(s->fence);
+	if (fd < 0)
+		return fd;
+	h->fd = fd;
+	return 0;
+}
+
+static int fake_syncobj_transfer(struct fake_file *f, struct drm_syncobj_transfer *t)
+{
+	struct fake_syncobj *src = syncobj_of(f, t->src_handle);
+	struct fake_syncobj *dst = syncobj_of(f, t->dst_handle);
+	int64_t fence;
+
+	if (t->pad || t->dst_point || t->flags)
+		return -EINVAL;	/* the model transfers to binary syncobjs only */
+	if (!src || !dst)
+		return -ENOENT;
+	fence = syncobj_fence(src, t->src_point);
+	if (fence < 0)
+		return -EINVAL;
+	dst->fence = fence;
+	return 0;
+}
+
+static int fake_syncobj_array(struct fake_file *f, struct drm_syncobj_array *a, bool signal)
+{
+	const uint32_t *h = (const uint32_t *)(uintptr_t)a->handles;
+	unsigned int i;
+
+	if (a->pad || !a->count_handles)
+		return -EINVAL;
+	for (i = 0; i < a->count_handles; i++)
+		if (!syncobj_of(f, h[i]))
+			return -ENOENT;
+	for (i = 0; i < a->count_handles; i++) {
+		struct fake_syncobj *s = syncobj_of(f, h[i]);
+
+		s->fence = signal ? 0 : -1;
+		if (!signal) {
+			s->npoints = 0;
+			s->floor = 0;
+		}
+	}
+	return 0;
+}
+
+static int fake_syncobj_query(struct fake_file *f, struct drm_syncobj_timeline_array *a)
+{
+	const uint32_t *h = (const uint32_t *)(uintptr_t)a->handles;
+	uint64_t *points = (uint64_t *)(uintptr_t)a->points;
+	unsigned int i;
+
+	if (a->flags || !a->count_handles)
+		return -EINVAL;
+	for (i = 0; i < a->count_handles; i++)
+		if (!syncobj_of(f, h[i]))
+			return -ENOENT;
+	progress_unless_held();
+	for (i = 0; i < a->count_handles; i++)
+		points[i] = syncobj_signalled_point(syncobj_of(f, h[i]));
+	return 0;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * DRM_IOCTL_SYNCOBJ_WAIT and _TIMELINE_WAIT (@points non-NULL): makes
+ * progress and looks, until done or the absolute @timeout.  Called and
+ * returns with fake_lock held; drops it while sleeping.
+ */
+static int fake_syncobj_wait(int fd, const uint32_t *h, const uint64_t *points,
+			     uint32_t count, uint32_t flags, int64_t timeout,
+			     uint32_t *first)
+{
+	const uint32_t valid = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+			       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+	struct timespec pause = { 0, FAKE_POLL_NS };
+	struct fake_file *f;
+	unsigned int i, done;
+
+	if (flags & ~valid || !count)
+		return -EINVAL;
+	stat_waits++;
+	for (;;) {
+		f = file_of(fd, true);
+		if (!f)
+			return -EMFILE;
+		progress();
+		for (i = done = 0; i < count; i++) {
+			struct fake_syncobj *s = syncobj_of(f, h[i]);
+			int64_t fence;
+
+			if (!s)
+				return -ENOENT;
+			fence = syncobj_fence(s, points ? points[i] : 0);
+			if (fence < 0 && !(flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT))
+				return -EINVAL;
+			if (fence >= 0 && fence_status(fence)) {
+				if (!done++ && first)
+					*first = i;
+			}
+		}
+		if (done == count || (done && !(flags & DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL)))
+			return 0;
+		if (now_ns() >= timeout)
+			return -ETIME;
+		pthread_mutex_unlock(&fake_lock);
+		nanosleep(&pause, NULL);
+		pthread_mutex_lock(&fake_lock);
+	}
+}
+
+/* The sync_file of @fd, or NULL. */
+static struct fake_sync_file *sync_file_of(int fd)
+{
+	unsigned int i;
+
+	for (i = 0; sync_files_ready && i < FAKE_MAX_SYNC_FILES; i++)
+		if (sync_files[i].fd == fd && fd >= 0)
+			return &sync_files[i];
+	return NULL;
+}
+
+/* SYNC_IOC_FILE_INFO on a sync_file of the model. */
+static int fake_sync_file_info(struct fake_sync_file *sf, struct sync_file_info *info)
+{
+	struct sync_fence_info fi = { .obj_name = "fake", .driver_name = "vaccel" };
+
+	if (info->flags || info->pad)
+		return -EINVAL;
+	info->status = fence_status(sf->fence);
+	strcpy(info->name, "fake-vaccel");
+	if (!info->num_fences) {
+		info->num_fences = 1;
+		return 0;
+	}
+	fi.status = info->status;
+	if (put_user_buf(info->sync_fence_info, &fi, sizeof(fi)))
+		return -EFAULT;
+	info->num_fences = 1;
+	return 0;
+}
+
+/* The ioctls of the model but QUERY and VERSION, under its lock. */
+static int fake_locked_ioctl(int fd, unsigned int nr, void *k)
 {
 	struct fake_file *f;
 	int ret;
 
 	pthread_mutex_lock(&fake_lock);
 	if (fail_count && nr == fail_nr) {
-		fail_count--;
-		ret = -fail_err;
-		goto out;
+		if (fail_skip) {
+			fail_skip--;
+		} else {
+			fail_count--;
+			ret = -fail_err;
+			goto out;
+		}
 	}
 	f = file_of(fd, true);
 	if (!f) {
@@ -583,9 +1507,57 @@ static int fake_mem_ioctl(int fd, unsigned int nr, void *k)
 	case _IOC_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD):
 		ret = fake_prime_export(f, k);
 		break;
-	default:
+	case _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE):
 		ret = fake_prime_import(f, k);
 		break;
+	case DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_CREATE:
+		ret = fake_context_create(f, k);
+		break;
+	case DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_DESTROY:
+		ret = fake_context_destroy(f, k);
+		break;
+	case DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_STATE:
+		ret = fake_context_state(f, k);
+		break;
+	case DRM_COMMAND_BASE + DRM_VACCEL_SUBMIT:
+		ret = fake_submit(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_CREATE):
+		ret = fake_syncobj_create(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_DESTROY):
+		ret = fake_syncobj_destroy(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD):
+		ret = fake_syncobj_handle_to_fd(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_TRANSFER):
+		ret = fake_syncobj_transfer(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_RESET):
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
+		ret = fake_syncobj_array(f, k, nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL));
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_QUERY):
+		ret = fake_syncobj_query(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_WAIT): {
+		struct drm_syncobj_wait *w = k;
+
+		ret = fake_syncobj_wait(fd, (const uint32_t *)(uintptr_t)w->handles, NULL,
+					w->count_handles, w->flags, w->timeout_nsec,
+					&w->first_signaled);
+		break;
+	}
+	default: {	/* DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT */
+		struct drm_syncobj_timeline_wait *w = k;
+
+		ret = fake_syncobj_wait(fd, (const uint32_t *)(uintptr_t)w->handles,
+					(const uint64_t *)(uintptr_t)w->points,
+					w->count_handles, w->flags, w->timeout_nsec,
+					&w->first_signaled);
+		break;
+	}
 	}
 out:
 	pthread_mutex_unlock(&fake_lock);
@@ -604,6 +1576,18 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 		struct drm_vaccel_vm_bind b;
 		struct drm_gem_close g;
 		struct drm_prime_handle p;
+		struct drm_vaccel_context_create cc;
+		struct drm_vaccel_context_destroy cd;
+		struct drm_vaccel_context_state cs;
+		struct drm_vaccel_submit s;
+		struct drm_syncobj_create sc;
+		struct drm_syncobj_destroy sd;
+		struct drm_syncobj_handle sh;
+		struct drm_syncobj_transfer st;
+		struct drm_syncobj_array sa;
+		struct drm_syncobj_timeline_array sq;
+		struct drm_syncobj_wait sw;
+		struct drm_syncobj_timeline_wait stw;
 	} k;
 	size_t usize = _IOC_SIZE(cmd), ksize;
 	unsigned int nr = _IOC_NR(cmd);
@@ -629,6 +1613,31 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 	else if (nr == _IOC_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD) ||
 		 nr == _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE))
 		ksize = sizeof(k.p);
+	else if (nr == DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_CREATE)
+		ksize = sizeof(k.cc);
+	else if (nr == DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_DESTROY)
+		ksize = sizeof(k.cd);
+	else if (nr == DRM_COMMAND_BASE + DRM_VACCEL_CONTEXT_STATE)
+		ksize = sizeof(k.cs);
+	else if (nr == DRM_COMMAND_BASE + DRM_VACCEL_SUBMIT)
+		ksize = sizeof(k.s);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_CREATE))
+		ksize = sizeof(k.sc);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_DESTROY))
+		ksize = sizeof(k.sd);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD))
+		ksize = sizeof(k.sh);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_TRANSFER))
+		ksize = sizeof(k.st);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_RESET) ||
+		 nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL))
+		ksize = sizeof(k.sa);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_QUERY))
+		ksize = sizeof(k.sq);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_WAIT))
+		ksize = sizeof(k.sw);
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT))
+		ksize = sizeof(k.stw);
 	else
 		return -EINVAL;
 	if (usize > ksize)
@@ -639,7 +1648,7 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 	else if (nr == DRM_COMMAND_BASE + DRM_VACCEL_QUERY)
 		ret = fake_query(fd, &k.q);
 	else
-		ret = fake_mem_ioctl(fd, nr, &k);
+		ret = fake_locked_ioctl(fd, nr, &k);
 	if (_IOC_DIR(cmd) & _IOC_READ)
 		memcpy(arg, &k, usize);
 	return ret;
@@ -649,6 +1658,7 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 int close(int fd)
 {
 	static int (*real_close)(int);
+	struct fake_sync_file *sf;
 	struct fake_file *f;
 
 	if (is_fake(fd)) {
@@ -656,6 +1666,12 @@ int close(int fd)
 		f = file_of(fd, false);
 		if (f)
 			file_drop(f);
+		pthread_mutex_unlock(&fake_lock);
+	} else {
+		pthread_mutex_lock(&fake_lock);
+		sf = sync_file_of(fd);
+		if (sf)
+			sf->fd = -1;
 		pthread_mutex_unlock(&fake_lock);
 	}
 	if (!real_close)
@@ -666,6 +1682,7 @@ int close(int fd)
 int ioctl(int fd, unsigned long request, ...)
 {
 	static int (*real_ioctl)(int, unsigned long, ...);
+	struct fake_sync_file *sf;
 	va_list ap;
 	void *arg;
 	int ret;
@@ -674,6 +1691,14 @@ int ioctl(int fd, unsigned long request, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 
+	if (request == SYNC_IOC_FILE_INFO) {
+		pthread_mutex_lock(&fake_lock);
+		sf = sync_file_of(fd);
+		ret = sf ? fake_sync_file_info(sf, arg) : 1;
+		pthread_mutex_unlock(&fake_lock);
+		if (ret <= 0)
+			goto out;
+	}
 	if (!is_fake(fd)) {
 		if (!real_ioctl)
 			real_ioctl = (int (*)(int, unsigned long, ...))
@@ -681,9 +1706,53 @@ int ioctl(int fd, unsigned long request, ...)
 		return real_ioctl(fd, request, arg);
 	}
 	ret = fake_ioctl(fd, request, arg);
+out:
 	if (ret) {
 		errno = -ret;
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * mmap() of an object's cookie (BO_MMAP_OFFSET) maps /dev/zero at offset
+ * 0, and the model remembers the mapping as the object's memory; munmap()
+ * makes it forget.
+ */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
+	uint64_t o = (uint64_t)off >> 32;
+	void *p;
+
+	if (!real_mmap)
+		real_mmap = (void *(*)(void *, size_t, int, int, int, off_t))
+			dlsym(RTLD_NEXT, "mmap");
+	if (fd < 0 || !off || !is_fake(fd))
+		return real_mmap(addr, len, prot, flags, fd, off);
+	p = real_mmap(addr, len, prot, flags, fd, 0);
+	if (p != MAP_FAILED && o >= 1 && o <= FAKE_MAX_OBJS) {
+		pthread_mutex_lock(&fake_lock);
+		if (objs[o - 1].used) {
+			objs[o - 1].cpu = p;
+			objs[o - 1].cpu_len = len;
+		}
+		pthread_mutex_unlock(&fake_lock);
+	}
+	return p;
+}
+
+int munmap(void *addr, size_t len)
+{
+	static int (*real_munmap)(void *, size_t);
+	unsigned int i;
+
+	if (!real_munmap)
+		real_munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+	pthread_mutex_lock(&fake_lock);
+	for (i = 0; i < FAKE_MAX_OBJS; i++)
+		if (objs[i].cpu && objs[i].cpu == addr)
+			objs[i].cpu = NULL;
+	pthread_mutex_unlock(&fake_lock);
+	return real_munmap(addr, len);
 }

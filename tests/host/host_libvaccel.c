@@ -83,6 +83,36 @@ int main(int argc, char **argv)
 	CHECK(vaccel_bo_handle(NULL) == 0);
 	CHECK(fd == -1 && ptr == NULL && va == 1);
 
+	/* Queues and events with NULL handles. */
+	{
+		struct vaccel_queue *q = (struct vaccel_queue *)&q;
+		struct vaccel_event *ev = (struct vaccel_event *)&ev;
+
+		CHECK(vaccel_queue_create(NULL, VACCEL_ENGINE_CLASS_COMPUTE,
+					  VACCEL_PRIORITY_NORMAL, &q) == -EINVAL);
+		CHECK(q == (struct vaccel_queue *)&q);
+		vaccel_queue_destroy(NULL);
+		CHECK(vaccel_queue_copy(NULL, 0x10000, 0x20000, 8) == -EINVAL);
+		CHECK(vaccel_queue_fill(NULL, 0x10000, 8, 0) == -EINVAL);
+		CHECK(vaccel_queue_write(NULL, 0x10000, 0, 32) == -EINVAL);
+		CHECK(vaccel_queue_timestamp(NULL, 0x10000) == -EINVAL);
+		CHECK(vaccel_queue_wait_mem(NULL, 0x10000, 0, ~0ull, VACCEL_COMPARE_EQ,
+					    32) == -EINVAL);
+		CHECK(vaccel_queue_delay(NULL, 1) == -EINVAL);
+		CHECK(vaccel_queue_flush(NULL) == -EINVAL);
+		CHECK(vaccel_queue_finish(NULL) == -EINVAL);
+		CHECK(vaccel_queue_signal(NULL, NULL) == -EINVAL);
+		CHECK(vaccel_queue_wait_event(NULL, NULL) == -EINVAL);
+		CHECK(vaccel_event_create(NULL, &ev) == -EINVAL);
+		CHECK(ev == (struct vaccel_event *)&ev);
+		vaccel_event_destroy(NULL);
+		CHECK(vaccel_event_wait(NULL, 0) == -EINVAL);
+		CHECK(vaccel_event_signal(NULL) == -EINVAL);
+		CHECK(vaccel_event_reset(NULL) == -EINVAL);
+		CHECK(vaccel_event_export_sync_file(NULL, &fd) == -EINVAL);
+		CHECK(fd == -1);
+	}
+
 	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COMPUTE), "compute"));
 	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_COPY), "copy"));
 	CHECK(!strcmp(vaccel_engine_class_name(VACCEL_ENGINE_CLASS_PAGING), "paging"));

@@ -34,6 +34,12 @@
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
+#   queue_fake		libvaccel's queues and events on the fake device,
+#			which executes packets: results, splitting of long
+#			recordings, the bounded pool of DMA buffers, events,
+#			faults, unwinding of failed steps (host_queue.c)
+#   vaccel_sample_fake	vaccel-sample on the fake device: exit 0, the timings,
+#			with and without a copy engine; -h and bad options
 
 set -u
 
@@ -145,13 +151,14 @@ check va_alloc va_alloc
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake libvaccel_mem_fake; do
+		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
 fi
 LIB=$UMD_O/lib
 INFO=$UMD_O/bin/vaccel-info
+SAMPLE=$UMD_O/bin/vaccel-sample
 
 # The functions declared in vaccel.h, the names in libvaccel.sym and the
 # dynamic symbols of libvaccel.so must be the same three lists.
@@ -272,5 +279,43 @@ libvaccel_mem_fake() {
 		"$O/bin/host_libvaccel_mem"
 }
 check libvaccel_mem_fake libvaccel_mem_fake
+
+queue_fake() {
+	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
+		-o "$O/bin/fake_vaccel.so" -ldl -pthread || return 1
+	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
+		"$ROOT/tests/host/host_queue.c" -o "$O/bin/host_queue" \
+		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
+	mkdir -p "$TMP/fakequeue"
+	ln -sf /dev/zero "$TMP/fakequeue/accel0"
+	VACCEL_DEVICE_DIR=$TMP/fakequeue LD_PRELOAD=$O/bin/fake_vaccel.so \
+		timeout 300 "$O/bin/host_queue"
+}
+check queue_fake queue_fake
+
+vaccel_sample_fake() {
+	local out rc
+	mkdir -p "$TMP/fakesample"
+	ln -sf /dev/zero "$TMP/fakesample/accel0"
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$O/bin/fake_vaccel.so \
+		timeout 60 "$SAMPLE" 2>&1) || { echo "exit $?: $out"; return 1; }
+	expect_out 'fill 4 MiB on copy engine: .* ms (.* GB/s)' || return 1
+	expect_out 'fill 4 MiB on compute engine: .* ms' || return 1
+	expect_out 'copy 2 MiB on copy engine: .* ms' || return 1
+	expect_out 'copy 4 MiB on compute engine: .* ms' || return 1
+	expect_out '^result: OK' || return 1
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$O/bin/fake_vaccel.so \
+		VT_COPY=0 timeout 60 "$SAMPLE" -s 1 2>&1) ||
+		{ echo "no copy engine: exit $?: $out"; return 1; }
+	expect_out 'no copy engine' || return 1
+	expect_out 'copy 512 KiB on compute engine' || return 1
+	"$SAMPLE" -h | grep -q '^usage: vaccel-sample' || { echo "-h: no usage"; return 1; }
+	"$SAMPLE" -s 0 >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "-s 0: exit $rc"; return 1; }
+	out=$(VACCEL_DEVICE_DIR=/nonexistent "$SAMPLE" 2>&1); rc=$?
+	[ $rc = 1 ] || { echo "no device: exit $rc"; return 1; }
+	expect_out 'no vaccel device found'
+}
+check vaccel_sample_fake vaccel_sample_fake
 
 exit $failed

@@ -126,6 +126,55 @@ static const struct field vm_bind[] = {
 	FIELD(drm_vaccel_vm_bind, flags),
 	FIELD(drm_vaccel_vm_bind, pad),
 	FIELD(drm_vaccel_vm_bind, ops),
+	FIELD(drm_vaccel_vm_bind, waits),
+	FIELD(drm_vaccel_vm_bind, signals),
+	{ NULL, 0, 0 }
+};
+
+static const struct field context_create[] = {
+	FIELD(drm_vaccel_context_create, engine_class),
+	FIELD(drm_vaccel_context_create, engine_instance),
+	FIELD(drm_vaccel_context_create, priority),
+	FIELD(drm_vaccel_context_create, flags),
+	FIELD(drm_vaccel_context_create, handle),
+	FIELD(drm_vaccel_context_create, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field context_destroy[] = {
+	FIELD(drm_vaccel_context_destroy, handle),
+	FIELD(drm_vaccel_context_destroy, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field context_state[] = {
+	FIELD(drm_vaccel_context_state, handle),
+	FIELD(drm_vaccel_context_state, pad),
+	FIELD(drm_vaccel_context_state, flags),
+	FIELD(drm_vaccel_context_state, engine_index),
+	FIELD(drm_vaccel_context_state, jobs_submitted),
+	FIELD(drm_vaccel_context_state, jobs_completed),
+	FIELD(drm_vaccel_context_state, fault_va),
+	FIELD(drm_vaccel_context_state, fault_offset),
+	FIELD(drm_vaccel_context_state, fault_reason),
+	FIELD(drm_vaccel_context_state, fault_access),
+	{ NULL, 0, 0 }
+};
+
+static const struct field sync[] = {
+	FIELD(drm_vaccel_sync, handle),
+	FIELD(drm_vaccel_sync, flags),
+	FIELD(drm_vaccel_sync, point),
+	{ NULL, 0, 0 }
+};
+
+static const struct field submit[] = {
+	FIELD(drm_vaccel_submit, context),
+	FIELD(drm_vaccel_submit, flags),
+	FIELD(drm_vaccel_submit, buffer_va),
+	FIELD(drm_vaccel_submit, buffer_size),
+	FIELD(drm_vaccel_submit, waits),
+	FIELD(drm_vaccel_submit, signals),
 	{ NULL, 0, 0 }
 };
 
@@ -174,6 +223,11 @@ int main(void)
 	bad |= CHECK(drm_vaccel_bo_info, bo_info);
 	bad |= CHECK(drm_vaccel_vm_bind_op, vm_bind_op);
 	bad |= CHECK(drm_vaccel_vm_bind, vm_bind);
+	bad |= CHECK(drm_vaccel_context_create, context_create);
+	bad |= CHECK(drm_vaccel_context_destroy, context_destroy);
+	bad |= CHECK(drm_vaccel_context_state, context_state);
+	bad |= CHECK(drm_vaccel_sync, sync);
+	bad |= CHECK(drm_vaccel_submit, submit);
 	/* The first released size of the device answer stays the minimum. */
 	if (offsetof(struct drm_vaccel_device_info, max_bo_size) != 64) {
 		fprintf(stderr, "uapi 1.0 part of drm_vaccel_device_info is not 64 bytes\n");
@@ -185,5 +239,12 @@ int main(void)
 	       (unsigned long)DRM_IOCTL_VACCEL_BO_MMAP_OFFSET);
 	printf("DRM_IOCTL_VACCEL_BO_INFO 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_BO_INFO);
 	printf("DRM_IOCTL_VACCEL_VM_BIND 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_VM_BIND);
+	printf("DRM_IOCTL_VACCEL_CONTEXT_CREATE 0x%08lx\n",
+	       (unsigned long)DRM_IOCTL_VACCEL_CONTEXT_CREATE);
+	printf("DRM_IOCTL_VACCEL_CONTEXT_DESTROY 0x%08lx\n",
+	       (unsigned long)DRM_IOCTL_VACCEL_CONTEXT_DESTROY);
+	printf("DRM_IOCTL_VACCEL_CONTEXT_STATE 0x%08lx\n",
+	       (unsigned long)DRM_IOCTL_VACCEL_CONTEXT_STATE);
+	printf("DRM_IOCTL_VACCEL_SUBMIT 0x%08lx\n", (unsigned long)DRM_IOCTL_VACCEL_SUBMIT);
 	return bad;
 }

@@ -15,8 +15,12 @@
  * it, so any number of threads may query the same handle at once.  The
  * memory functions (GPU virtual addresses, buffers) may be called from any
  * number of threads on the same device; a buffer must not be freed while
- * another thread still uses it.  vaccel_device_close() must not race with
- * any other use of that handle or of its buffers.
+ * another thread still uses it.  A queue is used by one thread at a time
+ * (the caller serialises the calls on one queue); different queues may be
+ * used from different threads at once.  Events may be waited for, signalled
+ * and reset from any number of threads, and used by several queues.
+ * vaccel_device_close() must not race with any other use of that handle or
+ * of its buffers, queues and events, which must all be gone by then.
  *
  * This header does not need the kernel uapi header.  Programs that call
  * vaccel_device_query() include <drm/vaccel_accel.h> for the query types and
@@ -48,6 +52,24 @@ struct vaccel_device;
  * life, at the address vaccel_bo_va() returns.
  */
 struct vaccel_bo;
+
+/*
+ * struct vaccel_queue - a command queue: records work for one engine class
+ *
+ * Opaque.  Created by vaccel_queue_create(), destroyed by
+ * vaccel_queue_destroy().  MCDM's Command Queue: it turns the calls that
+ * record work into DMA buffers and submits them to its kernel context.
+ */
+struct vaccel_queue;
+
+/*
+ * struct vaccel_event - a synchronisation point between queues and the CPU
+ *
+ * Opaque.  Created by vaccel_event_create(), destroyed by
+ * vaccel_event_destroy().  A DRM syncobj: it holds the completion fence of
+ * the work that signals it, or no fence at all.
+ */
+struct vaccel_event;
 
 /**
  * enum vaccel_engine_class - the kinds of engine (values of the uapi)
@@ -468,6 +490,324 @@ uint32_t vaccel_bo_handle(const struct vaccel_bo *bo);
  * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the kernel.
  */
 int vaccel_bo_export(struct vaccel_bo *bo, int *fd);
+
+/**
+ * enum vaccel_priority - priority of a queue (values of the uapi)
+ * @VACCEL_PRIORITY_LOW: background work
+ * @VACCEL_PRIORITY_NORMAL: the default
+ * @VACCEL_PRIORITY_HIGH: latency-sensitive work; needs CAP_SYS_NICE
+ * @VACCEL_PRIORITY_REALTIME: the highest; needs CAP_SYS_NICE
+ */
+enum vaccel_priority {
+	VACCEL_PRIORITY_LOW = 0,
+	VACCEL_PRIORITY_NORMAL = 1,
+	VACCEL_PRIORITY_HIGH = 2,
+	VACCEL_PRIORITY_REALTIME = 3,
+};
+
+/**
+ * enum vaccel_compare - the condition of vaccel_queue_wait_mem()
+ * @VACCEL_COMPARE_EQ: the masked value equals the masked reference
+ * @VACCEL_COMPARE_NE: it differs from it
+ * @VACCEL_COMPARE_GT: it is greater, unsigned
+ * @VACCEL_COMPARE_GE: it is greater or equal, unsigned
+ * @VACCEL_COMPARE_LT: it is less, unsigned
+ * @VACCEL_COMPARE_LE: it is less or equal, unsigned
+ *
+ * The values are those of the uapi's WAIT_MEM packet.
+ */
+enum vaccel_compare {
+	VACCEL_COMPARE_EQ = 0,
+	VACCEL_COMPARE_NE = 1,
+	VACCEL_COMPARE_GT = 2,
+	VACCEL_COMPARE_GE = 3,
+	VACCEL_COMPARE_LT = 4,
+	VACCEL_COMPARE_LE = 5,
+};
+
+/* Bytes of one DMA buffer of a queue's pool. */
+#define VACCEL_QUEUE_BUFFER_SIZE	(64u * 1024)
+/* DMA buffers a queue's pool holds at most. */
+#define VACCEL_QUEUE_MAX_BUFFERS	16u
+
+/**
+ * vaccel_queue_create() - create a command queue
+ * @dev: the device
+ * @engine_class: %VACCEL_ENGINE_CLASS_COMPUTE or %VACCEL_ENGINE_CLASS_COPY
+ * @priority: &enum vaccel_priority
+ * @out: receives the queue on success
+ *
+ * Creates a kernel context on the engine of @engine_class that has the
+ * fewest contexts, executing in @dev's GPU address space.  Work recorded
+ * into the queue (vaccel_queue_copy() and the other recording functions) is
+ * appended to a DMA buffer; vaccel_queue_flush() submits it, and a buffer
+ * that fills up is submitted by itself and recording continues in the
+ * next, so a recording of any length executes in order.  The DMA buffers
+ * (%VACCEL_QUEUE_BUFFER_SIZE bytes each, mapped read-only for the device)
+ * come from a pool of the queue, reused once the device has executed them;
+ * the pool grows as needed up to %VACCEL_QUEUE_MAX_BUFFERS buffers, after
+ * which recording waits for the oldest buffer to complete.
+ *
+ * Work of one queue executes in the order it is recorded, each command
+ * after the previous one has completed; events order the work of different
+ * queues and the CPU.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, another engine class or an unknown
+ * priority, -ENODEV if the device has no engine of @engine_class, -EPERM
+ * for a priority above %VACCEL_PRIORITY_NORMAL without CAP_SYS_NICE,
+ * -ENOSPC if @dev has too many queues, -ENOMEM, or another negative errno
+ * of the kernel.
+ */
+int vaccel_queue_create(struct vaccel_device *dev,
+			enum vaccel_engine_class engine_class,
+			enum vaccel_priority priority, struct vaccel_queue **out);
+
+/**
+ * vaccel_queue_destroy() - destroy a command queue
+ * @q: the queue, or NULL (nothing happens)
+ *
+ * Work recorded but not flushed is dropped; submitted work that has not
+ * completed is cancelled, and the events it was to signal signal with an
+ * error: -ECANCELED, or -ESRCH for work that still waited for an event (it
+ * signals once that event has).  Call vaccel_queue_finish() first to let
+ * the work complete.  Returns without waiting for any event, once the
+ * device no longer uses the queue's DMA buffers.
+ */
+void vaccel_queue_destroy(struct vaccel_queue *q);
+
+/**
+ * vaccel_queue_copy() - record a copy
+ * @q: the queue
+ * @dst_va: GPU virtual address of the destination
+ * @src_va: GPU virtual address of the source
+ * @size: bytes; 0 records nothing
+ *
+ * Overlapping ranges are copied as memmove() does.  An address the device
+ * cannot read or write faults the queue when the copy executes.
+ *
+ * Return: 0, -EINVAL if @q is NULL, -ECANCELED if the queue has faulted,
+ * or the error of submitting a full DMA buffer or of getting a new one
+ * (see vaccel_queue_flush()).
+ */
+int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va, uint64_t src_va,
+		      uint64_t size);
+
+/**
+ * vaccel_queue_fill() - record a fill
+ * @q: the queue
+ * @dst_va: GPU virtual address, a multiple of 4
+ * @size: bytes, a multiple of 4; 0 records nothing
+ * @value: the 32-bit pattern stored in every 4 bytes
+ *
+ * Return: 0, -EINVAL if @q is NULL or @dst_va or @size is not a multiple
+ * of 4, or an error as for vaccel_queue_copy().
+ */
+int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va, uint64_t size,
+		      uint32_t value);
+
+/**
+ * vaccel_queue_write() - record the write of an immediate value
+ * @q: the queue
+ * @va: GPU virtual address, aligned to the size written
+ * @value: the value; with @bits 32, its low 32 bits are written
+ * @bits: 32 or 64
+ *
+ * Return: 0, -EINVAL if @q is NULL, @bits is neither 32 nor 64 or @va is
+ * misaligned, or an error as for vaccel_queue_copy().
+ */
+int vaccel_queue_write(struct vaccel_queue *q, uint64_t va, uint64_t value,
+		       unsigned int bits);
+
+/**
+ * vaccel_queue_timestamp() - record the write of the engine's clock
+ * @q: the queue
+ * @va: GPU virtual address, a multiple of 8
+ *
+ * When the command executes, the engine stores its clock as a 64-bit count
+ * of nanoseconds at @va.  The clock is the CPU's CLOCK_MONOTONIC, so
+ * timestamps compare with clock_gettime() and with each other across
+ * engines.
+ *
+ * Return: 0, -EINVAL if @q is NULL or @va is not a multiple of 8, or an
+ * error as for vaccel_queue_copy().
+ */
+int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va);
+
+/**
+ * vaccel_queue_wait_mem() - record a wait for a value in memory
+ * @q: the queue
+ * @va: GPU virtual address of the value, aligned to its size
+ * @ref: the reference
+ * @mask: the bits compared; with @bits 32, its low 32 bits
+ * @op: &enum vaccel_compare
+ * @bits: 32 or 64, the size of the value
+ *
+ * The queue stops at this command until the value at @va, masked with
+ * @mask, compares with @ref, masked likewise, as @op says; the CPU,
+ * another queue or this one (in an earlier command) may write the value.
+ * A wait that never ends keeps the queue busy until it is destroyed.
+ *
+ * Return: 0, -EINVAL if @q is NULL, @op is unknown, @bits is neither 32
+ * nor 64 or @va is misaligned, or an error as for vaccel_queue_copy().
+ */
+int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va, uint64_t ref,
+			  uint64_t mask, enum vaccel_compare op, unsigned int bits);
+
+/**
+ * vaccel_queue_delay() - record a delay
+ * @q: the queue
+ * @ns: nanoseconds the engine spends on the command
+ *
+ * A test aid: it makes an engine busy for a known time.
+ *
+ * Return: 0, -EINVAL if @q is NULL, or an error as for vaccel_queue_copy().
+ */
+int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns);
+
+/**
+ * vaccel_queue_flush() - submit the work recorded so far
+ * @q: the queue
+ *
+ * Submits the recorded work that is not submitted yet, with the waits of
+ * vaccel_queue_wait_event() since the last submission; does nothing if
+ * there is neither.  Does not wait for the work to execute.  After a
+ * failure other than -ECANCELED the work stays recorded, and a later call
+ * submits it.
+ *
+ * Return: 0, -EINVAL if @q is NULL, -ECANCELED if the queue has faulted
+ * (destroy it: it accepts no more work), or another negative errno of the
+ * kernel (such as -ENOMEM).
+ */
+int vaccel_queue_flush(struct vaccel_queue *q);
+
+/**
+ * vaccel_queue_finish() - submit the work recorded so far and wait for it
+ * @q: the queue
+ *
+ * Flushes @q, then waits until all its submitted work has completed.
+ * When work of the queue failed, the queue refuses further work with
+ * -ECANCELED from then on.
+ *
+ * Return: 0 when all the work completed without error; -EFAULT if a command
+ * of the queue touched memory the device may not access (an unmapped
+ * address, a write to read-only memory), -EINVAL if a DMA buffer was
+ * malformed, -ECANCELED if the queue had faulted before or its work was
+ * cancelled; -EINVAL if @q is NULL; or another negative errno of the
+ * kernel.
+ */
+int vaccel_queue_finish(struct vaccel_queue *q);
+
+/**
+ * vaccel_queue_signal() - signal an event when the work so far completes
+ * @q: the queue
+ * @ev: the event, of the same device
+ *
+ * Flushes @q: the event signals when everything recorded into @q before
+ * this call has completed, or with the error of that work if it failed
+ * (see vaccel_event_wait()).  The event's previous fence is replaced.
+ *
+ * Return: 0, -EINVAL if an argument is NULL or @ev belongs to another
+ * device, or an error as for vaccel_queue_flush().
+ */
+int vaccel_queue_signal(struct vaccel_queue *q, struct vaccel_event *ev);
+
+/**
+ * vaccel_queue_wait_event() - make the work recorded next wait for an event
+ * @q: the queue
+ * @ev: the event, of the same device
+ *
+ * Flushes the work recorded so far, which does not wait, and makes what is
+ * recorded after this call wait until @ev has signalled.  The fence @ev
+ * holds now is the one waited for: signalling or resetting @ev later does
+ * not change the wait.  The device waits, not the CPU: this returns at
+ * once.  Work of a queue executes in order, so everything @q executes from
+ * then on waits too.  A wait for an event that signalled with an error
+ * completes all the same.
+ *
+ * The event must have a fence already: vaccel_queue_signal() or
+ * vaccel_event_signal() on it, and no vaccel_event_reset() since.
+ *
+ * Return: 0, -EINVAL if an argument is NULL, @ev belongs to another device
+ * or @ev has no fence, or an error as for vaccel_queue_flush().
+ */
+int vaccel_queue_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
+
+/**
+ * vaccel_event_create() - create an event
+ * @dev: the device
+ * @out: receives the event on success
+ *
+ * The event starts without a fence: not signalled.
+ *
+ * Return: 0, -EINVAL if an argument is NULL, -ENOMEM, or another negative
+ * errno of the kernel.
+ */
+int vaccel_event_create(struct vaccel_device *dev, struct vaccel_event **out);
+
+/**
+ * vaccel_event_destroy() - destroy an event
+ * @ev: the event, or NULL (nothing happens)
+ *
+ * Work already submitted that waits for or signals the event is not
+ * affected.
+ */
+void vaccel_event_destroy(struct vaccel_event *ev);
+
+/**
+ * vaccel_event_wait() - wait on the CPU until an event signals
+ * @ev: the event
+ * @timeout_ns: longest wait in nanoseconds; 0 only looks, a negative value
+ *	waits for ever
+ *
+ * Waits until the event has a fence and the fence has signalled, so it
+ * may be called before the vaccel_queue_signal() that signals the event,
+ * from another thread.  Thread-safe.
+ *
+ * Return: 0 once the event signalled; -ETIME if it did not in time; the
+ * error of the work that signalled it if that failed: -EFAULT or -EINVAL
+ * for the buffer that faulted, -ECANCELED for the buffers after it (see
+ * vaccel_queue_finish()) and for work cancelled by vaccel_queue_destroy(),
+ * -ESRCH for work cancelled while it waited for an event; -EINVAL if @ev
+ * is NULL; or another negative errno of the kernel.
+ */
+int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns);
+
+/**
+ * vaccel_event_signal() - signal an event from the CPU
+ * @ev: the event
+ *
+ * Gives the event a fence that has signalled.  Thread-safe.
+ *
+ * Return: 0, -EINVAL if @ev is NULL, or a negative errno of the kernel.
+ */
+int vaccel_event_signal(struct vaccel_event *ev);
+
+/**
+ * vaccel_event_reset() - take an event's fence away
+ * @ev: the event
+ *
+ * The event is not signalled any more, and cannot be waited for by a queue
+ * until it is signalled again.  Waits recorded before are not affected.
+ * Thread-safe.
+ *
+ * Return: 0, -EINVAL if @ev is NULL, or a negative errno of the kernel.
+ */
+int vaccel_event_reset(struct vaccel_event *ev);
+
+/**
+ * vaccel_event_export_sync_file() - export an event's fence as a sync_file
+ * @ev: the event
+ * @fd: receives a new sync_file descriptor (close-on-exec), which the
+ *	caller closes
+ *
+ * The sync_file holds the fence the event holds now.  poll() reports it
+ * readable once the fence has signalled, and other drivers and APIs take
+ * it as a fence.  Thread-safe.
+ *
+ * Return: 0, -EINVAL if an argument is NULL or the event has no fence, or
+ * another negative errno of the kernel (such as -EMFILE).
+ */
+int vaccel_event_export_sync_file(struct vaccel_event *ev, int *fd);
 
 #if defined(__cplusplus)
 }

@@ -138,6 +138,93 @@ struct vaccel_device {
 	uint32_t bo_count;
 };
 
+/* Snapshots of events a queue holds for its next submission (queue.c). */
+#define VACCEL_QUEUE_MAX_WAITS	16
+
+/**
+ * struct vaccel_cmdbuf - a DMA buffer of a queue's pool (queue.c)
+ * @bo: the buffer object, mapped read-only and non-executable for the device
+ * @map: its CPU mapping, where packets are written
+ * @va: its GPU virtual address
+ * @words: its size in 64-bit words
+ * @point: the queue's timeline point of the last submission from it; the
+ *	device is done with the buffer once that point has signalled (0:
+ *	nothing submitted from it)
+ * @next: link in the queue's busy or free list
+ */
+struct vaccel_cmdbuf {
+	struct vaccel_bo *bo;
+	uint64_t *map;
+	uint64_t va;
+	uint32_t words;
+	uint64_t point;
+	struct vaccel_cmdbuf *next;
+};
+
+/**
+ * struct vaccel_queue - a command queue, see vaccel.h
+ * @dev: the device
+ * @context: the kernel context's handle
+ * @engine_class: the class of its engine
+ * @timeline: a timeline syncobj; submission n signals point n
+ * @last: a binary syncobj holding the fence of the last submission, whose
+ *	error tells whether the queue's work failed
+ * @submitted: the last point submitted
+ * @completed: the highest point known to have signalled
+ * @cur: the DMA buffer being recorded into, or NULL
+ * @start: word of @cur where the recording not yet submitted starts
+ * @used: words of @cur written; [@start, @used) is not submitted yet
+ * @busy: DMA buffers the device may still read, oldest (lowest @point)
+ *	first; @busy_tail is the newest
+ * @busy_tail: last entry of @busy
+ * @free: DMA buffers ready to be recorded into
+ * @nbufs: DMA buffers the pool holds, @cur included
+ * @wait_objs: binary syncobjs holding snapshots of the events the next
+ *	submission waits for; created as needed and kept
+ * @nwait_objs: entries of @wait_objs created
+ * @nwaits: entries of @wait_objs the next submission waits for
+ * @error: 0, or -ECANCELED once the queue's work failed: the queue accepts
+ *	no more work
+ *
+ * Not locked: the caller serialises the use of a queue.
+ */
+struct vaccel_queue {
+	struct vaccel_device *dev;
+	uint32_t context;
+	uint32_t engine_class;
+	uint32_t timeline;
+	uint32_t last;
+	uint64_t submitted;
+	uint64_t completed;
+	struct vaccel_cmdbuf *cur;
+	uint32_t start;
+	uint32_t used;
+	struct vaccel_cmdbuf *busy;
+	struct vaccel_cmdbuf *busy_tail;
+	struct vaccel_cmdbuf *free;
+	unsigned int nbufs;
+	uint32_t wait_objs[VACCEL_QUEUE_MAX_WAITS];
+	unsigned int nwait_objs;
+	unsigned int nwaits;
+	int error;
+};
+
+/**
+ * struct vaccel_event - an event, see vaccel.h
+ * @dev: the device
+ * @handle: its binary syncobj
+ */
+struct vaccel_event {
+	struct vaccel_device *dev;
+	uint32_t handle;
+};
+
+/* event.c: binary syncobjs of a device. */
+int vaccel_syncobj_create(struct vaccel_device *dev, uint32_t *handle);
+void vaccel_syncobj_destroy(struct vaccel_device *dev, uint32_t handle);
+int vaccel_syncobj_status(struct vaccel_device *dev, uint32_t handle,
+			  int *status);
+
 /* query.c: fill @dev->info and @dev->engines from the kernel. */
 int vaccel_device_init_queries(struct vaccel_device *dev);
 

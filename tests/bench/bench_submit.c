@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * bench_submit.c - what submitting a DMA buffer costs, against references
+ * measured in the same run (the machines are noisy and may be emulated:
+ * only ratios mean anything).  Raw ioctls throughout, so that the figures
+ * are the kernel's, not libvaccel's.
+ *
+ * (a) Round trip: SUBMIT of a one-packet NOP buffer with an out-syncobj,
+ *     then SYNCOBJ_WAIT on it, ITERS times after WARMUP; against a futex
+ *     ping-pong between two threads (a wake-up there and back), measured
+ *     the same way.  Ratios of the p50 and of the p99; target p50 <= 2.0.
+ * (b) Pipelined: JOBS NOP buffers submitted back to back, the last one with
+ *     an out-syncobj, one wait at the end; the cost per job, against one
+ *     bare ioctl (DRM_IOCTL_VACCEL_QUERY of the device information), as a
+ *     number of bare ioctls; target < 10.
+ * (c) Completion to wake-up: a buffer whose last packet is a TIMESTAMP
+ *     (the engine's clock is CLOCK_MONOTONIC); the time from it to the
+ *     return of SYNCOBJ_WAIT, read with clock_gettime(); p50 and p99 in µs.
+ *
+ * Output: a table, then
+ *	bench.submit.nop_rt_p50_ratio <x> PASS|FAIL
+ *	bench.submit.pipelined_per_job_ioctls <x> PASS|FAIL
+ *	bench.submit.wake_latency_p50_us <x>
+ * Exits 0 once measured (whatever the verdicts), 1 with a `not ok` line if
+ * it could not measure.
+ *
+ *	bench_submit [DEVICE]	(default: the first vaccel node)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <drm/vaccel_accel.h>
+
+#define WARMUP		200
+#define ITERS		4000
+#define JOBS		100000
+#define IOCTL_REPS	100000
+
+#define RT_RATIO_TARGET		2.0
+#define PIPELINED_TARGET	10.0
+
+#define PAGE		4096ull
+/* Offsets in the BO: the NOP buffer, the TIMESTAMP buffer, the timestamp. */
+#define NOP_OFF		0
+#define TS_BUF_OFF	64
+#define TS_OFF		2048
+
+static int fd = -1;
+static __u32 ctx, syncobj;
+static __u64 bo_va;
+static volatile __u64 *cpu;
+
+__attribute__((noreturn, format(printf, 1, 2)))
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	printf("not ok bench.submit: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int open_device(const char *path)
+{
+	char name[64], buf[PATH_MAX];
+	struct drm_version v;
+	unsigned int n;
+	int f = -1;
+
+	if (path)
+		return open(path, O_RDWR | O_CLOEXEC);
+	/* The lowest accelN that is vaccel. */
+	for (n = 0; n < 64 && f < 0; n++) {
+		snprintf(buf, sizeof(buf), "/dev/accel/accel%u", n);
+		f = open(buf, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
+			close(f);
+			f = -1;
+		}
+	}
+	if (f < 0)
+		errno = ENODEV;
+	return f;
+}
+
+static void query_device(struct drm_vaccel_device_info *info)
+{
+	struct drm_vaccel_query q = {
+		.type = DRM_VACCEL_QUERY_DEVICE,
+		.size = sizeof(*info),
+		.data = (__u64)(uintptr_t)info,
+	};
+
+	if (ioctl(fd, DRM_IOCTL_VACCEL_QUERY, &q))
+		die("QUERY: %s", strerror(errno));
+}
+
+/* One BO mapped for the CPU and at the lowest GPU VA; a context; a syncobj. */
+static void setup(void)
+{
+	struct drm_vaccel_device_info info;
+	struct drm_vaccel_bo_create c = { .size = PAGE };
+	struct drm_vaccel_bo_mmap_offset mo = { 0 };
+	struct drm_vaccel_vm_bind_op op = { .op = DRM_VACCEL_VM_BIND_OP_MAP };
+	struct drm_vaccel_vm_bind b = { .ops = DRM_VACCEL_OBJ_ARRAY(1, &op) };
+	struct drm_vaccel_context_create cc = {
+		.engine_class = DRM_VACCEL_ENGINE_CLASS_COMPUTE,
+		.engine_instance = DRM_VACCEL_ENGINE_ANY,
+		.priority = DRM_VACCEL_PRIORITY_NORMAL,
+	};
+	struct drm_syncobj_create sc = { 0 };
+	void *p;
+
+	memset(&info, 0, sizeof(info));
+	query_device(&info);
+	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_CREATE, &c))
+		die("BO_CREATE: %s", strerror(errno));
+	mo.handle = c.handle;
+	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_MMAP_OFFSET, &mo))
+		die("BO_MMAP_OFFSET: %s", strerror(errno));
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
+	if (p == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	cpu = p;
+	bo_va = info.va_start;
+	op.handle = c.handle;
+	op.va = bo_va;
+	op.size = PAGE;
+	if (ioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b))
+		die("VM_BIND: %s", strerror(errno));
+	if (ioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &cc))
+		die("CONTEXT_CREATE: %s", strerror(errno));
+	ctx = cc.handle;
+	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+		die("SYNCOBJ_CREATE: %s", strerror(errno));
+	syncobj = sc.handle;
+
+	cpu[NOP_OFF / 8] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_NOP, 0, 1);
+	cpu[TS_BUF_OFF / 8] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_TIMESTAMP, 0, 2);
+	cpu[TS_BUF_OFF / 8 + 1] = bo_va + TS_OFF;
+}
+
+/* SUBMIT of the buffer at @off, @words long, signalling the syncobj or not. */
+static void submit(__u64 off, __u64 words, int signal)
+{
+	struct drm_vaccel_sync s = { .handle = syncobj };
+	struct drm_vaccel_submit args = {
+		.context = ctx,
+		.buffer_va = bo_va + off,
+		.buffer_size = words * 8,
+		.signals = DRM_VACCEL_OBJ_ARRAY(signal ? 1 : 0, &s),
+	};
+
+	if (ioctl(fd, DRM_IOCTL_VACCEL_SUBMIT, &args))
+		die("SUBMIT: %s", strerror(errno));
+}
+
+static void wait_syncobj(void)
+{
+	struct drm_syncobj_wait w = {
+		.handles = (__u64)(uintptr_t)&syncobj,
+		.timeout_nsec = INT64_MAX,
+		.count_handles = 1,
+		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+	};
+
+	while (ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+		if (errno != EINTR)
+			die("SYNCOBJ_WAIT: %s", strerror(errno));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @v and returns its @pct-th percentile. */
+static double percentile(__u64 *v, size_t n, double pct)
+{
+	size_t i;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	i = (size_t)(pct / 100.0 * (n - 1) + 0.5);
+	return v[i];
+}
+
+/* --- (a) the round trip of a NOP buffer, and of a futex ping-pong --- */
+
+static void nop_round_trips(__u64 *rt)
+{
+	unsigned int i;
+	__u64 t0;
+
+	for (i = 0; i < WARMUP + ITERS; i++) {
+		t0 = now_ns();
+		submit(NOP_OFF, 1, 1);
+		wait_syncobj();
+		if (i >= WARMUP)
+			rt[i - WARMUP] = now_ns() - t0;
+	}
+}
+
+static int turn;	/* 0: the measuring thread's, 1: the echo thread's, 2: stop */
+
+static void futex_wait(int *addr, int val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(int *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void *echo_thread(void *unused)
+{
+	int t;
+
+	for (;;) {
+		while ((t = __atomic_load_n(&turn, __ATOMIC_ACQUIRE)) == 0)
+			futex_wait(&turn, 0);
+		if (t == 2)
+			return NULL;
+		__atomic_store_n(&turn, 0, __ATOMIC_RELEASE);
+		futex_wake(&turn);
+	}
+}
+
+static void futex_round_trips(__u64 *rt)
+{
+	pthread_t t;
+	unsigned int i;
+	__u64 t0;
+
+	if (pthread_create(&t, NULL, echo_thread, NULL))
+		die("pthread_create");
+	for (i = 0; i < WARMUP + ITERS; i++) {
+		t0 = now_ns();
+		__atomic_store_n(&turn, 1, __ATOMIC_RELEASE);
+		futex_wake(&turn);
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != 0)
+			futex_wait(&turn, 1);
+		if (i >= WARMUP)
+			rt[i - WARMUP] = now_ns() - t0;
+	}
+	__atomic_store_n(&turn, 2, __ATOMIC_RELEASE);
+	futex_wake(&turn);
+	pthread_join(t, NULL);
+}
+
+/* --- (b) pipelined submission against a bare ioctl --- */
+
+static double pipelined_ns_per_job(void)
+{
+	unsigned int i;
+	__u64 t0;
+
+	t0 = now_ns();
+	for (i = 0; i < JOBS; i++)
+		submit(NOP_OFF, 1, i == JOBS - 1);
+	wait_syncobj();
+	return (double)(now_ns() - t0) / JOBS;
+}
+
+static double bare_ioctl_ns(void)
+{
+	struct drm_vaccel_device_info info;
+	unsigned int i;
+	__u64 t0;
+
+	t0 = now_ns();
+	for (i = 0; i < IOCTL_REPS; i++)
+		query_device(&info);
+	return (double)(now_ns() - t0) / IOCTL_REPS;
+}
+
+/* --- (c) from the last packet to the waiter's wake-up --- */
+
+static void wake_latencies(__u64 *lat)
+{
+	unsigned int i;
+	__u64 woke, ts;
+
+	for (i = 0; i < WARMUP + ITERS; i++) {
+		cpu[TS_OFF / 8] = 0;
+		submit(TS_BUF_OFF, 2, 1);
+		wait_syncobj();
+		woke = now_ns();
+		ts = cpu[TS_OFF / 8];
+		if (!ts || ts > woke)
+			die("timestamp %llu, woken at %llu", (unsigned long long)ts,
+			    (unsigned long long)woke);
+		if (i >= WARMUP)
+			lat[i - WARMUP] = woke - ts;
+	}
+}
+
+static const char *verdict(int pass)
+{
+	return pass ? "PASS" : "FAIL";
+}
+
+int main(int argc, char **argv)
+{
+	static __u64 nop[ITERS], fut[ITERS], lat[ITERS];
+	double nop50, nop99, fut50, fut99, lat50, lat99, job_ns, ioctl_ns, r50, r99, per;
+
+	fd = open_device(argc > 1 ? argv[1] : NULL);
+	if (fd < 0)
+		die("no vaccel device: %s", strerror(errno));
+	setup();
+
+	nop_round_trips(nop);
+	futex_round_trips(fut);
+	nop50 = percentile(nop, ITERS, 50);
+	nop99 = percentile(nop, ITERS, 99);
+	fut50 = percentile(fut, ITERS, 50);
+	fut99 = percentile(fut, ITERS, 99);
+	r50 = nop50 / fut50;
+	r99 = nop99 / fut99;
+
+	job_ns = pipelined_ns_per_job();
+	ioctl_ns = bare_ioctl_ns();
+	per = job_ns / ioctl_ns;
+
+	wake_latencies(lat);
+	lat50 = percentile(lat, ITERS, 50) / 1000.0;
+	lat99 = percentile(lat, ITERS, 99) / 1000.0;
+
+	printf("submission against references measured in this run, %u iterations "
+	       "after %u of warm-up\n", ITERS, WARMUP);
+	printf("%-44s %11s %11s\n", "", "p50", "p99");
+	printf("%-44s %8.1f us %8.1f us\n", "NOP buffer: SUBMIT + SYNCOBJ_WAIT", nop50 / 1e3,
+	       nop99 / 1e3);
+	printf("%-44s %8.1f us %8.1f us\n", "futex ping-pong between two threads",
+	       fut50 / 1e3, fut99 / 1e3);
+	printf("%-44s %11.2f %11.2f\n", "ratio", r50, r99);
+	printf("%-44s %8.1f us %8.1f us\n", "last packet (TIMESTAMP) to the waiter awake",
+	       lat50, lat99);
+	printf("%u NOP buffers back to back, one wait: %.2f us per buffer; a bare "
+	       "QUERY ioctl: %.2f us; %.2f ioctls per buffer\n", JOBS, job_ns / 1e3,
+	       ioctl_ns / 1e3, per);
+
+	printf("bench.submit.nop_rt_p50_ratio %.3f %s\n", r50, verdict(r50 <= RT_RATIO_TARGET));
+	printf("bench.submit.pipelined_per_job_ioctls %.3f %s\n", per,
+	       verdict(per < PIPELINED_TARGET));
+	printf("bench.submit.wake_latency_p50_us %.1f\n", lat50);
+	close(fd);
+	return 0;
+}

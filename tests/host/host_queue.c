@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * host_queue.c - the queues and events of libvaccel on the fake device of
+ * fake_vaccel.c (LD_PRELOAD), which executes the packets it is given: the
+ * commands and their results, the splitting of a recording larger than a
+ * DMA buffer, the reuse and the bound of the pool of DMA buffers (the fake
+ * can hold jobs back, like a slow device), events between queues and with
+ * the CPU, faults, and the unwinding of every step that can fail (the fake
+ * fails ioctls on demand).  The VM tests (tests/vm/test_queue.c) check the
+ * same against the real module; this one reaches paths the module cannot
+ * be made to take.
+ *
+ *	VACCEL_DEVICE_DIR=DIR LD_PRELOAD=fake_vaccel.so host_queue
+ *
+ * Prints the first failed check on stderr and exits 1, else exits 0.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vaccel.h>
+#include <drm/vaccel_accel.h>
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
+			exit(1);					\
+		}							\
+	} while (0)
+
+#define CHECK_EQ(a, b)							\
+	do {								\
+		long long _a = (long long)(a), _b = (long long)(b);	\
+		if (_a != _b) {						\
+			fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", \
+				__FILE__, __LINE__, #a, #b, _a, _b);	\
+			exit(1);					\
+		}							\
+	} while (0)
+
+#define KIB		1024ull
+#define NR(x)		(DRM_COMMAND_BASE + (x))
+#define NR_CORE(x)	(_IOC_NR(x))
+
+static unsigned int (*objects)(void);
+static void (*fail)(unsigned int nr, int err, unsigned int count);
+static void (*fail_after)(unsigned int nr, int err, unsigned int skip);
+static void (*hold)(int on);
+static unsigned long long (*stat)(const char *name);
+
+/* What a test leaves behind must be what it found. */
+struct census {
+	unsigned int objects;
+	unsigned long long contexts;
+	unsigned long long syncobjs;
+};
+
+static struct census census(void)
+{
+	return (struct census){ objects(), stat("contexts"), stat("syncobjs") };
+}
+
+static void expect_census(struct census c)
+{
+	CHECK_EQ(objects(), c.objects);
+	CHECK_EQ(stat("contexts"), c.contexts);
+	CHECK_EQ(stat("syncobjs"), c.syncobjs);
+}
+
+struct buf {
+	struct vaccel_bo *bo;
+	uint32_t *cpu;
+	uint64_t va;
+};
+
+static struct buf buf_alloc(struct vaccel_device *dev, uint64_t size)
+{
+	struct buf b;
+	void *p;
+
+	CHECK_EQ(vaccel_bo_alloc(dev, size, 0, &b.bo), 0);
+	CHECK_EQ(vaccel_bo_map(b.bo, &p), 0);
+	b.cpu = p;
+	b.va = vaccel_bo_va(b.bo);
+	memset(p, 0, size);
+	return b;
+}
+
+static struct vaccel_queue *queue(struct vaccel_device *dev, enum vaccel_engine_class c)
+{
+	struct vaccel_queue *q;
+
+	CHECK_EQ(vaccel_queue_create(dev, c, VACCEL_PRIORITY_NORMAL, &q), 0);
+	return q;
+}
+
+/* Every command, on both classes, with the results checked. */
+static void test_commands(struct vaccel_device *dev)
+{
+	enum vaccel_engine_class classes[] = {
+		VACCEL_ENGINE_CLASS_COMPUTE, VACCEL_ENGINE_CLASS_COPY,
+	};
+	struct census c0 = census();
+	unsigned int k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct vaccel_queue *q = queue(dev, classes[k]);
+		struct buf b = buf_alloc(dev, 64 * KIB);
+		uint64_t *w64 = (uint64_t *)b.cpu;
+
+		CHECK_EQ(vaccel_queue_fill(q, b.va, 4096, 0x11223344), 0);
+		CHECK_EQ(vaccel_queue_copy(q, b.va + 8192, b.va, 4096), 0);
+		CHECK_EQ(vaccel_queue_write(q, b.va + 16384, 0x1122334455667788ull, 64), 0);
+		CHECK_EQ(vaccel_queue_write(q, b.va + 16392, 0xaabbccdd99887766ull, 32), 0);
+		CHECK_EQ(vaccel_queue_timestamp(q, b.va + 16400), 0);
+		CHECK_EQ(vaccel_queue_delay(q, 1000), 0);
+		CHECK_EQ(vaccel_queue_wait_mem(q, b.va + 16384, 0x55667788, ~0ull,
+					       VACCEL_COMPARE_EQ, 32), 0);
+		CHECK_EQ(vaccel_queue_wait_mem(q, b.va + 16384, 0x1122334455667788ull,
+					       0xffff000000000000ull, VACCEL_COMPARE_EQ,
+					       64), 0);
+		/* An overlapping copy forwards: memmove semantics. */
+		CHECK_EQ(vaccel_queue_copy(q, b.va + 8196, b.va + 8192, 8), 0);
+		CHECK_EQ(vaccel_queue_copy(q, b.va, b.va, 0), 0);
+		CHECK_EQ(vaccel_queue_fill(q, b.va, 0, 1), 0);
+		CHECK_EQ(vaccel_queue_finish(q), 0);
+		CHECK_EQ(vaccel_queue_finish(q), 0);
+
+		for (i = 0; i < 1024; i++)
+			CHECK_EQ(b.cpu[i], 0x11223344);
+		for (i = 2048; i < 3072; i++)
+			CHECK_EQ(b.cpu[i], 0x11223344);
+		CHECK(w64[2048] == 0x1122334455667788ull);
+		CHECK_EQ(b.cpu[4098], 0x99887766);
+		CHECK_EQ(b.cpu[4099], 0);
+		CHECK(w64[2050] > 0);
+
+		/* Bad arguments record nothing. */
+		CHECK_EQ(vaccel_queue_fill(q, b.va + 2, 4, 0), -EINVAL);
+		CHECK_EQ(vaccel_queue_fill(q, b.va, 6, 0), -EINVAL);
+		CHECK_EQ(vaccel_queue_write(q, b.va, 0, 16), -EINVAL);
+		CHECK_EQ(vaccel_queue_write(q, b.va + 4, 0, 64), -EINVAL);
+		CHECK_EQ(vaccel_queue_write(q, b.va + 2, 0, 32), -EINVAL);
+		CHECK_EQ(vaccel_queue_timestamp(q, b.va + 4), -EINVAL);
+		CHECK_EQ(vaccel_queue_wait_mem(q, b.va, 0, 0, 6, 32), -EINVAL);
+		CHECK_EQ(vaccel_queue_wait_mem(q, b.va + 4, 0, 0, VACCEL_COMPARE_EQ, 64),
+			 -EINVAL);
+		CHECK_EQ(vaccel_queue_wait_mem(q, b.va, 0, 0, VACCEL_COMPARE_EQ, 8), -EINVAL);
+		CHECK_EQ(stat("pending"), 0);
+		vaccel_queue_destroy(q);
+		vaccel_bo_free(b.bo);
+	}
+	expect_census(c0);
+}
+
+static void test_create_errors(struct vaccel_device *dev)
+{
+	struct vaccel_queue *q = (struct vaccel_queue *)&q;
+	struct census c0 = census();
+	struct vaccel_device *nocopy;
+	unsigned int p;
+
+	CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_PAGING,
+				     VACCEL_PRIORITY_NORMAL, &q), -EINVAL);
+	CHECK_EQ(vaccel_queue_create(dev, 7, VACCEL_PRIORITY_NORMAL, &q), -EINVAL);
+	CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COMPUTE, 4, &q), -EINVAL);
+	CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COMPUTE,
+				     VACCEL_PRIORITY_NORMAL, NULL), -EINVAL);
+	CHECK_EQ(vaccel_queue_create(NULL, VACCEL_ENGINE_CLASS_COMPUTE,
+				     VACCEL_PRIORITY_NORMAL, &q), -EINVAL);
+	CHECK(q == (struct vaccel_queue *)&q);
+
+	/* A device without copy engines has no copy queues. */
+	CHECK(!setenv("VT_COPY", "0", 1));
+	CHECK_EQ(vaccel_device_open(0, &nocopy), 0);
+	CHECK_EQ(vaccel_queue_create(nocopy, VACCEL_ENGINE_CLASS_COPY,
+				     VACCEL_PRIORITY_NORMAL, &q), -ENODEV);
+	vaccel_device_close(nocopy);
+	CHECK(!unsetenv("VT_COPY"));
+
+	/* HIGH and REALTIME need CAP_SYS_NICE, which the fake asks too. */
+	for (p = VACCEL_PRIORITY_LOW; p <= VACCEL_PRIORITY_REALTIME; p++) {
+		int ret = vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COPY, p, &q);
+
+		CHECK(!ret || (ret == -EPERM && p > VACCEL_PRIORITY_NORMAL));
+		if (!ret)
+			vaccel_queue_destroy(q);
+	}
+	vaccel_queue_destroy(NULL);
+
+	/* The kernel's errors, and every step unwound. */
+	fail(NR(DRM_VACCEL_CONTEXT_CREATE), EPERM, 1);
+	CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COMPUTE,
+				     VACCEL_PRIORITY_HIGH, &q), -EPERM);
+	/* Either syncobj: what was made before it is undone. */
+	for (p = 0; p < 2; p++) {
+		fail_after(NR_CORE(DRM_IOCTL_SYNCOBJ_CREATE), ENOMEM, p);
+		CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COMPUTE,
+					     VACCEL_PRIORITY_NORMAL, &q), -ENOMEM);
+		expect_census(c0);
+	}
+	fail_after(NR_CORE(DRM_IOCTL_SYNCOBJ_CREATE), ENOMEM, 2);
+	CHECK_EQ(vaccel_queue_create(dev, VACCEL_ENGINE_CLASS_COMPUTE,
+				     VACCEL_PRIORITY_NORMAL, &q), 0);
+	fail(0, 0, 0);
+	vaccel_queue_destroy(q);
+	expect_census(c0);
+}
+
+/*
+ * A recording of 20000 writes (480000 bytes of packets) does not fit a DMA
+ * buffer: it is split into full buffers, in order.
+ */
+static void test_split(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct buf b = buf_alloc(dev, 64 * KIB);
+	unsigned long long submits = stat("submits");
+	unsigned int i, per_buffer = VACCEL_QUEUE_BUFFER_SIZE / 24;
+
+	hold(1);
+	for (i = 0; i < 10000; i++) {
+		CHECK_EQ(vaccel_queue_write(q, b.va + 4 + 4 * i, i + 1, 32), 0);
+		/* The same word again and again: the last write wins. */
+		CHECK_EQ(vaccel_queue_write(q, b.va, i, 32), 0);
+	}
+	/* Only full buffers went: none of them executed yet. */
+	CHECK_EQ(stat("submits") - submits, 20000 / per_buffer);
+	CHECK_EQ(stat("pending"), 20000 / per_buffer);
+	CHECK_EQ(stat("max_submit_bytes"), per_buffer * 24);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	hold(0);
+	CHECK_EQ(stat("submits") - submits, 20000 / per_buffer + 1);
+	CHECK_EQ(b.cpu[0], 9999);
+	for (i = 0; i < 10000; i++)
+		CHECK_EQ(b.cpu[1 + i], i + 1);
+	vaccel_queue_destroy(q);
+	vaccel_bo_free(b.bo);
+	expect_census(c0);
+}
+
+/*
+ * 10000 flushes: with a fast device the pool stays at a buffer or two;
+ * with a device that holds jobs back it grows to VACCEL_QUEUE_MAX_BUFFERS,
+ * then waits for the oldest buffer instead of growing.
+ */
+static void test_pool(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct buf b = buf_alloc(dev, 64 * KIB);
+	unsigned int round, i, k, objs0 = objects(), most;
+
+	for (round = 0; round < 2; round++) {
+		struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+		unsigned long long waits = stat("waits");
+
+		hold(round);
+		most = 0;
+		for (i = 0; i < 10000; i++) {
+			for (k = 0; k < 8; k++)
+				CHECK_EQ(vaccel_queue_write(q, b.va + 4 * ((8 * i + k) % 16384),
+							    8 * i + k, 32), 0);
+			CHECK_EQ(vaccel_queue_flush(q), 0);
+			if (objects() - objs0 > most)
+				most = objects() - objs0;
+		}
+		if (round) {
+			/* 240000 words would take 30 buffers: 16, then waits. */
+			CHECK_EQ(most, VACCEL_QUEUE_MAX_BUFFERS);
+			CHECK(stat("waits") > waits);
+		} else {
+			CHECK(most <= 2);
+			CHECK_EQ(stat("waits"), waits);
+		}
+		CHECK_EQ(vaccel_queue_finish(q), 0);
+		hold(0);
+		for (i = 0; i < 16384; i++)
+			CHECK_EQ(b.cpu[i], i + 16384 * ((79999 - i) / 16384));
+		/* Nothing to submit: finish waits for nothing new. */
+		CHECK_EQ(vaccel_queue_flush(q), 0);
+		CHECK_EQ(vaccel_queue_finish(q), 0);
+		vaccel_queue_destroy(q);
+		CHECK_EQ(objects(), objs0);
+		memset(b.cpu, 0, 64 * KIB);
+	}
+	vaccel_bo_free(b.bo);
+	expect_census(c0);
+}
+
+/* Events order two queues, and the CPU waits with a timeout. */
+static void test_events(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *a = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *b = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_event *ev, *done;
+	struct buf m = buf_alloc(dev, 4096);
+	struct pollfd pfd;
+	int fd = -1;
+
+	CHECK_EQ(vaccel_event_create(dev, &ev), 0);
+	CHECK_EQ(vaccel_event_create(dev, &done), 0);
+
+	/* a: wait for the CPU, then write 7; b: after a, copy it. */
+	CHECK_EQ(vaccel_queue_wait_mem(a, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
+	CHECK_EQ(vaccel_queue_write(a, m.va + 4, 7, 32), 0);
+	CHECK_EQ(vaccel_queue_signal(a, ev), 0);
+	CHECK_EQ(vaccel_queue_write(b, m.va + 12, 5, 32), 0);	/* does not wait */
+	CHECK_EQ(vaccel_queue_wait_event(b, ev), 0);
+	CHECK_EQ(vaccel_queue_copy(b, m.va + 8, m.va + 4, 4), 0);
+	CHECK_EQ(vaccel_queue_signal(b, done), 0);
+
+	CHECK_EQ(vaccel_event_export_sync_file(done, &fd), 0);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	CHECK_EQ(vaccel_event_wait(done, 0), -ETIME);
+	CHECK_EQ(vaccel_event_wait(done, 2000000), -ETIME);
+	CHECK_EQ(m.cpu[3], 5);
+	CHECK_EQ(m.cpu[2], 0);
+
+	__atomic_store_n(&m.cpu[0], 1, __ATOMIC_SEQ_CST);
+	CHECK_EQ(vaccel_event_wait(done, -1), 0);
+	CHECK_EQ(vaccel_event_wait(ev, 0), 0);
+	CHECK_EQ(m.cpu[2], 7);
+	CHECK_EQ(poll(&pfd, 1, 1000), 1);
+	CHECK(pfd.revents & POLLIN);
+	close(fd);
+	CHECK_EQ(vaccel_queue_finish(a), 0);
+	CHECK_EQ(vaccel_queue_finish(b), 0);
+
+	/* The snapshot: resetting the event after the wait does not matter. */
+	CHECK_EQ(vaccel_event_signal(ev), 0);
+	CHECK_EQ(vaccel_queue_wait_event(b, ev), 0);
+	CHECK_EQ(vaccel_event_reset(ev), 0);
+	CHECK_EQ(vaccel_queue_write(b, m.va + 16, 9, 32), 0);
+	CHECK_EQ(vaccel_queue_finish(b), 0);
+	CHECK_EQ(m.cpu[4], 9);
+
+	/* No fence: no wait by a queue, no export; the CPU times out. */
+	CHECK_EQ(vaccel_queue_wait_event(b, ev), -EINVAL);
+	CHECK_EQ(vaccel_event_export_sync_file(ev, &fd), -EINVAL);
+	CHECK_EQ(vaccel_event_wait(ev, 1000), -ETIME);
+	CHECK_EQ(vaccel_event_signal(ev), 0);
+	CHECK_EQ(vaccel_event_wait(ev, 0), 0);
+	CHECK_EQ(vaccel_event_export_sync_file(ev, &fd), 0);
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	CHECK_EQ(poll(&pfd, 1, 0), 1);
+	close(fd);
+
+	/* More waits than a submission carries at once, all honoured. */
+	{
+		struct vaccel_event *many[40];
+		unsigned int i;
+
+		for (i = 0; i < 40; i++) {
+			CHECK_EQ(vaccel_event_create(dev, &many[i]), 0);
+			CHECK_EQ(vaccel_event_signal(many[i]), 0);
+			CHECK_EQ(vaccel_queue_wait_event(b, many[i]), 0);
+		}
+		CHECK_EQ(vaccel_queue_write(b, m.va + 20, 11, 32), 0);
+		CHECK_EQ(vaccel_queue_finish(b), 0);
+		CHECK_EQ(m.cpu[5], 11);
+		for (i = 0; i < 40; i++)
+			vaccel_event_destroy(many[i]);
+		/* Pending waits alone are submitted by a flush. */
+		CHECK_EQ(vaccel_queue_wait_event(b, done), 0);
+		CHECK_EQ(vaccel_queue_flush(b), 0);
+		CHECK_EQ(vaccel_queue_finish(b), 0);
+	}
+
+	/* Wrong arguments. */
+	{
+		struct vaccel_device *dev2;
+		struct vaccel_event *other;
+
+		CHECK_EQ(vaccel_device_open(0, &dev2), 0);
+		CHECK_EQ(vaccel_event_create(dev2, &other), 0);
+		CHECK_EQ(vaccel_event_signal(other), 0);
+		CHECK_EQ(vaccel_queue_signal(b, other), -EINVAL);
+		CHECK_EQ(vaccel_queue_wait_event(b, other), -EINVAL);
+		vaccel_event_destroy(other);
+		vaccel_device_close(dev2);
+	}
+	CHECK_EQ(vaccel_queue_signal(b, NULL), -EINVAL);
+	CHECK_EQ(vaccel_queue_wait_event(NULL, ev), -EINVAL);
+	CHECK_EQ(vaccel_event_create(dev, NULL), -EINVAL);
+	CHECK_EQ(vaccel_event_export_sync_file(ev, NULL), -EINVAL);
+
+	vaccel_event_destroy(ev);
+	vaccel_event_destroy(done);
+	vaccel_queue_destroy(a);
+	vaccel_queue_destroy(b);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+/* A fault: reported by finish and by the events, the queue is lost. */
+static void test_fault(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *ok = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_event *ev;
+	struct buf m = buf_alloc(dev, 4096);
+	uint64_t hole;
+	unsigned int round;
+
+	CHECK_EQ(vaccel_va_alloc(dev, 4096, 0, &hole), 0);	/* never mapped */
+	CHECK_EQ(vaccel_event_create(dev, &ev), 0);
+	for (round = 0; round < 2; round++) {
+		/* Round 1: the last buffer is cancelled, the fault is earlier. */
+		hold(round);
+		CHECK_EQ(vaccel_queue_write(q, hole, 1, 32), 0);
+		CHECK_EQ(vaccel_queue_signal(q, ev), 0);
+		if (round) {
+			CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), 0);
+			CHECK_EQ(vaccel_queue_flush(q), 0);
+		}
+		CHECK_EQ(vaccel_queue_finish(q), -EFAULT);
+		hold(0);
+		CHECK_EQ(vaccel_event_wait(ev, -1), -EFAULT);
+		CHECK_EQ(vaccel_queue_write(q, m.va, 2, 32), -ECANCELED);
+		CHECK_EQ(vaccel_queue_copy(q, m.va, m.va, 0), -ECANCELED);
+		CHECK_EQ(vaccel_queue_flush(q), -ECANCELED);
+		CHECK_EQ(vaccel_queue_finish(q), -ECANCELED);
+		CHECK_EQ(vaccel_queue_signal(q, ev), -ECANCELED);
+		CHECK_EQ(vaccel_queue_wait_event(q, ev), -ECANCELED);
+		CHECK_EQ(m.cpu[0], 0);
+
+		/* Another queue goes on, and may wait for the failed event. */
+		CHECK_EQ(vaccel_queue_wait_event(ok, ev), 0);
+		CHECK_EQ(vaccel_queue_write(ok, m.va + 4, 3, 32), 0);
+		CHECK_EQ(vaccel_queue_finish(ok), 0);
+		CHECK_EQ(m.cpu[1], 3);
+		m.cpu[1] = 0;
+		vaccel_queue_destroy(q);
+		q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	}
+
+	/* A fault found by a later flush: the kernel refuses the submission. */
+	CHECK_EQ(vaccel_queue_write(q, hole, 1, 32), 0);
+	CHECK_EQ(vaccel_queue_flush(q), 0);
+	CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), 0);
+	CHECK_EQ(vaccel_queue_flush(q), -ECANCELED);
+	CHECK_EQ(vaccel_queue_finish(q), -ECANCELED);
+
+	vaccel_va_free(dev, hole, 4096);
+	vaccel_event_destroy(ev);
+	vaccel_queue_destroy(q);
+	vaccel_queue_destroy(ok);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+/*
+ * Destroying a busy queue cancels its work; its events signal -ECANCELED,
+ * or -ESRCH for work that waited for an event.
+ */
+static void test_destroy_busy(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct buf m = buf_alloc(dev, 4096);
+	struct vaccel_event *ev;
+	unsigned int i;
+
+	CHECK_EQ(vaccel_event_create(dev, &ev), 0);
+	CHECK_EQ(vaccel_queue_wait_mem(q, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
+	CHECK_EQ(vaccel_queue_signal(q, ev), 0);
+	/* Several buffers behind it, and some recorded but not flushed. */
+	for (i = 0; i < 6000; i++)
+		CHECK_EQ(vaccel_queue_write(q, m.va + 4, i, 32), 0);
+	CHECK_EQ(vaccel_event_wait(ev, 1000000), -ETIME);
+	vaccel_queue_destroy(q);
+	CHECK_EQ(vaccel_event_wait(ev, -1), -ECANCELED);
+	CHECK_EQ(stat("pending"), 0);
+	CHECK_EQ(m.cpu[1], 0);
+
+	/* Work waiting for an event: -ESRCH, once the event signalled. */
+	{
+		struct vaccel_queue *a = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+		struct vaccel_event *ev_b;
+
+		q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+		CHECK_EQ(vaccel_event_create(dev, &ev_b), 0);
+		CHECK_EQ(vaccel_queue_wait_mem(a, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
+		CHECK_EQ(vaccel_queue_signal(a, ev), 0);
+		CHECK_EQ(vaccel_queue_wait_event(q, ev), 0);
+		CHECK_EQ(vaccel_queue_write(q, m.va + 4, 5, 32), 0);
+		CHECK_EQ(vaccel_queue_signal(q, ev_b), 0);
+		vaccel_queue_destroy(q);
+		CHECK_EQ(vaccel_event_wait(ev_b, 1000000), -ETIME);
+		m.cpu[0] = 1;
+		CHECK_EQ(vaccel_event_wait(ev_b, -1), -ESRCH);
+		CHECK_EQ(vaccel_event_wait(ev, 0), 0);
+		CHECK_EQ(m.cpu[1], 0);
+		CHECK_EQ(vaccel_queue_finish(a), 0);
+		vaccel_queue_destroy(a);
+		vaccel_event_destroy(ev_b);
+	}
+	vaccel_event_destroy(ev);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+/* Each step that can fail leaves the queue usable and nothing leaked. */
+static void test_unwind(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct buf m = buf_alloc(dev, 64 * KIB);
+	unsigned int objs0 = objects(), per_buffer = VACCEL_QUEUE_BUFFER_SIZE / 24, i, k;
+	struct vaccel_event *ev;
+
+	/* The first DMA buffer cannot be had: nothing recorded, nothing left. */
+	fail(NR(DRM_VACCEL_BO_CREATE), ENOMEM, 1);
+	CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), -ENOMEM);
+	fail(NR(DRM_VACCEL_VM_BIND), ENOSPC, 1);
+	CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), -ENOSPC);
+	CHECK_EQ(objects(), objs0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+
+	/* A failed submission keeps the work, a later flush submits it. */
+	CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), 0);
+	fail(NR(DRM_VACCEL_SUBMIT), ENOMEM, 1);
+	CHECK_EQ(vaccel_queue_flush(q), -ENOMEM);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(m.cpu[0], 1);
+
+	/*
+	 * The submission of a full buffer fails: the write that needed room
+	 * is not recorded; recording again goes on where it stopped.
+	 */
+	fail(NR(DRM_VACCEL_SUBMIT), EIO, 1);
+	for (i = 0, k = 0; i < per_buffer + 100; i++) {
+		int ret = vaccel_queue_write(q, m.va + 4 * i, i + 10, 32);
+
+		if (ret == -EIO && !k++)
+			ret = vaccel_queue_write(q, m.va + 4 * i, i + 10, 32);
+		CHECK_EQ(ret, 0);
+	}
+	CHECK_EQ(k, 1);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	for (i = 0; i < per_buffer + 100; i++)
+		CHECK_EQ(m.cpu[i], i + 10);
+
+	/* A queue whose pool cannot grow waits for its buffers instead. */
+	hold(1);
+	for (i = 0; i < per_buffer * 3; i++)
+		CHECK_EQ(vaccel_queue_write(q, m.va, i, 32), 0);
+	fail(NR(DRM_VACCEL_BO_CREATE), ENOMEM, 1000);
+	for (i = 0; i < per_buffer * 3; i++)
+		CHECK_EQ(vaccel_queue_write(q, m.va, i, 32), 0);
+	fail(0, 0, 0);
+	hold(0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(m.cpu[0], per_buffer * 3 - 1);
+
+	/* The snapshot of an event, and its syncobj, can fail. */
+	CHECK_EQ(vaccel_event_create(dev, &ev), 0);
+	CHECK_EQ(vaccel_event_signal(ev), 0);
+	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_CREATE), ENOMEM, 1);
+	CHECK_EQ(vaccel_queue_wait_event(q, ev), -ENOMEM);
+	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_TRANSFER), ENOMEM, 1);
+	CHECK_EQ(vaccel_queue_wait_event(q, ev), -ENOMEM);
+	CHECK_EQ(vaccel_queue_wait_event(q, ev), 0);
+	/* A signal whose submission fails keeps the work. */
+	CHECK_EQ(vaccel_queue_write(q, m.va, 77, 32), 0);
+	fail(NR(DRM_VACCEL_SUBMIT), ENOMEM, 1);
+	CHECK_EQ(vaccel_queue_signal(q, ev), -ENOMEM);
+	CHECK_EQ(vaccel_queue_signal(q, ev), 0);
+	CHECK_EQ(vaccel_event_wait(ev, -1), 0);
+	CHECK_EQ(m.cpu[0], 77);
+	/* The status of the fence cannot be read. */
+	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD), EMFILE, 1);
+	CHECK_EQ(vaccel_event_wait(ev, -1), -EMFILE);
+	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_WAIT), EIO, 1);
+	CHECK_EQ(vaccel_event_wait(ev, -1), -EIO);
+	CHECK_EQ(vaccel_queue_write(q, m.va, 78, 32), 0);
+	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT), EIO, 1);
+	CHECK_EQ(vaccel_queue_finish(q), -EIO);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(m.cpu[0], 78);
+	vaccel_event_destroy(ev);
+
+	vaccel_queue_destroy(q);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+struct thread_arg {
+	struct vaccel_device *dev;
+	struct buf *m;
+	unsigned int index;
+};
+
+static void *thread_fn(void *p)
+{
+	struct thread_arg *a = p;
+	struct vaccel_queue *q = queue(a->dev, a->index % 2 ? VACCEL_ENGINE_CLASS_COPY :
+					       VACCEL_ENGINE_CLASS_COMPUTE);
+	unsigned int i;
+
+	for (i = 0; i < 3000; i++) {
+		CHECK_EQ(vaccel_queue_write(q, a->m->va + 4 * (a->index * 3000 + i),
+					    a->index << 16 | i, 32), 0);
+		if (i % 100 == 0)
+			CHECK_EQ(vaccel_queue_flush(q), 0);
+	}
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	vaccel_queue_destroy(q);
+	return NULL;
+}
+
+/* Queues of one device used from several threads at once. */
+static void test_threads(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct buf m = buf_alloc(dev, 64 * KIB);
+	struct thread_arg args[4];
+	pthread_t t[4];
+	unsigned int i, k;
+
+	for (k = 0; k < 4; k++) {
+		args[k] = (struct thread_arg){ dev, &m, k };
+		CHECK_EQ(pthread_create(&t[k], NULL, thread_fn, &args[k]), 0);
+	}
+	for (k = 0; k < 4; k++)
+		CHECK_EQ(pthread_join(t[k], NULL), 0);
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < 3000; i++)
+			CHECK_EQ(m.cpu[k * 3000 + i], k << 16 | i);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+static void *hook(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+
+	if (!p) {
+		fprintf(stderr, "%s not found: run with LD_PRELOAD=fake_vaccel.so\n", name);
+		exit(1);
+	}
+	return p;
+}
+
+int main(void)
+{
+	struct vaccel_device *dev;
+	struct census c0;
+
+	objects = (unsigned int (*)(void))hook("fake_vaccel_objects");
+	fail = (void (*)(unsigned int, int, unsigned int))hook("fake_vaccel_fail");
+	fail_after = (void (*)(unsigned int, int, unsigned int))
+		hook("fake_vaccel_fail_after");
+	hold = (void (*)(int))hook("fake_vaccel_hold");
+	stat = (unsigned long long (*)(const char *))hook("fake_vaccel_stat");
+
+	CHECK_EQ(vaccel_device_open(0, &dev), 0);
+	c0 = census();
+	test_commands(dev);
+	test_create_errors(dev);
+	test_split(dev);
+	test_pool(dev);
+	test_events(dev);
+	test_fault(dev);
+	test_destroy_busy(dev);
+	test_unwind(dev);
+	test_threads(dev);
+	expect_census(c0);
+	vaccel_device_close(dev);
+	CHECK_EQ(stat("contexts"), 0);
+	CHECK_EQ(stat("syncobjs"), 0);
+	return 0;
+}

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * queue.c - command queues: MCDM's Command Queue, which turns the commands
+ * a program records into DMA buffers and submits them to a kernel context.
+ *
+ * Recording appends packets to the current DMA buffer of the queue.  A
+ * flush submits the part of the buffer recorded since the last submission
+ * and leaves the rest of the buffer for what is recorded next, so that many
+ * small submissions share one buffer.  A packet that does not fit in what
+ * is left submits the buffer's pending part and moves on to another buffer:
+ * a recording of any length is split into several submissions, and since a
+ * context completes its buffers in submission order, each starting after
+ * the previous one completed, the split is invisible.
+ *
+ * The DMA buffers come from a pool of the queue.  Every submission signals
+ * the next point of a timeline syncobj of the queue, and a buffer remembers
+ * the point of the last submission from it: once that point has signalled,
+ * the device is done with the buffer and it can be recorded into again.
+ * Points signal in order, so the buffers are reused in the order they
+ * filled up: the busy list is a FIFO, and only its head needs looking at.
+ * To find a buffer the queue takes a free one, else the head of the busy
+ * list if its point has signalled (the timeline's value is cached, and
+ * queried again only when the cache says no), else allocates a new one
+ * while the pool is below VACCEL_QUEUE_MAX_BUFFERS, else waits for the
+ * head's point.
+ *
+ * Every submission also installs its fence in a binary syncobj, @last, so
+ * that vaccel_queue_finish() can read the fence's error: a faulted buffer
+ * signals with -EFAULT or -EINVAL, and every later buffer of the context
+ * with -ECANCELED.  The queue then refuses further work with -ECANCELED,
+ * as the kernel does with any later submission to the context.
+ *
+ * Events an application waits for are snapshotted at vaccel_queue_wait_event()
+ * (DRM_IOCTL_SYNCOBJ_TRANSFER into a syncobj of the queue, which also fails
+ * with -EINVAL if the event has no fence yet), and the next submission
+ * waits for the snapshots.
+ *
+ * A queue has no lock: the caller serialises its use.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vaccel_priv.h"
+
+#define VACCEL_PKT(op, flags, words)	DRM_VACCEL_PKT_HEADER(op, flags, words)
+
+static_assert((int)VACCEL_PRIORITY_REALTIME == (int)DRM_VACCEL_PRIORITY_REALTIME &&
+	      (int)VACCEL_PRIORITY_HIGH == (int)DRM_VACCEL_PRIORITY_HIGH &&
+	      (int)VACCEL_PRIORITY_NORMAL == (int)DRM_VACCEL_PRIORITY_NORMAL &&
+	      (int)VACCEL_PRIORITY_LOW == (int)DRM_VACCEL_PRIORITY_LOW,
+	      "priorities are the uapi's");
+static_assert((int)VACCEL_COMPARE_EQ == (int)DRM_VACCEL_WAIT_EQ &&
+	      (int)VACCEL_COMPARE_NE == (int)DRM_VACCEL_WAIT_NE &&
+	      (int)VACCEL_COMPARE_GT == (int)DRM_VACCEL_WAIT_GT &&
+	      (int)VACCEL_COMPARE_GE == (int)DRM_VACCEL_WAIT_GE &&
+	      (int)VACCEL_COMPARE_LT == (int)DRM_VACCEL_WAIT_LT &&
+	      (int)VACCEL_COMPARE_LE == (int)DRM_VACCEL_WAIT_LE,
+	      "comparisons are the uapi's");
+static_assert(VACCEL_QUEUE_BUFFER_SIZE <= DRM_VACCEL_MAX_BUFFER_SIZE,
+	      "a DMA buffer fits a submission");
+static_assert(VACCEL_QUEUE_MAX_WAITS <= DRM_VACCEL_MAX_SYNCS,
+	      "the waits fit a submission");
+
+/* --- the pool of DMA buffers --- */
+
+static void vaccel_cmdbuf_free(struct vaccel_cmdbuf *buf)
+{
+	vaccel_bo_free(buf->bo);
+	free(buf);
+}
+
+static int vaccel_queue_cmdbuf_alloc(struct vaccel_queue *q,
+				     struct vaccel_cmdbuf **out)
+{
+	struct vaccel_cmdbuf *buf;
+	void *map;
+	int ret;
+
+	buf = calloc(1, sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	ret = vaccel_bo_alloc(q->dev, VACCEL_QUEUE_BUFFER_SIZE,
+			      VACCEL_BO_GPU_READ_ONLY | VACCEL_BO_GPU_NO_EXEC,
+			      &buf->bo);
+	if (ret)
+		goto err_free;
+	ret = vaccel_bo_map(buf->bo, &map);
+	if (ret)
+		goto err_free_bo;
+	buf->map = map;
+	buf->va = vaccel_bo_va(buf->bo);
+	buf->words = VACCEL_QUEUE_BUFFER_SIZE / 8;
+	q->nbufs++;
+	*out = buf;
+	return 0;
+
+err_free_bo:
+	vaccel_bo_free(buf->bo);
+err_free:
+	free(buf);
+	return ret;
+}
+
+/* Updates @q->completed from the kernel. */
+static int vaccel_queue_query(struct vaccel_queue *q)
+{
+	uint64_t point = 0;
+	struct drm_syncobj_timeline_array a = {
+		.handles = (uintptr_t)&q->timeline,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+	};
+
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_QUERY, &a))
+		return -errno;
+	if (point > q->completed)
+		q->completed = point;
+	return 0;
+}
+
+/* Waits until @point of @q's timeline has signalled. */
+static int vaccel_queue_wait_point(struct vaccel_queue *q, uint64_t point)
+{
+	struct drm_syncobj_timeline_wait w = {
+		.handles = (uintptr_t)&q->timeline,
+		.points = (uintptr_t)&point,
+		.timeout_nsec = INT64_MAX,
+		.count_handles = 1,
+		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+	};
+
+	if (point <= q->completed)
+		return 0;
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w))
+		return -errno;
+	q->completed = point;
+	return 0;
+}
+
+/* Moves the busy buffers the device is done with to the free list. */
+static void vaccel_queue_reap(struct vaccel_queue *q)
+{
+	struct vaccel_cmdbuf *buf;
+
+	while ((buf = q->busy) && buf->point <= q->completed) {
+		q->busy = buf->next;
+		if (!q->busy)
+			q->busy_tail = NULL;
+		buf->next = q->free;
+		q->free = buf;
+	}
+}
+
+/* Puts @buf, whose last submission is the newest, on the busy list. */
+static void vaccel_queue_retire(struct vaccel_queue *q, struct vaccel_cmdbuf *buf)
+{
+	if (buf->point <= q->completed) {
+		buf->next = q->free;
+		q->free = buf;
+		return;
+	}
+	buf->next = NULL;
+	if (q->busy_tail)
+		q->busy_tail->next = buf;
+	else
+		q->busy = buf;
+	q->busy_tail = buf;
+}
+
+/* A buffer to record into: free, reused, new, or waited for. */
+static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **out)
+{
+	struct vaccel_cmdbuf *buf;
+	int ret;
+
+	vaccel_queue_reap(q);
+	if (!q->free && q->busy) {
+		ret = vaccel_queue_query(q);
+		if (ret)
+			return ret;
+		vaccel_queue_reap(q);
+	}
+	if (!q->free) {
+		if (q->nbufs < VACCEL_QUEUE_MAX_BUFFERS) {
+			ret = vaccel_queue_cmdbuf_alloc(q, out);
+			/* Short of memory: wait for a buffer instead, if any. */
+			if (!ret || !q->busy)
+				return ret;
+		}
+		ret = vaccel_queue_wait_point(q, q->busy->point);
+		if (ret)
+			return ret;
+		vaccel_queue_reap(q);
+	}
+	buf = q->free;
+	q->free = buf->next;
+	buf->next = NULL;
+	*out = buf;
+	return 0;
+}
+
+/* --- submission --- */
+
+/* Submits [@start, @used) of the current buffer, which is not empty. */
+static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal)
+{
+	struct drm_vaccel_sync waits[VACCEL_QUEUE_MAX_WAITS];
+	struct drm_vaccel_sync signals[3] = {
+		{ .handle = q->timeline, .point = q->submitted + 1 },
+		{ .handle = q->last },
+		{ .handle = signal },
+	};
+	struct drm_vaccel_submit s = {
+		.context = q->context,
+		.buffer_va = q->cur->va + (uint64_t)q->start * 8,
+		.buffer_size = (uint64_t)(q->used - q->start) * 8,
+		.waits = DRM_VACCEL_OBJ_ARRAY(q->nwaits, waits),
+		.signals = DRM_VACCEL_OBJ_ARRAY(signal ? 3 : 2, signals),
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < q->nwaits; i++)
+		waits[i] = (struct drm_vaccel_sync){ .handle = q->wait_objs[i] };
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_SUBMIT, &s)) {
+		ret = -errno;
+		/* The context faulted: it takes no more work. */
+		if (ret == -ECANCELED)
+			q->error = ret;
+		return ret;
+	}
+	q->submitted++;
+	q->cur->point = q->submitted;
+	q->start = q->used;
+	q->nwaits = 0;
+	return 0;
+}
+
+/* Moves on to another buffer, submitting what the current one holds. */
+static int vaccel_queue_next_buffer(struct vaccel_queue *q)
+{
+	struct vaccel_cmdbuf *buf;
+	int ret;
+
+	if (q->cur) {
+		if (q->used > q->start) {
+			ret = vaccel_queue_submit(q, 0);
+			if (ret)
+				return ret;
+		}
+		vaccel_queue_retire(q, q->cur);
+		q->cur = NULL;
+		q->start = q->used = 0;
+	}
+	ret = vaccel_queue_acquire(q, &buf);
+	if (ret)
+		return ret;
+	q->cur = buf;
+	return 0;
+}
+
+/* Appends a packet of @words words. */
+static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
+			     uint32_t words)
+{
+	int ret;
+
+	if (q->error)
+		return q->error;
+	if (!q->cur || q->used + words > q->cur->words) {
+		ret = vaccel_queue_next_buffer(q);
+		if (ret)
+			return ret;
+	}
+	memcpy(q->cur->map + q->used, pkt, words * 8);
+	q->used += words;
+	return 0;
+}
+
+/*
+ * Submits what is recorded and the pending waits, and signals @signal
+ * (0: none).  With nothing to submit, submits a NOP if @force or waits are
+ * pending, else does nothing.
+ */
+static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
+				     bool force)
+{
+	static const uint64_t nop = VACCEL_PKT(DRM_VACCEL_PKT_NOP, 0, 1);
+	int ret;
+
+	if (q->error)
+		return q->error;
+	if (q->used == q->start) {
+		if (!force && !q->nwaits)
+			return 0;
+		ret = vaccel_queue_emit(q, &nop, 1);
+		if (ret)
+			return ret;
+	}
+	return vaccel_queue_submit(q, signal);
+}
+
+/* --- the API --- */
+
+VACCEL_EXPORT int vaccel_queue_create(struct vaccel_device *dev,
+				      enum vaccel_engine_class engine_class,
+				      enum vaccel_priority priority,
+				      struct vaccel_queue **out)
+{
+	struct drm_vaccel_context_create create = { 0 };
+	struct drm_vaccel_context_destroy destroy = { 0 };
+	struct vaccel_queue *q;
+	int ret;
+
+	if (!dev || !out ||
+	    (engine_class != VACCEL_ENGINE_CLASS_COMPUTE &&
+	     engine_class != VACCEL_ENGINE_CLASS_COPY) ||
+	    (unsigned int)priority > VACCEL_PRIORITY_REALTIME)
+		return -EINVAL;
+	if (!dev->info.engine_count[engine_class])
+		return -ENODEV;
+
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	q->dev = dev;
+	q->engine_class = engine_class;
+
+	create.engine_class = engine_class;
+	create.engine_instance = DRM_VACCEL_ENGINE_ANY;
+	create.priority = priority;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &create)) {
+		ret = -errno;
+		goto err_free;
+	}
+	q->context = create.handle;
+
+	ret = vaccel_syncobj_create(dev, &q->timeline);
+	if (ret)
+		goto err_destroy_context;
+	ret = vaccel_syncobj_create(dev, &q->last);
+	if (ret)
+		goto err_destroy_timeline;
+
+	*out = q;
+	return 0;
+
+err_destroy_timeline:
+	vaccel_syncobj_destroy(dev, q->timeline);
+err_destroy_context:
+	destroy.handle = q->context;
+	drmIoctl(dev->fd, DRM_IOCTL_VACCEL_CONTEXT_DESTROY, &destroy);
+err_free:
+	free(q);
+	return ret;
+}
+
+static void vaccel_cmdbuf_free_list(struct vaccel_cmdbuf *buf)
+{
+	struct vaccel_cmdbuf *next;
+
+	for (; buf; buf = next) {
+		next = buf->next;
+		vaccel_cmdbuf_free(buf);
+	}
+}
+
+VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
+{
+	struct drm_vaccel_context_destroy destroy = { 0 };
+	unsigned int i;
+
+	if (!q)
+		return;
+	/*
+	 * Cancels what is pending and returns once the context's jobs are
+	 * gone: then no engine reads the DMA buffers any more.
+	 */
+	destroy.handle = q->context;
+	drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_DESTROY, &destroy);
+
+	if (q->cur)
+		vaccel_cmdbuf_free(q->cur);
+	vaccel_cmdbuf_free_list(q->busy);
+	vaccel_cmdbuf_free_list(q->free);
+	for (i = 0; i < q->nwait_objs; i++)
+		vaccel_syncobj_destroy(q->dev, q->wait_objs[i]);
+	vaccel_syncobj_destroy(q->dev, q->last);
+	vaccel_syncobj_destroy(q->dev, q->timeline);
+	free(q);
+}
+
+VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
+				    uint64_t src_va, uint64_t size)
+{
+	const uint64_t pkt[] = {
+		VACCEL_PKT(DRM_VACCEL_PKT_COPY, 0, 4), src_va, dst_va, size,
+	};
+
+	if (!q)
+		return -EINVAL;
+	if (!size)
+		return q->error;
+	return vaccel_queue_emit(q, pkt, 4);
+}
+
+VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
+				    uint64_t size, uint32_t value)
+{
+	const uint64_t pkt[] = {
+		VACCEL_PKT(DRM_VACCEL_PKT_FILL, 0, 4), dst_va, size, value,
+	};
+
+	if (!q || dst_va % 4 || size % 4)
+		return -EINVAL;
+	if (!size)
+		return q->error;
+	return vaccel_queue_emit(q, pkt, 4);
+}
+
+/* The flags of a packet with a value of @bits bits; -1 for a bad @bits. */
+static int vaccel_width_flags(unsigned int bits)
+{
+	if (bits == 32)
+		return 0;
+	if (bits == 64)
+		return DRM_VACCEL_PKT_F_64BIT;
+	return -1;
+}
+
+VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
+				     uint64_t value, unsigned int bits)
+{
+	int flags = vaccel_width_flags(bits);
+	uint64_t pkt[3];
+
+	if (!q || flags < 0 || va % (bits / 8))
+		return -EINVAL;
+	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_WRITE_IMM, flags, 3);
+	pkt[1] = va;
+	pkt[2] = bits == 32 ? (uint32_t)value : value;
+	return vaccel_queue_emit(q, pkt, 3);
+}
+
+VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
+{
+	const uint64_t pkt[] = { VACCEL_PKT(DRM_VACCEL_PKT_TIMESTAMP, 0, 2), va };
+
+	if (!q || va % 8)
+		return -EINVAL;
+	return vaccel_queue_emit(q, pkt, 2);
+}
+
+VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
+					uint64_t ref, uint64_t mask,
+					enum vaccel_compare op, unsigned int bits)
+{
+	int flags = vaccel_width_flags(bits);
+	uint64_t pkt[4];
+
+	if (!q || flags < 0 || va % (bits / 8) ||
+	    (unsigned int)op > VACCEL_COMPARE_LE)
+		return -EINVAL;
+	if (bits == 32) {
+		ref = (uint32_t)ref;
+		mask = (uint32_t)mask;
+	}
+	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_WAIT_MEM,
+			    flags | DRM_VACCEL_PKT_WAIT_OP(op), 4);
+	pkt[1] = va;
+	pkt[2] = ref;
+	pkt[3] = mask;
+	return vaccel_queue_emit(q, pkt, 4);
+}
+
+VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
+{
+	const uint64_t pkt[] = { VACCEL_PKT(DRM_VACCEL_PKT_DELAY, 0, 2), ns };
+
+	if (!q)
+		return -EINVAL;
+	return vaccel_queue_emit(q, pkt, 2);
+}
+
+VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
+{
+	if (!q)
+		return -EINVAL;
+	return vaccel_queue_flush_signal(q, 0, false);
+}
+
+/* The errno of the fault of @q's context, or 0 if it did not fault. */
+static int vaccel_queue_fault(struct vaccel_queue *q)
+{
+	struct drm_vaccel_context_state st = { .handle = q->context };
+
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st) ||
+	    !(st.flags & DRM_VACCEL_CONTEXT_FAULTED))
+		return 0;
+	return st.fault_reason == DRM_VACCEL_FAULT_MALFORMED ? -EINVAL : -EFAULT;
+}
+
+VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
+{
+	int ret, status;
+
+	if (!q)
+		return -EINVAL;
+	ret = vaccel_queue_flush_signal(q, 0, false);
+	if (ret)
+		return ret;
+	if (!q->submitted)
+		return 0;
+	ret = vaccel_queue_wait_point(q, q->submitted);
+	if (ret)
+		return ret;
+
+	ret = vaccel_syncobj_status(q->dev, q->last, &status);
+	if (ret)
+		return ret;
+	if (status > 0)
+		return 0;
+	/* Signalled, so a status of 0 (pending) cannot happen. */
+	if (!status)
+		return -EIO;
+	/* Failed work: the context takes no more. */
+	q->error = -ECANCELED;
+	/*
+	 * -ECANCELED is what the buffers after a faulting one get: report the
+	 * fault itself if there was one.
+	 */
+	if (status == -ECANCELED) {
+		ret = vaccel_queue_fault(q);
+		if (ret)
+			return ret;
+	}
+	return status;
+}
+
+VACCEL_EXPORT int vaccel_queue_signal(struct vaccel_queue *q,
+				      struct vaccel_event *ev)
+{
+	if (!q || !ev || ev->dev != q->dev)
+		return -EINVAL;
+	return vaccel_queue_flush_signal(q, ev->handle, true);
+}
+
+VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
+					  struct vaccel_event *ev)
+{
+	struct drm_syncobj_transfer t = { 0 };
+	int ret;
+
+	if (!q || !ev || ev->dev != q->dev)
+		return -EINVAL;
+	if (q->error)
+		return q->error;
+	/* What is recorded so far does not wait. */
+	if (q->used > q->start) {
+		ret = vaccel_queue_submit(q, 0);
+		if (ret)
+			return ret;
+	}
+	/* Full: the waits so far go with a NOP. */
+	if (q->nwaits == VACCEL_QUEUE_MAX_WAITS) {
+		ret = vaccel_queue_flush_signal(q, 0, false);
+		if (ret)
+			return ret;
+	}
+	if (q->nwaits == q->nwait_objs) {
+		ret = vaccel_syncobj_create(q->dev, &q->wait_objs[q->nwait_objs]);
+		if (ret)
+			return ret;
+		q->nwait_objs++;
+	}
+
+	/* A snapshot of the event's fence; -EINVAL if it has none. */
+	t.src_handle = ev->handle;
+	t.dst_handle = q->wait_objs[q->nwaits];
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t))
+		return -errno;
+	q->nwaits++;
+	return 0;
+}
