@@ -11,5 +11,8 @@ echo
 echo "\$ vaccel-info"
 vaccel-info
 echo
+echo "\$ vaccel-sample"
+vaccel-sample || echo "vaccel-sample failed"
+echo
 echo "\$ rmmod vaccel"
 rmmod vaccel

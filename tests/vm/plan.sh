@@ -94,6 +94,7 @@ run_execution() {
 	vt_run test_context
 	vt_run test_packets
 	vt_run test_submit
+	vt_run test_queue
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.

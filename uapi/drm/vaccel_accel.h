@@ -727,7 +727,8 @@ enum drm_vaccel_pkt_op {
 	DRM_VACCEL_PKT_FILL = 3,
 	/**
 	 * @DRM_VACCEL_PKT_TIMESTAMP: {va}: stores the engine clock, in ns, as
-	 * 64 bits at va, 8-byte aligned.  Length 2.
+	 * 64 bits at va, 8-byte aligned.  The engine clock is the host's
+	 * CLOCK_MONOTONIC.  Length 2.
 	 */
 	DRM_VACCEL_PKT_TIMESTAMP = 4,
 	/**
