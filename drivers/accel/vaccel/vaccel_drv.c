@@ -205,18 +205,21 @@ static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
 	destroy_workqueue(wq);
 }
 
-static int vaccel_probe(struct platform_device *pdev)
+/**
+ * vaccel_device_init() - bring up the virtual hardware of a device
+ * @vdev: the device, its DRM device allocated, @vdev->index and
+ *	@vdev->topo set
+ *
+ * Everything is managed by the DRM device and goes with its release.  KUnit
+ * calls this on a DRM device of its own, which is never registered.
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno.
+ */
+int vaccel_device_init(struct vaccel_device *vdev)
 {
-	struct vaccel_device *vdev;
 	int ret;
 
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vaccel_drm_driver,
-				  struct vaccel_device, drm);
-	if (IS_ERR(vdev))
-		return PTR_ERR(vdev);
-
-	vdev->index = pdev->id;
-	vdev->topo = vaccel_topology;
 	INIT_LIST_HEAD(&vdev->vms);
 	ret = drmm_mutex_init(&vdev->drm, &vdev->vms_lock);
 	if (ret)
@@ -233,11 +236,6 @@ static int vaccel_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	/* dma-buf importers map our pages for this device: no IOMMU. */
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
-	if (ret)
-		return ret;
-
 	init_waitqueue_head(&vdev->mem_wq);
 	vdev->sched_wq = alloc_ordered_workqueue("vaccel%u-sched", WQ_MEM_RECLAIM,
 						 vdev->index);
@@ -247,7 +245,27 @@ static int vaccel_probe(struct platform_device *pdev)
 				       vdev->sched_wq);
 	if (ret)
 		return ret;
-	ret = vaccel_engines_init(vdev);
+	return vaccel_engines_init(vdev);
+}
+
+static int vaccel_probe(struct platform_device *pdev)
+{
+	struct vaccel_device *vdev;
+	int ret;
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vaccel_drm_driver,
+				  struct vaccel_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+
+	vdev->index = pdev->id;
+	vdev->topo = vaccel_topology;
+	ret = vaccel_device_init(vdev);
+	if (ret)
+		return ret;
+
+	/* dma-buf importers map our pages for this device: no IOMMU. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
 		return ret;
 

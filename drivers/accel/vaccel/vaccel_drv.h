@@ -69,4 +69,6 @@ static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
 	return container_of(drm, struct vaccel_device, drm);
 }
 
+int vaccel_device_init(struct vaccel_device *vdev);
+
 #endif /* __VACCEL_DRV_H__ */
