@@ -1139,7 +1139,7 @@ static int fake_context_state(struct fake_file *f, struct drm_vaccel_context_sta
 	s->jobs_submitted = c->submitted;
 	s->jobs_completed = c->completed;
 	if (c->faulted) {
-		s->flags = DRM_VACCEL_CONTEXT_FAULTED;
+		s->flags = (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED);
 		s->fault_va = c->fault_va;
 		s->fault_offset = c->fault_offset;
 		s->fault_reason = c->fault_reason;

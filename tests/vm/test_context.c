@@ -470,7 +470,7 @@ VTEST(job_counters)
 	s = vt_ctx_state(d.fd, h);
 	VT_ASSERT_EQ(s.jobs_submitted, 6);
 	VT_ASSERT_EQ(s.jobs_completed, 6);
-	VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_FAULTED);
+	VT_ASSERT_EQ(s.flags, (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED));
 }
 
 /* Destroying a context stops its running DELAY and cancels what follows. */

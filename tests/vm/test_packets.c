@@ -96,7 +96,7 @@ static void bad_buffer(struct fx *f, const __u64 *w, unsigned int n,
 		struct drm_vaccel_context_state s = vt_ctx_state(f->d.fd, ctx);
 		__u64 fva = va == AT_PACKET ? bva + off : va;
 
-		if (s.flags != DRM_VACCEL_CONTEXT_FAULTED || s.fault_reason != reason ||
+		if (s.flags != (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED) || s.fault_reason != reason ||
 		    (access >= 0 && s.fault_access != (__u32)access) ||
 		    s.fault_va != fva || s.fault_offset != off)
 			vtest_fail(__FILE__, line,
@@ -866,7 +866,7 @@ VTEST(fault_null_pointer)
 		vt_syncobj_wait(f.d.fd, o);
 		VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), -EFAULT);
 		s = vt_ctx_state(f.d.fd, ctx);
-		VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_FAULTED);
+		VT_ASSERT_EQ(s.flags, (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED));
 		VT_ASSERT(s.fault_reason == DRM_VACCEL_FAULT_OUT_OF_RANGE ||
 			  s.fault_reason == DRM_VACCEL_FAULT_UNMAPPED);
 		VT_ASSERT_EQ(s.fault_access, DRM_VACCEL_ACCESS_WRITE);
@@ -893,7 +893,7 @@ static void fetch_fault(struct fx *f, __u64 va, __u64 size, __u32 reason,
 	if (st != -EFAULT)
 		vtest_fail(__FILE__, line, "fence status %d, expected -EFAULT", st);
 	s = vt_ctx_state(f->d.fd, ctx);
-	if (s.flags != DRM_VACCEL_CONTEXT_FAULTED || s.fault_reason != reason ||
+	if (s.flags != (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED) || s.fault_reason != reason ||
 	    s.fault_access != DRM_VACCEL_ACCESS_READ || s.fault_va != fault_va ||
 	    s.fault_offset != offset)
 		vtest_fail(__FILE__, line,
@@ -985,7 +985,7 @@ VTEST(after_fault)
 	for (i = 0; i < 5; i++)
 		VT_ASSERT_EQ(VT_U32(&f.data, 4 + 4 * i), 0);
 	s = vt_ctx_state(f.d.fd, a);
-	VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_FAULTED);
+	VT_ASSERT_EQ(s.flags, (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED));
 	VT_ASSERT_EQ(s.fault_reason, DRM_VACCEL_FAULT_MALFORMED);
 	VT_ASSERT_EQ(s.fault_offset, 32);
 	VT_ASSERT_EQ(s.fault_va, bva + 32);

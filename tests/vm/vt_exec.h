@@ -632,7 +632,7 @@ static inline int vt_submit_raw(int fd, __u32 ctx, __u64 va, __u64 size,
 	do {								\
 		struct drm_vaccel_context_state _s = vt_ctx_state(fd, ctx); \
 		long long _acc = (access);				\
-		if (_s.flags != DRM_VACCEL_CONTEXT_FAULTED ||		\
+		if (_s.flags != (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED) ||		\
 		    _s.fault_reason != (reason) ||			\
 		    (_acc >= 0 && _s.fault_access != _acc) ||		\
 		    _s.fault_va != (__u64)(va) ||			\
@@ -643,7 +643,7 @@ static inline int vt_submit_raw(int fd, __u32 ctx, __u64 va, __u64 size,
 				   _s.flags, _s.fault_reason, _s.fault_access, \
 				   (unsigned long long)_s.fault_va,	\
 				   (unsigned long long)_s.fault_offset,	\
-				   DRM_VACCEL_CONTEXT_FAULTED, (unsigned int)(reason), \
+				   (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED), (unsigned int)(reason), \
 				   _acc, (unsigned long long)(va),	\
 				   (unsigned long long)(offset));	\
 	} while (0)

@@ -581,6 +581,14 @@ struct drm_vaccel_context_destroy {
 #define DRM_VACCEL_CONTEXT_FAULTED	(1u << 0)
 
 /**
+ * define DRM_VACCEL_CONTEXT_BANNED - context state flag, accepts no more work
+ *
+ * SUBMIT fails with ``-ECANCELED``.  A context is banned when one of its
+ * buffers faults.
+ */
+#define DRM_VACCEL_CONTEXT_BANNED	(1u << 1)
+
+/**
  * enum drm_vaccel_fault_reason - why a buffer faulted
  */
 enum drm_vaccel_fault_reason {

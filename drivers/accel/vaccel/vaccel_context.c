@@ -527,6 +527,8 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 	args->jobs_submitted = atomic64_read(&ctx->jobs_submitted);
 	args->jobs_completed = atomic64_read(&ctx->jobs_completed);
 	spin_lock(&ctx->engine->lock);
+	if (ctx->cancelled)
+		args->flags |= DRM_VACCEL_CONTEXT_BANNED;
 	if (ctx->faulted) {
 		args->flags |= DRM_VACCEL_CONTEXT_FAULTED;
 		args->fault_va = ctx->fault.va;
