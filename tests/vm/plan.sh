@@ -95,6 +95,9 @@ run_execution() {
 	vt_run test_packets
 	vt_run test_submit
 	vt_run test_queue
+	vt_run test_async_bind
+	vt_run test_stress
+	vt_run test_kill
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.

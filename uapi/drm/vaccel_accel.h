@@ -440,6 +440,8 @@ struct drm_vaccel_vm_bind_op {
  *
  * Without syncobjs the bind is synchronous: it happens before the ioctl
  * returns, after every asynchronous bind of the VM submitted before it.
+ * When a synchronous bind returns, the page tables are updated and no
+ * engine can reach the pages of what was unmapped.
  *
  * With @waits or @signals the bind is asynchronous (uapi 1.2): the ioctl
  * checks the form of the operations and their handles, then queues the
@@ -448,9 +450,10 @@ struct drm_vaccel_vm_bind_op {
  * asynchronous binds.  Errors found only then (``-EEXIST``, ``-ENOMEM``)
  * leave the VM as it was and are carried by the fences of @signals.
  * Ordering buffers that use the new mappings is the caller's business:
- * make them wait for the bind's out-syncobj.  When the
- * ioctl returns, the page tables are updated, and no engine can reach the
- * pages of what was unmapped.
+ * make them wait for the bind's out-syncobj.  As for every job, an error
+ * of a fence waited for does not propagate: the bind applies once the
+ * fence signals, whatever its status.  Syncobj errors are those of
+ * %DRM_IOCTL_VACCEL_SUBMIT.
  *
  * Errors: ``-EINVAL`` for a malformed operation (unknown op or flag,
  * misaligned or zero size, a range outside the VA space or outside the BO,
