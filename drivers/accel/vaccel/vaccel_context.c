@@ -81,6 +81,9 @@ struct vaccel_hw_fence {
 	spinlock_t lock;
 };
 
+/* dma_fence_free() frees the fence by its address: the whole wrapper. */
+static_assert(offsetof(struct vaccel_hw_fence, base) == 0);
+
 /**
  * vaccel_sched_pool_get() - a scheduler's memory for a new context
  * @vdev: the device
@@ -139,10 +142,9 @@ void vaccel_job_complete(struct vaccel_job *job, int error)
 static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 {
 	struct vaccel_job *job = to_vaccel_job(sched_job);
-	struct vaccel_context *ctx = job->ctx;
-
 	struct vaccel_hw_fence *hw = container_of(job->hw_fence,
 						  struct vaccel_hw_fence, base);
+	struct vaccel_context *ctx = job->ctx;
 
 	spin_lock_init(&hw->lock);
 	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &hw->lock,

@@ -180,7 +180,6 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	struct vaccel_context *ctx = job->ctx;
 	struct vaccel_job *next;
 	LIST_HEAD(cancelled);
-
 	u64 ran;
 
 	spin_lock(&engine->lock);
