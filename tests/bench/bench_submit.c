@@ -48,6 +48,8 @@
 #include <drm.h>
 #include <drm/vaccel_accel.h>
 
+#include "bench.h"
+
 #define WARMUP		200
 #define ITERS		4000
 #define JOBS		100000
@@ -67,57 +69,6 @@ static __u32 ctx, syncobj;
 static __u64 bo_va;
 static volatile __u64 *cpu;
 
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	printf("not ok bench.submit: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(1);
-}
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int open_device(const char *path)
-{
-	char name[64], buf[PATH_MAX];
-	struct drm_version v;
-	unsigned int n;
-	int f = -1;
-
-	if (path)
-		return open(path, O_RDWR | O_CLOEXEC);
-	/* The lowest accelN that is vaccel. */
-	for (n = 0; n < 64 && f < 0; n++) {
-		snprintf(buf, sizeof(buf), "/dev/accel/accel%u", n);
-		f = open(buf, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
-			close(f);
-			f = -1;
-		}
-	}
-	if (f < 0)
-		errno = ENODEV;
-	return f;
-}
-
 static void query_device(struct drm_vaccel_device_info *info)
 {
 	struct drm_vaccel_query q = {
@@ -127,7 +78,7 @@ static void query_device(struct drm_vaccel_device_info *info)
 	};
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_QUERY, &q))
-		die("QUERY: %s", strerror(errno));
+		bench_die("QUERY: %s", strerror(errno));
 }
 
 /* One BO mapped for the CPU and at the lowest GPU VA; a context; a syncobj. */
@@ -149,25 +100,25 @@ static void setup(void)
 	memset(&info, 0, sizeof(info));
 	query_device(&info);
 	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_CREATE, &c))
-		die("BO_CREATE: %s", strerror(errno));
+		bench_die("BO_CREATE: %s", strerror(errno));
 	mo.handle = c.handle;
 	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_MMAP_OFFSET, &mo))
-		die("BO_MMAP_OFFSET: %s", strerror(errno));
+		bench_die("BO_MMAP_OFFSET: %s", strerror(errno));
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, mo.offset);
 	if (p == MAP_FAILED)
-		die("mmap: %s", strerror(errno));
+		bench_die("mmap: %s", strerror(errno));
 	cpu = p;
 	bo_va = info.va_start;
 	op.handle = c.handle;
 	op.va = bo_va;
 	op.size = PAGE;
 	if (ioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b))
-		die("VM_BIND: %s", strerror(errno));
+		bench_die("VM_BIND: %s", strerror(errno));
 	if (ioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &cc))
-		die("CONTEXT_CREATE: %s", strerror(errno));
+		bench_die("CONTEXT_CREATE: %s", strerror(errno));
 	ctx = cc.handle;
 	if (ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
-		die("SYNCOBJ_CREATE: %s", strerror(errno));
+		bench_die("SYNCOBJ_CREATE: %s", strerror(errno));
 	syncobj = sc.handle;
 
 	cpu[NOP_OFF / 8] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_NOP, 0, 1);
@@ -187,7 +138,7 @@ static void submit(__u64 off, __u64 words, int signal)
 	};
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_SUBMIT, &args))
-		die("SUBMIT: %s", strerror(errno));
+		bench_die("SUBMIT: %s", strerror(errno));
 }
 
 static void wait_syncobj(void)
@@ -201,7 +152,7 @@ static void wait_syncobj(void)
 
 	while (ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
 		if (errno != EINTR)
-			die("SYNCOBJ_WAIT: %s", strerror(errno));
+			bench_die("SYNCOBJ_WAIT: %s", strerror(errno));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -229,11 +180,11 @@ static void nop_round_trips(__u64 *rt)
 	__u64 t0;
 
 	for (i = 0; i < WARMUP + ITERS; i++) {
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		submit(NOP_OFF, 1, 1);
 		wait_syncobj();
 		if (i >= WARMUP)
-			rt[i - WARMUP] = now_ns() - t0;
+			rt[i - WARMUP] = bench_now_ns() - t0;
 	}
 }
 
@@ -270,15 +221,15 @@ static void futex_round_trips(__u64 *rt)
 	__u64 t0;
 
 	if (pthread_create(&t, NULL, echo_thread, NULL))
-		die("pthread_create");
+		bench_die("pthread_create");
 	for (i = 0; i < WARMUP + ITERS; i++) {
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		__atomic_store_n(&turn, 1, __ATOMIC_RELEASE);
 		futex_wake(&turn);
 		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) != 0)
 			futex_wait(&turn, 1);
 		if (i >= WARMUP)
-			rt[i - WARMUP] = now_ns() - t0;
+			rt[i - WARMUP] = bench_now_ns() - t0;
 	}
 	__atomic_store_n(&turn, 2, __ATOMIC_RELEASE);
 	futex_wake(&turn);
@@ -292,11 +243,11 @@ static double pipelined_ns_per_job(void)
 	unsigned int i;
 	__u64 t0;
 
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < JOBS; i++)
 		submit(NOP_OFF, 1, i == JOBS - 1);
 	wait_syncobj();
-	return (double)(now_ns() - t0) / JOBS;
+	return (double)(bench_now_ns() - t0) / JOBS;
 }
 
 static double bare_ioctl_ns(void)
@@ -305,10 +256,10 @@ static double bare_ioctl_ns(void)
 	unsigned int i;
 	__u64 t0;
 
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (i = 0; i < IOCTL_REPS; i++)
 		query_device(&info);
-	return (double)(now_ns() - t0) / IOCTL_REPS;
+	return (double)(bench_now_ns() - t0) / IOCTL_REPS;
 }
 
 /* --- (c) from the last packet to the waiter's wake-up --- */
@@ -322,10 +273,10 @@ static void wake_latencies(__u64 *lat)
 		cpu[TS_OFF / 8] = 0;
 		submit(TS_BUF_OFF, 2, 1);
 		wait_syncobj();
-		woke = now_ns();
+		woke = bench_now_ns();
 		ts = cpu[TS_OFF / 8];
 		if (!ts || ts > woke)
-			die("timestamp %llu, woken at %llu", (unsigned long long)ts,
+			bench_die("timestamp %llu, woken at %llu", (unsigned long long)ts,
 			    (unsigned long long)woke);
 		if (i >= WARMUP)
 			lat[i - WARMUP] = woke - ts;
@@ -342,9 +293,11 @@ int main(int argc, char **argv)
 	static __u64 nop[ITERS], fut[ITERS], lat[ITERS];
 	double nop50, nop99, fut50, fut99, lat50, lat99, job_ns, ioctl_ns, r50, r99, per;
 
-	fd = open_device(argc > 1 ? argv[1] : NULL);
+	bench_name = "submit";
+
+	fd = bench_open_device(argc > 1 ? argv[1] : NULL);
 	if (fd < 0)
-		die("no vaccel device: %s", strerror(errno));
+		bench_die("no vaccel device: %s", strerror(errno));
 	setup();
 
 	nop_round_trips(nop);

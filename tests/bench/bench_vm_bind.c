@@ -48,6 +48,8 @@
 #include <drm.h>
 #include <drm/vaccel_accel.h>
 
+#include "bench.h"
+
 #define PAGE		4096ull
 #define MIB		(1024ull * 1024)
 #define GIB		(1024ull * MIB)
@@ -65,57 +67,6 @@ static const unsigned long long sizes[] = {
 
 static int fd = -1;
 
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	printf("not ok bench.vm_bind: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int open_device(const char *path)
-{
-	char name[64], buf[PATH_MAX];
-	struct drm_version v;
-	unsigned int n;
-	int f = -1;
-
-	if (path)
-		return open(path, O_RDWR | O_CLOEXEC);
-	/* The lowest accelN that is vaccel. */
-	for (n = 0; n < 64 && f < 0; n++) {
-		snprintf(buf, sizeof(buf), "/dev/accel/accel%u", n);
-		f = open(buf, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
-			close(f);
-			f = -1;
-		}
-	}
-	if (f < 0)
-		errno = ENODEV;
-	return f;
-}
-
 static void query(__u32 type, void *data, __u32 size)
 {
 	struct drm_vaccel_query q = {
@@ -125,7 +76,7 @@ static void query(__u32 type, void *data, __u32 size)
 	};
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_QUERY, &q))
-		die("QUERY %u: %s", type, strerror(errno));
+		bench_die("QUERY %u: %s", type, strerror(errno));
 }
 
 static struct drm_vaccel_vm_stats vm_stats(void)
@@ -141,7 +92,7 @@ static __u32 bo_create(__u64 size)
 	struct drm_vaccel_bo_create c = { .size = size };
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_CREATE, &c))
-		die("BO_CREATE %llu: %s", (unsigned long long)size, strerror(errno));
+		bench_die("BO_CREATE %llu: %s", (unsigned long long)size, strerror(errno));
 	return c.handle;
 }
 
@@ -150,7 +101,7 @@ static void gem_close(__u32 handle)
 	struct drm_gem_close c = { .handle = handle };
 
 	if (ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c))
-		die("GEM_CLOSE: %s", strerror(errno));
+		bench_die("GEM_CLOSE: %s", strerror(errno));
 }
 
 static void vm_bind(__u32 op, __u32 handle, __u64 va, __u64 size)
@@ -164,7 +115,7 @@ static void vm_bind(__u32 op, __u32 handle, __u64 va, __u64 size)
 	struct drm_vaccel_vm_bind b = { .ops = DRM_VACCEL_OBJ_ARRAY(1, &o) };
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b))
-		die("VM_BIND %s of %llu MiB at 0x%llx: %s",
+		bench_die("VM_BIND %s of %llu MiB at 0x%llx: %s",
 		    op == DRM_VACCEL_VM_BIND_OP_MAP ? "map" : "unmap",
 		    (unsigned long long)(size / MIB), (unsigned long long)va,
 		    strerror(errno));
@@ -186,11 +137,11 @@ static void measure_bind(__u64 size, __u64 x, __u64 y, struct result *r,
 	vm_bind(DRM_VACCEL_VM_BIND_OP_MAP, h, x, size);	/* pins every page */
 	*mapped = vm_stats();
 	do {
-		t0 = now();
+		t0 = (bench_now_ns() * 1e-9);
 		vm_bind(DRM_VACCEL_VM_BIND_OP_MAP, h, y, size);
-		t1 = now();
+		t1 = (bench_now_ns() * 1e-9);
 		vm_bind(DRM_VACCEL_VM_BIND_OP_UNMAP, 0, y, size);
-		t2 = now();
+		t2 = (bench_now_ns() * 1e-9);
 		t_map += t1 - t0;
 		t_unmap += t2 - t1;
 		reps++;
@@ -215,16 +166,16 @@ static void measure_munmap(__u64 size, struct result *r)
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
-			die("mmap %llu MiB: %s", (unsigned long long)(size / MIB),
+			bench_die("mmap %llu MiB: %s", (unsigned long long)(size / MIB),
 			    strerror(errno));
 		/* 4 KiB pages, as the GPU's: no transparent huge pages. */
 		madvise((void *)p, size, MADV_NOHUGEPAGE);
 		for (off = 0; off < size; off += PAGE)
 			p[off] = 1;
-		t0 = now();
+		t0 = (bench_now_ns() * 1e-9);
 		if (munmap((void *)p, size))
-			die("munmap: %s", strerror(errno));
-		t += now() - t0;
+			bench_die("munmap: %s", strerror(errno));
+		t += (bench_now_ns() * 1e-9) - t0;
 		reps++;
 	} while (t < MIN_SECONDS || reps < MIN_REPS);
 
@@ -246,24 +197,26 @@ int main(int argc, char **argv)
 	__u64 x, y, span;
 	unsigned int i;
 
-	fd = open_device(argc > 1 ? argv[1] : NULL);
+	bench_name = "vm_bind";
+
+	fd = bench_open_device(argc > 1 ? argv[1] : NULL);
 	if (fd < 0)
-		die("no vaccel device: %s", strerror(errno));
+		bench_die("no vaccel device: %s", strerror(errno));
 	memset(&info, 0, sizeof(info));
 	query(DRM_VACCEL_QUERY_DEVICE, &info, sizeof(info));
 	empty = vm_stats();
 	if (empty.mappings)
-		die("the VM is not empty");
+		bench_die("the VM is not empty");
 
 	/* X and Y 1 GiB apart and aligned, like real allocations of that size. */
 	span = GIB;
 	x = (info.va_start + span - 1) & ~(span - 1);
 	y = x + span;
 	if (y + span > info.va_end)
-		die("VA space too small: 0x%llx-0x%llx", (unsigned long long)info.va_start,
+		bench_die("VA space too small: 0x%llx-0x%llx", (unsigned long long)info.va_start,
 		    (unsigned long long)info.va_end);
 	if (info.max_bo_size < sizes[NSIZES - 1])
-		die("max_bo_size %llu is below %llu", (unsigned long long)info.max_bo_size,
+		bench_die("max_bo_size %llu is below %llu", (unsigned long long)info.max_bo_size,
 		    (unsigned long long)sizes[NSIZES - 1]);
 
 	printf("VM_BIND against munmap(2), per 4 KiB page, at least %.1f s per figure\n",
@@ -277,7 +230,7 @@ int main(int argc, char **argv)
 			      (double)mapped.mapped_bytes;
 		after = vm_stats();
 		if (after.mappings || after.pt_pages != empty.pt_pages)
-			die("VM not empty after %llu MiB: %llu mappings, %llu pt pages",
+			bench_die("VM not empty after %llu MiB: %llu mappings, %llu pt pages",
 			    (unsigned long long)(sizes[i] / MIB),
 			    (unsigned long long)after.mappings,
 			    (unsigned long long)after.pt_pages);

@@ -18,13 +18,7 @@
 
 #include <vaccel.h>
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1);					\
-		}							\
-	} while (0)
+#include "host_check.h"
 
 int main(int argc, char **argv)
 {

@@ -25,23 +25,7 @@
 #include <vaccel.h>
 #include <drm/vaccel_accel.h>
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1);					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b) {						\
-			fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", \
-				__FILE__, __LINE__, #a, #b, _a, _b);	\
-			exit(1);					\
-		}							\
-	} while (0)
+#include "host_check.h"
 
 #define KIB	1024ull
 #define MIB	(1024ull * 1024)

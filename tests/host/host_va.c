@@ -29,28 +29,12 @@
 
 #include "vaccel_priv.h"
 
+#include "host_check.h"
+
 #define PAGE		4096ull
 #define RANDOM_OPS	100000
 #define RANDOM_PAGES	2048
 #define RANDOM_SEED	0x5eed1234abcdull
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1);					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b) {						\
-			fprintf(stderr, "%s:%d: %s == %s: 0x%llx != 0x%llx\n", \
-				__FILE__, __LINE__, #a, #b, _a, _b);	\
-			exit(1);					\
-		}							\
-	} while (0)
 
 /* A device handle with only its allocator, over [start, end). */
 static struct vaccel_device *fake_device(uint64_t start, uint64_t end)

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - what every benchmark of tests/bench needs: a clock, the device,
+ * and a way to give up with a line `make bench` shows.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <linux/types.h>
+
+/* Each benchmark sets its name, for its `not ok bench.<name>` line. */
+static const char *bench_name;
+
+__attribute__((noreturn, format(printf, 1, 2)))
+static inline void bench_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	printf("not ok bench.%s: ", bench_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(1);
+}
+
+/* CLOCK_MONOTONIC in ns: the clock of the engines' TIMESTAMP packets. */
+static inline __u64 bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Opens @path, or the lowest /dev/accel/accelN that is vaccel. */
+static inline int bench_open_device(const char *path)
+{
+	char name[64], buf[PATH_MAX];
+	struct drm_version v;
+	unsigned int n;
+	int f = -1;
+
+	if (path)
+		return open(path, O_RDWR | O_CLOEXEC);
+	for (n = 0; n < 64 && f < 0; n++) {
+		snprintf(buf, sizeof(buf), "/dev/accel/accel%u", n);
+		f = open(buf, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		memset(&v, 0, sizeof(v));
+		memset(name, 0, sizeof(name));
+		v.name = name;
+		v.name_len = sizeof(name) - 1;
+		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
+			close(f);
+			f = -1;
+		}
+	}
+	if (f < 0)
+		errno = ENODEV;
+	return f;
+}
+
+#endif /* BENCH_H */
