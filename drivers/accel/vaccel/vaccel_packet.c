@@ -90,71 +90,80 @@ static int vaccel_exec_write_imm(struct vaccel_exec *x, u32 flags, const u64 *op
 	return ret;
 }
 
-static int vaccel_exec_chunk_check(struct vaccel_exec *x, u64 done)
+/*
+ * Runs @step over [0, @size) in pieces of at most a page, from the end when
+ * @backwards, letting others run and looking for a cancellation every
+ * 64 KiB.  The one loop of the long packets.
+ */
+static int vaccel_exec_pieces(struct vaccel_exec *x, const u64 *op, u64 size,
+			      bool backwards,
+			      int (*step)(struct vaccel_exec *x, const u64 *op,
+					  u64 off, u64 len))
 {
-	/* Every 64 KiB: let others run, and look for a cancellation. */
-	if (done % SZ_64K)
-		return 0;
-	cond_resched();
-	return vaccel_exec_cancelled(x);
+	u64 done;
+	int ret;
+
+	for (done = 0; done < size;) {
+		u64 len = min_t(u64, size - done, PAGE_SIZE);
+
+		ret = step(x, op, backwards ? size - done - len : done, len);
+		if (ret)
+			return ret;
+		done += len;
+		if (!(done % SZ_64K)) {
+			cond_resched();
+			ret = vaccel_exec_cancelled(x);
+			if (ret)
+				return ret;
+		}
+	}
+	vaccel_exec_wrote(x);
+	return 0;
+}
+
+/* COPY {src, dst, size}: one piece through the engine's bounce page. */
+static int vaccel_copy_step(struct vaccel_exec *x, const u64 *op, u64 off,
+			    u64 len)
+{
+	int ret;
+
+	ret = vaccel_tlb_read(&x->engine->tlb, op[0] + off, x->engine->bounce,
+			      len, VACCEL_ACCESS_READ, x->fault);
+	if (ret)
+		return ret;
+	return vaccel_tlb_write(&x->engine->tlb, op[1] + off, x->engine->bounce,
+				len, x->fault);
 }
 
 static int vaccel_exec_copy(struct vaccel_exec *x, u32 flags, const u64 *op)
 {
-	u64 src = op[0], dst = op[1], size = op[2], done;
-	/* Overlapping forward copies run backwards: memmove semantics. */
-	bool backwards = dst > src && dst - src < size;
-	void *bounce = x->engine->bounce;
-	int ret;
+	u64 src = op[0], dst = op[1], size = op[2];
 
 	if (flags)
 		return vaccel_exec_malformed(x);
-	for (done = 0; done < size;) {
-		u64 chunk = min_t(u64, size - done, PAGE_SIZE);
-		u64 off = backwards ? size - done - chunk : done;
+	/* Overlapping forward copies run backwards: memmove semantics. */
+	return vaccel_exec_pieces(x, op, size, dst > src && dst - src < size,
+				  vaccel_copy_step);
+}
 
-		ret = vaccel_tlb_read(&x->engine->tlb, src + off, bounce, chunk,
-				      VACCEL_ACCESS_READ, x->fault);
-		if (ret)
-			return ret;
-		ret = vaccel_tlb_write(&x->engine->tlb, dst + off, bounce, chunk,
-				       x->fault);
-		if (ret)
-			return ret;
-		done += chunk;
-		ret = vaccel_exec_chunk_check(x, done);
-		if (ret)
-			return ret;
-	}
-	vaccel_exec_wrote(x);
-	return 0;
+/* FILL {dst, size, value}: one piece from the bounce page of the pattern. */
+static int vaccel_fill_step(struct vaccel_exec *x, const u64 *op, u64 off,
+			    u64 len)
+{
+	return vaccel_tlb_write(&x->engine->tlb, op[0] + off, x->engine->bounce,
+				len, x->fault);
 }
 
 static int vaccel_exec_fill(struct vaccel_exec *x, u32 flags, const u64 *op)
 {
-	u64 dst = op[0], size = op[1], done;
 	u32 *bounce = x->engine->bounce;
 	unsigned int i;
-	int ret;
 
-	if (flags || dst % 4 || size % 4)
+	if (flags || op[0] % 4 || op[1] % 4)
 		return vaccel_exec_malformed(x);
 	for (i = 0; i < PAGE_SIZE / 4; i++)
 		bounce[i] = (u32)op[2];
-	for (done = 0; done < size;) {
-		u64 chunk = min_t(u64, size - done, PAGE_SIZE);
-
-		ret = vaccel_tlb_write(&x->engine->tlb, dst + done, bounce, chunk,
-				       x->fault);
-		if (ret)
-			return ret;
-		done += chunk;
-		ret = vaccel_exec_chunk_check(x, done);
-		if (ret)
-			return ret;
-	}
-	vaccel_exec_wrote(x);
-	return 0;
+	return vaccel_exec_pieces(x, op, op[1], false, vaccel_fill_step);
 }
 
 static int vaccel_exec_timestamp(struct vaccel_exec *x, u32 flags, const u64 *op)
