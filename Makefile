@@ -29,6 +29,13 @@ KDIR ?= $(or $(shell . $(VACCEL_CACHE)/kernel.env 2>/dev/null && echo $$VACCEL_K
 
 MODULE_SRC := Kbuild $(shell find drivers uapi -type f)
 
+# Dependency files name the sources by absolute path: outputs left in the
+# cache by another checkout would point make at files that do not exist, so
+# a cache last used from elsewhere starts afresh.
+$(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; then \
+	rm -rf $(O)/module $(O)/umd $(O)/tests $(O)/host $(O)/docs; \
+	echo "$(ROOT)" > $(O)/.root; fi)
+
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell \
 	bench docs install clean sparse
 
