@@ -5,7 +5,8 @@
  * KUnit tests of execution: real engine threads, contexts and drm_sched on
  * a KUnit DRM device, with DMA buffers in pages mapped straight into a VM's
  * page table.  Packet decoding and validation, in-order completion, the
- * two-slot bound of the HW queue, and how fence errors propagate.
+ * two-slot bound of the HW queue, how fence errors propagate, preemption
+ * of a running packet, priority, and hang recovery.
  */
 
 #include <kunit/test.h>
@@ -13,6 +14,7 @@
 #include <linux/dma-fence.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
 #include <drm/drm_file.h>
@@ -29,6 +31,7 @@
 #define RO_VA		SZ_4M		/* 1 read-only page */
 #define UNMAPPED_VA	SZ_8M
 #define NPAGES		5
+#define TIMEOUT_MS	300
 
 #define HDR(op, flags, words)	DRM_VACCEL_PKT_HEADER(op, flags, words)
 
@@ -57,6 +60,8 @@ static int vaccel_engine_test_init(struct kunit *test)
 {
 	struct vaccel_topology_params p = {
 		.devices = 1, .compute_engines = 1, .copy_engines = 1, .va_bits = 48,
+		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
+		.timeout_ms = TIMEOUT_MS,
 	};
 	struct vaccel_engine_test *t;
 	struct device *dev;
@@ -326,7 +331,7 @@ static void vaccel_test_engine_hwq_bound(struct kunit *test)
 
 	while (!dma_fence_is_signaled(f[2][9])) {
 		spin_lock(&e->lock);
-		n = e->hwq_count;
+		n = e->arbiter.slots_used;
 		spin_unlock(&e->lock);
 		max = max(max, n);
 		usleep_range(20, 50);
@@ -392,11 +397,127 @@ static void vaccel_test_engine_fence_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait(test, gated[1]), -ECANCELED);
 }
 
+/*
+ * A DELAY preempted again and again resumes with what is left: it
+ * completes without error after its whole time on the engine, and every
+ * forced preemption is counted.
+ */
+static void vaccel_test_engine_delay_preempted(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct dma_fence *f;
+	u64 start, run_ns, preemptions;
+	int i;
+
+	/*
+	 * Long enough for five forced preemptions whatever UML's HZ, short
+	 * of the hang timeout.
+	 */
+	t->cmd[0] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
+	t->cmd[1] = 200 * NSEC_PER_MSEC;
+	start = ktime_get_ns();
+	f = submit(test, t->ctx, CMD_VA, 16);
+	for (i = 0; i < 5; i++) {
+		msleep(10);
+		vaccel_engine_force_preempt(e);
+	}
+	KUNIT_EXPECT_EQ(test, wait(test, f), 0);
+	KUNIT_EXPECT_GE(test, ktime_get_ns() - start, 200 * NSEC_PER_MSEC);
+	spin_lock(&e->lock);
+	run_ns = t->ctx->arb.run_ns;
+	preemptions = t->ctx->arb.preemptions;
+	spin_unlock(&e->lock);
+	KUNIT_EXPECT_GE(test, run_ns, 200 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, preemptions, 5);
+	KUNIT_EXPECT_EQ(test, e->arbiter.preempt_count[VACCEL_PREEMPT_FORCED], 5);
+}
+
+/* A HIGH buffer overtakes a long LOW one, which then completes. */
+static void vaccel_test_engine_priority(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct vaccel_context *low, *high;
+	struct dma_fence *fl, *fh;
+
+	t->cmd[0] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
+	t->cmd[1] = 100 * NSEC_PER_MSEC;
+	t->cmd[2] = HDR(DRM_VACCEL_PKT_WRITE_IMM, 0, 3);
+	t->cmd[3] = DATA_VA;
+	t->cmd[4] = 7;
+	low = vaccel_context_create(t->vdev, &t->vfile, e, DRM_VACCEL_PRIORITY_LOW);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(low));
+	high = vaccel_context_create(t->vdev, &t->vfile, e, DRM_VACCEL_PRIORITY_HIGH);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(high));
+
+	fl = submit(test, low, CMD_VA, 16);
+	msleep(10);
+	fh = submit(test, high, CMD_VA + 16, 24);
+	/* The LOW DELAY has 90 ms left: HIGH is done long before. */
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(fh, false, msecs_to_jiffies(50)), 0);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(fl));
+	KUNIT_EXPECT_EQ(test, *(u32 *)t->data, 7);
+	KUNIT_EXPECT_EQ(test, wait(test, fh), 0);
+	KUNIT_EXPECT_EQ(test, wait(test, fl), 0);
+	KUNIT_EXPECT_EQ(test, low->arb.preemptions, 1);
+	KUNIT_EXPECT_EQ(test, e->arbiter.preempt_count[VACCEL_PREEMPT_PRIORITY], 1);
+	vaccel_context_destroy(high);
+	vaccel_context_destroy(low);
+}
+
+/*
+ * A WAIT_MEM that is never satisfied hangs: after the timeout its buffer
+ * fails with -ETIMEDOUT, the context is banned with its later buffer
+ * cancelled, and another context's buffers on the engine all complete.
+ */
+static void vaccel_test_engine_hang(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct dma_fence *hung, *after, *b[4];
+	struct vaccel_context *other;
+	u64 start, took;
+	int i;
+
+	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
+	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
+	t->cmd[9] = DATA_VA;
+	t->cmd[10] = 1;
+	t->cmd[11] = 0xffffffff;
+	*(u32 *)t->data = 0;
+	other = vaccel_context_create(t->vdev, &t->vfile, e,
+				      DRM_VACCEL_PRIORITY_NORMAL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+
+	start = ktime_get_ns();
+	hung = submit(test, t->ctx, CMD_VA + 64, 32);
+	after = submit(test, t->ctx, CMD_VA, 16);
+	for (i = 0; i < 4; i++)
+		b[i] = submit(test, other, CMD_VA, 16);
+	KUNIT_EXPECT_EQ(test, wait(test, hung), -ETIMEDOUT);
+	took = ktime_get_ns() - start;
+	KUNIT_EXPECT_EQ(test, wait(test, after), -ECANCELED);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, wait(test, b[i]), 0);
+	KUNIT_EXPECT_GE(test, took, TIMEOUT_MS * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, t->ctx->ban_reason, DRM_VACCEL_BAN_HANG);
+	KUNIT_EXPECT_EQ(test, t->ctx->guilty_resets, 1);
+	KUNIT_EXPECT_EQ(test, t->ctx->cancelled, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, other->guilty_resets, 0);
+	KUNIT_EXPECT_EQ(test, e->hangs, 1);
+	KUNIT_EXPECT_GE(test, e->resets, 1);
+	vaccel_context_destroy(other);
+}
+
 static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_engine_packets, vaccel_pkt_gen_params),
 	KUNIT_CASE(vaccel_test_engine_in_order),
 	KUNIT_CASE(vaccel_test_engine_hwq_bound),
 	KUNIT_CASE(vaccel_test_engine_fence_errors),
+	KUNIT_CASE(vaccel_test_engine_delay_preempted),
+	KUNIT_CASE(vaccel_test_engine_priority),
+	KUNIT_CASE(vaccel_test_engine_hang),
 	{}
 };
 

@@ -15,20 +15,40 @@ struct vaccel_topology_case {
 	int expected;
 };
 
+/* Devices, compute, copy, va_bits, single use; default scheduling. */
+#define TOPO(d, c, k, v, ...) \
+	{ d, c, k, v, __VA_ARGS__ + 0, VACCEL_TIMESLICE_MS_DEFAULT, \
+	  VACCEL_TIMEOUT_MS_DEFAULT }
+/* The default topology with scheduling parameters. */
+#define SCHED(slice, timeout, n, ...) \
+	{ 1, 2, 1, 48, false, slice, timeout, { __VA_ARGS__ }, n }
+
 static const struct vaccel_topology_case vaccel_topology_cases[] = {
-	{ "defaults", { 1, 2, 1, 48 }, 0 },
-	{ "single_use", { 2, 2, 1, 48, true }, 0 },
-	{ "smallest", { 1, 1, 0, 32 }, 0 },
-	{ "largest", { 8, 8, 8, 48 }, 0 },
-	{ "no_copy_engines", { 3, 4, 0, 39 }, 0 },
-	{ "zero_devices", { 0, 2, 1, 48 }, -EINVAL },
-	{ "too_many_devices", { 9, 2, 1, 48 }, -EINVAL },
-	{ "zero_compute_engines", { 1, 0, 1, 48 }, -EINVAL },
-	{ "too_many_compute_engines", { 1, 9, 1, 48 }, -EINVAL },
-	{ "too_many_copy_engines", { 1, 2, 9, 48 }, -EINVAL },
-	{ "va_bits_too_small", { 1, 2, 1, 31 }, -EINVAL },
-	{ "va_bits_too_large", { 1, 2, 1, 49 }, -EINVAL },
-	{ "huge_values", { ~0u, ~0u, ~0u, ~0u }, -EINVAL },
+	{ "defaults", TOPO(1, 2, 1, 48), 0 },
+	{ "single_use", TOPO(2, 2, 1, 48, true), 0 },
+	{ "smallest", TOPO(1, 1, 0, 32), 0 },
+	{ "largest", TOPO(8, 8, 8, 48), 0 },
+	{ "no_copy_engines", TOPO(3, 4, 0, 39), 0 },
+	{ "zero_devices", TOPO(0, 2, 1, 48), -EINVAL },
+	{ "too_many_devices", TOPO(9, 2, 1, 48), -EINVAL },
+	{ "zero_compute_engines", TOPO(1, 0, 1, 48), -EINVAL },
+	{ "too_many_compute_engines", TOPO(1, 9, 1, 48), -EINVAL },
+	{ "too_many_copy_engines", TOPO(1, 2, 9, 48), -EINVAL },
+	{ "va_bits_too_small", TOPO(1, 2, 1, 31), -EINVAL },
+	{ "va_bits_too_large", TOPO(1, 2, 1, 49), -EINVAL },
+	{ "huge_values", TOPO(~0u, ~0u, ~0u, ~0u), -EINVAL },
+	{ "slice_1ms_timeout_10ms", SCHED(1, 10, 0), 0 },
+	{ "slice_1s_timeout_10min", SCHED(1000, 600000, 0), 0 },
+	{ "zero_slice", SCHED(0, 2000, 0), -EINVAL },
+	{ "slice_too_long", SCHED(1001, 2000, 0), -EINVAL },
+	{ "timeout_too_short", SCHED(10, 9, 0), -EINVAL },
+	{ "timeout_too_long", SCHED(10, 600001, 0), -EINVAL },
+	{ "granularity_buffer_all", SCHED(10, 2000, 1, 0), 0 },
+	{ "granularity_per_engine", SCHED(10, 2000, 3, 1, 0, 1), 0 },
+	{ "granularity_workgroup", SCHED(10, 2000, 1, 2), -EINVAL },
+	{ "granularity_huge", SCHED(10, 2000, 1, ~0u), -EINVAL },
+	{ "granularity_count_wrong", SCHED(10, 2000, 2, 1, 1), -EINVAL },
+	{ "granularity_count_with_paging", SCHED(10, 2000, 4, 1, 1, 1, 0), -EINVAL },
 };
 
 static void vaccel_topology_case_desc(const struct vaccel_topology_case *c,
@@ -99,7 +119,20 @@ static void vaccel_test_topology_init(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, e->instance, inst, "engine %u", i);
 		KUNIT_EXPECT_EQ(test, e->hw_queue_depth, VACCEL_HW_QUEUE_DEPTH);
 		KUNIT_EXPECT_TRUE(test, e->preempt_caps & BIT(e->preempt_granularity));
+		if (cls == DRM_VACCEL_ENGINE_CLASS_PAGING) {
+			/* Page-table updates are never cut. */
+			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
+					DRM_VACCEL_PREEMPT_DMA_BUFFER);
+		} else if (!p->granularity_count) {
+			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
+					DRM_VACCEL_PREEMPT_PACKET);
+		} else {
+			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
+					p->granularity[p->granularity_count == 1 ? 0 : i]);
+		}
 	}
+	KUNIT_EXPECT_EQ(test, topo->timeslice_ns, p->timeslice_ms * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, topo->timeout_ns, p->timeout_ms * NSEC_PER_MSEC);
 }
 
 /* The module parameters default to one device, 2 compute, 1 copy, 48 bits. */
@@ -115,6 +148,9 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.copy_engines, 1);
 	KUNIT_EXPECT_EQ(test, p.va_bits, 48);
 	KUNIT_EXPECT_FALSE(test, p.single_use);
+	KUNIT_EXPECT_EQ(test, p.timeslice_ms, 10);
+	KUNIT_EXPECT_EQ(test, p.timeout_ms, 2000);
+	KUNIT_EXPECT_EQ(test, p.granularity_count, 0);
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, topo);
@@ -130,6 +166,8 @@ static void vaccel_test_topology_max_fits(struct kunit *test)
 		.compute_engines = VACCEL_MAX_COMPUTE_ENGINES,
 		.copy_engines = VACCEL_MAX_COPY_ENGINES,
 		.va_bits = VACCEL_VA_BITS_MAX,
+		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
+		.timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT,
 	};
 	struct vaccel_topology *topo;
 	const char *why = NULL;

@@ -452,9 +452,10 @@ VTEST(delay)
 }
 
 /*
- * Another context of the same engine is served between the buffers of a
- * context that has many long ones queued: it runs after a buffer of the
- * first one ends, and long before the last one starts.
+ * Another context of the same engine gets its turn while a context has
+ * many long buffers queued: time slices preempt the long DELAYs, so it
+ * runs within the first of them or right after, long before the last
+ * one starts; and every DELAY still lasts its time.
  */
 VTEST(delay_does_not_starve_other_context)
 {
@@ -483,16 +484,10 @@ VTEST(delay_does_not_starve_other_context)
 	vt_syncobj_wait(f.d.fd, oa);
 	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oa), 1);
 	tb = VT_U64(&f.data, 1024);
-	/* Not in the middle of a DELAY: the engine is occupied. */
-	for (i = 0; i < n; i++) {
-		__u64 s = VT_U64(&f.data, 16 * i), e = VT_U64(&f.data, 16 * i + 8);
-
-		VT_ASSERT(e - s >= 20 * VT_MS);
-		if (tb > s && tb < e)
-			vtest_fail(__FILE__, __LINE__,
-				   "context B ran during buffer %u of context A", i);
-	}
-	VT_ASSERT(tb >= VT_U64(&f.data, 8));		/* after A's first */
+	for (i = 0; i < n; i++)
+		VT_ASSERT(VT_U64(&f.data, 16 * i + 8) - VT_U64(&f.data, 16 * i) >=
+			  20 * VT_MS);
+	VT_ASSERT(tb >= VT_U64(&f.data, 0));		/* after A started */
 	if (tb >= VT_U64(&f.data, 16 * (n - 1)))
 		vtest_fail(__FILE__, __LINE__,
 			   "context B waited for all %u buffers of context A", n);

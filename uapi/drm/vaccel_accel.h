@@ -39,7 +39,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	2
+#define DRM_VACCEL_UAPI_MINOR	3
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -587,9 +587,26 @@ struct drm_vaccel_context_destroy {
  * define DRM_VACCEL_CONTEXT_BANNED - context state flag, accepts no more work
  *
  * SUBMIT fails with ``-ECANCELED``.  A context is banned when one of its
- * buffers faults.
+ * buffers faults or hangs; &struct drm_vaccel_context_state.ban_reason
+ * says which.
  */
 #define DRM_VACCEL_CONTEXT_BANNED	(1u << 1)
+
+/**
+ * enum drm_vaccel_ban_reason - why a context was banned (uapi 1.3)
+ */
+enum drm_vaccel_ban_reason {
+	/** @DRM_VACCEL_BAN_NONE: it is not banned */
+	DRM_VACCEL_BAN_NONE = 0,
+	/** @DRM_VACCEL_BAN_FAULT: a buffer faulted, see the fault fields */
+	DRM_VACCEL_BAN_FAULT = 1,
+	/**
+	 * @DRM_VACCEL_BAN_HANG: a buffer made no progress on its engine for
+	 * the timeout; its fence carries ``-ETIMEDOUT`` and the engine was
+	 * reset
+	 */
+	DRM_VACCEL_BAN_HANG = 2,
+};
 
 /**
  * enum drm_vaccel_fault_reason - why a buffer faulted
@@ -649,6 +666,27 @@ struct drm_vaccel_context_state {
 	__u32 fault_reason;
 	/** @fault_access: out: &enum drm_vaccel_access */
 	__u32 fault_access;
+	/** @ban_reason: out: &enum drm_vaccel_ban_reason (uapi 1.3) */
+	__u32 ban_reason;
+	/**
+	 * @guilty_resets: out: engine resets caused by its hung buffers
+	 * (uapi 1.3)
+	 */
+	__u32 guilty_resets;
+	/**
+	 * @innocent_resets: out: engine or device resets that preempted its
+	 * buffers, which then resumed (uapi 1.3)
+	 */
+	__u32 innocent_resets;
+	/** @pad2: zero */
+	__u32 pad2;
+	/**
+	 * @preemptions: out: times its buffers were preempted, running or
+	 * next in the HW queue (uapi 1.3)
+	 */
+	__u64 preemptions;
+	/** @engine_ns: out: time its buffers spent on the engine (uapi 1.3) */
+	__u64 engine_ns;
 };
 
 /**
@@ -747,9 +785,18 @@ enum drm_vaccel_pkt_op {
 	 * ``(value at va & mask) <op> (reference & mask)`` holds, value being
 	 * 32 bits, or 64 with %DRM_VACCEL_PKT_F_64BIT, and <op> the
 	 * comparison in the flags, &enum drm_vaccel_wait_op.  Length 4.
+	 * A wait that lasts longer than the engine's hang timeout (module
+	 * parameter ``timeout_ms``, 2 s by default) of time on the engine is
+	 * a hang: its context is banned and the buffer fails with
+	 * ``-ETIMEDOUT``.
 	 */
 	DRM_VACCEL_PKT_WAIT_MEM = 5,
-	/** @DRM_VACCEL_PKT_DELAY: {ns}: occupies the engine for ns nanoseconds.  Length 2. */
+	/**
+	 * @DRM_VACCEL_PKT_DELAY: {ns}: occupies the engine for ns nanoseconds
+	 * of engine time: a preempted DELAY resumes with what is left.  Like
+	 * WAIT_MEM, a DELAY longer than the hang timeout is a hang.
+	 * Length 2.
+	 */
 	DRM_VACCEL_PKT_DELAY = 6,
 };
 

@@ -11,9 +11,14 @@
  * of the file that created it.  Each context has its own drm_gpu_scheduler
  * with a single entity (its SW queue): drm_sched resolves each job's
  * dependencies and hands jobs over in order to run_job, which only puts
- * them on the context's ring for the engine's arbiter.  The scheduler's
- * timeout is disabled until timeout detection and recovery exist (the
- * Scheduling milestone).
+ * them on the context's ring for the engine's arbiter (see "Scheduler").
+ *
+ * drm_sched's timeout is not used.  It starts when run_job hands a job
+ * over and restarts only when a job completes, so it would count the time
+ * a job waits on the ring behind other contexts, or preempted, and could
+ * not see a long COPY progress; suspending and resuming it at every
+ * arbitration would duplicate what the engine knows exactly.  The engine
+ * detects hangs itself (see "Engines").
  *
  * A job's hardware fence is signalled by the engine; drm_sched derives the
  * finished fence from it, which is what out-syncobjs receive.
@@ -42,6 +47,7 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
 
@@ -159,7 +165,7 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 
 /*
  * The scheduler's timeout is MAX_SCHEDULE_TIMEOUT, so drm_sched never calls
- * this; until recovery exists, a job that runs long simply keeps running.
+ * this: the engines detect hangs and recover from them.
  */
 static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *job)
 {
@@ -185,7 +191,7 @@ struct vaccel_job *vaccel_job_alloc(void)
 		return NULL;
 	}
 	job->hw_fence = &hw->base;
-	INIT_LIST_HEAD(&job->link);
+	INIT_LIST_HEAD(&job->arb.link);
 	return job;
 }
 
@@ -321,7 +327,6 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	ctx->priority = priority;
 	mutex_init(&ctx->submit_lock);
 	ctx->fence_context = dma_fence_context_alloc(1);
-	INIT_LIST_HEAD(&ctx->ring);
 	vaccel_arbiter_entry_init(&ctx->arb, priority);
 	init_waitqueue_head(&ctx->idle_wq);
 	ctx->file = vfile;
@@ -344,7 +349,8 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	if (ret)
 		goto err_pool_put;
 	sched = ctx->sched;
-	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
+	/* The scheduler's single run queue, priority 0: bands are the arbiter's. */
+	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_KERNEL,
 				    &sched, 1, NULL);
 	if (ret)
 		goto err_sched_fini;
@@ -538,6 +544,12 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 		args->fault_reason = ctx->fault.reason;
 		args->fault_access = ctx->fault.access;
 	}
+	args->ban_reason = ctx->ban_reason;
+	args->guilty_resets = ctx->guilty_resets;
+	args->innocent_resets = ctx->innocent_resets;
+	args->preemptions = ctx->arb.preemptions;
+	args->engine_ns = vaccel_arbiter_entry_run_ns(&ctx->engine->arbiter,
+						      &ctx->arb, ktime_get_ns());
 	spin_unlock(&ctx->engine->lock);
 	vaccel_context_put(ctx);
 	return 0;

@@ -40,11 +40,15 @@ struct vaccel_vm;
  * @fence_context: dma-fence context of its hardware fences
  * @fence_seqno: last hardware fence seqno; run_job is serialised per
  *	scheduler, so no lock
- * @ring: jobs whose dependencies are met, waiting for the engine; under the
- *	engine's lock
- * @arb: the context as the engine's arbiter sees it; under the engine's lock
- * @cancelled: the error its remaining jobs get (-ECANCELED once faulted or
+ * @arb: the context as the engine's arbiter sees it, with its ring of jobs
+ *	whose dependencies are met; under the engine's lock
+ * @cancelled: the error its remaining jobs get (-ECANCELED once banned or
  *	destroyed), 0 while it runs; under the engine's lock
+ * @ban_reason: &enum drm_vaccel_ban_reason; under the engine's lock
+ * @guilty_resets: engine resets its hung buffers caused; under the
+ *	engine's lock
+ * @innocent_resets: resets that preempted its buffers; under the engine's
+ *	lock
  * @fault: the first fault, valid once @cancelled is set by a fault; under
  *	the engine's lock
  * @fault_offset: offset in its buffer of the packet that faulted
@@ -70,9 +74,11 @@ struct vaccel_context {
 	struct mutex submit_lock;
 	u64 fence_context;
 	u64 fence_seqno;
-	struct list_head ring;
 	struct vaccel_arbiter_entry arb;
 	int cancelled;
+	u32 ban_reason;
+	u32 guilty_resets;
+	u32 innocent_resets;
 	struct vaccel_fault fault;
 	u64 fault_offset;
 	bool faulted;
@@ -92,9 +98,15 @@ struct vaccel_context {
  * @va: GPU VA of the buffer
  * @size: its size in bytes
  * @offset: offset of the next packet to execute
+ * @pkt_progress: how far the packet at @offset got before a preemption:
+ *	bytes of a COPY or FILL, nanoseconds of a DELAY; 0 when it has not
+ *	started
+ * @stall_ns: engine time without progress before its last preemption,
+ *	which counts towards the hang timeout when it resumes
  * @hw_fence: signalled by the engine when the buffer completes; allocated
  *	at submit, initialised by run_job
- * @link: on its context's ring while it waits for the engine
+ * @arb: the buffer as the arbiter sees it: on its context's ring while it
+ *	waits for the engine
  * @ran: went through run_job, so counts in &vaccel_context.jobs_running
  * @bind: for a job of the PAGING engine, the page-table updates it
  *	applies instead of executing packets; NULL otherwise
@@ -105,8 +117,10 @@ struct vaccel_job {
 	u64 va;
 	u64 size;
 	u64 offset;
+	u64 pkt_progress;
+	u64 stall_ns;
 	struct dma_fence *hw_fence;
-	struct list_head link;
+	struct vaccel_arbiter_buffer arb;
 	bool ran;
 	struct vaccel_bind_batch *bind;
 };

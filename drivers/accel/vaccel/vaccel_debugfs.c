@@ -36,11 +36,32 @@
  *
  * ``contexts``
  *   a line per context: handle, client, engine, priority, state, buffers
- *   submitted and completed, buffers on its ring, and its fault if any.
+ *   submitted and completed, buffers on its ring, engine time, preemptions,
+ *   guilty and innocent resets, and its fault if any.
+ *
+ * ``arbiter``
+ *   a block per engine: granularity, time slice, timeout, resets and hangs,
+ *   preemptions by reason, the HW queue (context, buffer, offset and
+ *   progress of each slot), the context boosted by the starvation guard,
+ *   and per band its engine time and the contexts ready, in serving order,
+ *   with the slice each has used; then ``device_resets``.
+ *
+ * ``force_preempt`` (write only)
+ *   writing an engine index preempts that engine at its next check, as a
+ *   test of save and resume: everything is requeued and resumes.
+ *
+ * ``force_reset`` (write only)
+ *   writing an engine index resets that engine, ``device`` resets them
+ *   all; the work in the HW queues is preempted as innocent and resumes.
  */
 
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
@@ -95,10 +116,12 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 		spin_lock(&e->lock);
 		seq_printf(m, "engine %u: %s%u %s busy_ns %llu contexts %u\n", i,
 			   vaccel_debugfs_class[e->desc.engine_class],
-			   e->desc.instance, e->hwq_count ? "busy" : "idle", busy,
+			   e->desc.instance,
+			   e->arbiter.slots_used ? "busy" : "idle", busy,
 			   e->num_contexts);
-		for (s = 0; s < e->hwq_count; s++) {
-			struct vaccel_job *job = e->hwq[s];
+		for (s = 0; s < e->arbiter.slots_used; s++) {
+			struct vaccel_job *job = container_of(e->arbiter.slot[s],
+							      struct vaccel_job, arb);
 
 			seq_printf(m, "  slot %u: context %u client %llu va 0x%llx size %llu offset %llu\n",
 				   s, job->ctx->handle, job->ctx->vm->client_id,
@@ -138,14 +161,21 @@ static int vaccel_debugfs_contexts_show(struct seq_file *m, void *unused)
 		unsigned int ring = 0;
 
 		spin_lock(&e->lock);
-		list_for_each_entry(job, &ctx->ring, link)
+		list_for_each_entry(job, &ctx->arb.ring, arb.link)
 			ring++;
 		seq_printf(m, "context %u client %llu engine %u priority %s %s submitted %lld completed %lld ring %u",
 			   ctx->handle, ctx->vm->client_id, e->index,
 			   vaccel_debugfs_priority[ctx->priority],
-			   ctx->faulted ? "faulted" : ctx->cancelled ? "cancelled" : "active",
+			   ctx->faulted ? "faulted" :
+			   ctx->ban_reason == DRM_VACCEL_BAN_HANG ? "hung" :
+			   ctx->cancelled ? "cancelled" : "active",
 			   atomic64_read(&ctx->jobs_submitted),
 			   atomic64_read(&ctx->jobs_completed), ring);
+		seq_printf(m, " engine_ns %llu preemptions %llu guilty %u innocent %u",
+			   vaccel_arbiter_entry_run_ns(&e->arbiter, &ctx->arb,
+						       ktime_get_ns()),
+			   ctx->arb.preemptions, ctx->guilty_resets,
+			   ctx->innocent_resets);
 		if (ctx->faulted)
 			seq_printf(m, " fault va 0x%llx offset %llu reason %u access %u",
 				   ctx->fault.va, ctx->fault_offset, ctx->fault.reason,
@@ -156,6 +186,90 @@ static int vaccel_debugfs_contexts_show(struct seq_file *m, void *unused)
 	mutex_unlock(&vdev->contexts_lock);
 	return 0;
 }
+
+static int vaccel_debugfs_arbiter_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vaccel_device *vdev = to_vaccel_device(entry->dev);
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_engines; i++)
+		vaccel_engine_show(&vdev->engines[i], m);
+	seq_printf(m, "device_resets %lld\n", atomic64_read(&vdev->device_resets));
+	return 0;
+}
+
+/* Reads the engine index, or "device" when @device is allowed. */
+static int vaccel_debugfs_parse_target(struct vaccel_device *vdev,
+				       const char __user *ubuf, size_t len,
+				       bool device, struct vaccel_engine **engine)
+{
+	char buf[16];
+	unsigned int index;
+	int ret;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	*engine = NULL;
+	if (device && sysfs_streq(buf, "device"))
+		return 0;
+	ret = kstrtouint(buf, 0, &index);
+	if (ret)
+		return ret;
+	if (index >= vdev->num_engines)
+		return -ENODEV;
+	*engine = &vdev->engines[index];
+	return 0;
+}
+
+static ssize_t vaccel_debugfs_control(struct file *f, const char __user *ubuf,
+				      size_t len, bool reset)
+{
+	struct vaccel_device *vdev = file_inode(f)->i_private;
+	struct vaccel_engine *engine;
+	int idx, ret;
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return -ENODEV;
+	ret = vaccel_debugfs_parse_target(vdev, ubuf, len, reset, &engine);
+	if (!ret) {
+		if (!reset)
+			vaccel_engine_force_preempt(engine);
+		else if (engine)
+			vaccel_engine_reset(engine);
+		else
+			vaccel_device_reset(vdev);
+	}
+	drm_dev_exit(idx);
+	return ret ? ret : len;
+}
+
+static ssize_t vaccel_debugfs_force_preempt_write(struct file *f,
+						  const char __user *ubuf,
+						  size_t len, loff_t *pos)
+{
+	return vaccel_debugfs_control(f, ubuf, len, false);
+}
+
+static ssize_t vaccel_debugfs_force_reset_write(struct file *f,
+						const char __user *ubuf,
+						size_t len, loff_t *pos)
+{
+	return vaccel_debugfs_control(f, ubuf, len, true);
+}
+
+static const struct file_operations vaccel_debugfs_force_preempt_fops = {
+	.owner = THIS_MODULE,
+	.write = vaccel_debugfs_force_preempt_write,
+};
+
+static const struct file_operations vaccel_debugfs_force_reset_fops = {
+	.owner = THIS_MODULE,
+	.write = vaccel_debugfs_force_reset_write,
+};
 
 /**
  * vaccel_debugfs_init() - declare the device's debugfs files
@@ -171,6 +285,15 @@ void vaccel_debugfs_init(struct vaccel_device *vdev)
 			     NULL);
 	drm_debugfs_add_file(&vdev->drm, "contexts", vaccel_debugfs_contexts_show,
 			     NULL);
+	drm_debugfs_add_file(&vdev->drm, "arbiter", vaccel_debugfs_arbiter_show,
+			     NULL);
+	/* The device's directory exists from drm_dev_init(), if debugfs does. */
+	if (IS_ERR_OR_NULL(vdev->drm.debugfs_root))
+		return;
+	debugfs_create_file("force_preempt", 0200, vdev->drm.debugfs_root, vdev,
+			    &vaccel_debugfs_force_preempt_fops);
+	debugfs_create_file("force_reset", 0200, vdev->drm.debugfs_root, vdev,
+			    &vaccel_debugfs_force_reset_fops);
 }
 
 static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)

@@ -229,6 +229,7 @@ int vaccel_device_init(struct vaccel_device *vdev)
 	if (ret)
 		return ret;
 	INIT_LIST_HEAD(&vdev->sched_pool);
+	spin_lock_init(&vdev->reset_lock);
 	ret = drmm_mutex_init(&vdev->drm, &vdev->sched_pool_lock);
 	if (ret)
 		return ret;

@@ -8,10 +8,12 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 
 #include <drm/drm_device.h>
 
+#include "vaccel_engine.h"
 #include "vaccel_topology.h"
 
 struct vaccel_engine;
@@ -40,6 +42,10 @@ struct workqueue_struct;
  * @contexts: every context of the device, for debugfs
  * @sched_pool_lock: protects @sched_pool
  * @sched_pool: memory of torn-down schedulers, &vaccel_sched_slot.link
+ * @reset_lock: protects @hang_times and @hang_next
+ * @hang_times: when the last %VACCEL_RESET_BURST hangs happened, 0 for none
+ * @hang_next: the entry of @hang_times the next hang overwrites
+ * @device_resets: device-wide resets done
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -62,6 +68,11 @@ struct vaccel_device {
 	/* Protects @sched_pool. */
 	struct mutex sched_pool_lock;
 	struct list_head sched_pool;
+	/* Protects the hang history. */
+	spinlock_t reset_lock;
+	u64 hang_times[VACCEL_RESET_BURST];
+	unsigned int hang_next;
+	atomic64_t device_resets;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

@@ -12,22 +12,63 @@
  * attaches its TLB to the buffer's address space (the switch of the root
  * page-table pointer, which also empties the TLB), executes the packets
  * (see "Packets"), and retires the buffer: the slot frees, the arbiter
- * fills it, and the buffer's hardware fence signals.  Buffers thus complete
- * in the order they entered the HW queue.  When the engine has nothing
- * more of the same address space to run, it detaches its TLB, so that an
- * address space is never held by an idle engine.
+ * fills it, and the buffer's hardware fence signals.  When the engine has
+ * nothing more of the same address space to run, it detaches its TLB, so
+ * that an address space is never held by an idle engine.
  *
- * A buffer that faults marks its context faulted and records the fault; the
- * context's other buffers, on its ring or in the next slot, are cancelled
- * with ``-ECANCELED``.  Destroying a context cancels the same way, and its
- * running buffer stops at the next packet, or within 64 KiB of a long
- * one.
+ * **Checks.**  While it executes, the engine checks at every point its
+ * preemption granularity allows (see vaccel_engine_check()): between
+ * packets, and between the pieces of a long packet, or, at the DMA buffer
+ * granularity, only between buffers.  A check costs a clock read and three
+ * compares; it takes the engine's lock only when something asks for the
+ * engine: a buffer of a higher band, a time slice that ends
+ * (&vaccel_engine.arb_deadline), a debugfs request, a reset, or a hang.
+ *
+ * **Preemption.**  Asked to stop, the running buffer saves its progress in
+ * its job (the offset of its next packet and how far the current packet
+ * got) and the engine hands both slots back to the arbiter, which reports
+ * them in HW-queue order and requeues them at the head of their contexts
+ * (see "Scheduler").  A preempted buffer later resumes exactly there, on
+ * whichever engine state the arbiter gives it; results are those of an
+ * uninterrupted run because every packet's state is either committed to
+ * memory or in the job.
+ *
+ * **Faults.**  A buffer that faults marks its context faulted and banned
+ * and records the fault; the context's other buffers, on its ring or in the
+ * next slot, are cancelled with ``-ECANCELED``.  Destroying a context
+ * cancels the same way, and its running buffer stops at its next check.
+ *
+ * **Timeout detection and recovery.**  A buffer is hung when it has made
+ * no progress for the timeout (module parameter ``timeout_ms``) while on
+ * the engine.  Progress is a packet completed or a page of a COPY or FILL
+ * moved; a DELAY or WAIT_MEM progresses only by completing.  Time off the
+ * engine, preempted or waiting behind others, never counts: the buffer's
+ * time without progress is saved with it when it is preempted, and counted
+ * on from there when it resumes.  The engine notices the hang at the first
+ * check past the timeout: sleeping packets wake for it, so detection is
+ * within a millisecond of the timeout.
+ *
+ * Recovery is an engine reset: the HW queue is preempted; the hung buffer
+ * completes with ``-ETIMEDOUT``; its context is banned (reason HANG, one
+ * more guilty reset) and its other buffers complete with ``-ECANCELED``;
+ * the other context's buffer in the HW queue, if any, is innocent: it
+ * counts an innocent reset, goes back to its ring and later resumes where
+ * it was.  The TLB is emptied.  Nothing innocent is lost or executed twice.
+ *
+ * **Escalation.**  %VACCEL_RESET_BURST hangs in %VACCEL_RESET_WINDOW_NS
+ * on one device suggest a fault that is not one context's, so the device is
+ * reset: every engine resets at its next check, preempting its HW queue as
+ * innocent, and starts afresh.  The same device reset is available through
+ * debugfs.  vaccel engines are software and always answer a reset at their
+ * next check, so an engine that does not come back after a reset is not a
+ * state vaccel can reach; the escalation rule covers the repeated hangs.
  *
  * The threads live as long as the DRM device: the last reference to it
  * stops them, after every file, and thus every context, is gone.
  */
 
 #include <linux/kthread.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -44,34 +85,61 @@ static_assert((int)VACCEL_FAULT_MALFORMED == (int)DRM_VACCEL_FAULT_MALFORMED);
 static_assert((int)VACCEL_FAULT_PERMISSION == (int)DRM_VACCEL_FAULT_PERMISSION);
 static_assert((int)VACCEL_ACCESS_EXEC == (int)DRM_VACCEL_ACCESS_EXEC);
 
-/* Moves ready buffers into free HW queue slots, as the arbiter chooses. */
-static void vaccel_engine_fill_locked(struct vaccel_engine *engine)
+static struct vaccel_job *vaccel_job_of(struct vaccel_arbiter_buffer *buf)
 {
-	bool was_idle = !engine->hwq_count;
+	return container_of(buf, struct vaccel_job, arb);
+}
 
-	lockdep_assert_held(&engine->lock);
-	while (engine->hwq_count < VACCEL_HW_QUEUE_DEPTH) {
-		struct vaccel_arbiter_entry *e = vaccel_arbiter_next(&engine->arbiter);
-		struct vaccel_context *ctx;
-		struct vaccel_job *job;
-
-		if (!e)
-			break;
-		ctx = container_of(e, struct vaccel_context, arb);
-		job = list_first_entry(&ctx->ring, struct vaccel_job, link);
-		list_del_init(&job->link);
-		if (list_empty(&ctx->ring))
-			vaccel_arbiter_idle(e);
-		engine->hwq[engine->hwq_count++] = job;
-	}
-	if (was_idle && engine->hwq_count)
-		wake_up(&engine->wq);
+static struct vaccel_context *vaccel_context_of(struct vaccel_arbiter_entry *e)
+{
+	return container_of(e, struct vaccel_context, arb);
 }
 
 /*
- * Takes the context's buffers off its ring and out of the next slot onto
- * @cancelled, and sets the error its later buffers get.  The running
- * buffer sees the error and stops by itself.
+ * After any change to the HW queue or the rings: tells the running buffer
+ * whether to stop at once, and when to look again.
+ */
+static void vaccel_engine_rearm_locked(struct vaccel_engine *engine, u64 now)
+{
+	lockdep_assert_held(&engine->lock);
+	WRITE_ONCE(engine->arb_deadline, vaccel_arbiter_deadline(&engine->arbiter));
+	if (vaccel_arbiter_want_preempt(&engine->arbiter, now) != VACCEL_PREEMPT_NONE)
+		WRITE_ONCE(engine->attention, true);
+}
+
+/* Wakes the thread, or the packet it sleeps in, to look at its state. */
+static void vaccel_engine_kick(struct vaccel_engine *engine)
+{
+	wake_up_all(&engine->wq);
+	wake_up_all(&engine->vdev->mem_wq);
+}
+
+static void vaccel_engine_fill_locked(struct vaccel_engine *engine, u64 now)
+{
+	lockdep_assert_held(&engine->lock);
+	if (vaccel_arbiter_fill(&engine->arbiter, now))
+		wake_up(&engine->wq);
+	vaccel_engine_rearm_locked(engine, now);
+}
+
+/* Charges the running buffer's engine time to its file, for fdinfo. */
+static void vaccel_engine_charge_locked(struct vaccel_engine *engine, u64 now)
+{
+	struct vaccel_arbiter *arb = &engine->arbiter;
+	struct vaccel_context *ctx;
+
+	if (!arb->running_since)
+		return;
+	ctx = vaccel_context_of(arb->slot[0]->entry);
+	atomic64_add(now - arb->running_since,
+		     &ctx->file->busy_ns[engine->desc.engine_class]);
+}
+
+/*
+ * Sets the error the context's buffers get and takes those that wait off
+ * its ring and out of the HW queue onto @cancelled.  A running buffer of
+ * the context sees the error at its next check and stops; the others are
+ * taken when it has, so that they complete in order after it.
  */
 static void vaccel_engine_cancel_locked(struct vaccel_engine *engine,
 					struct vaccel_context *ctx, int error,
@@ -80,24 +148,53 @@ static void vaccel_engine_cancel_locked(struct vaccel_engine *engine,
 	lockdep_assert_held(&engine->lock);
 	if (!ctx->cancelled)
 		ctx->cancelled = error;
-	list_splice_tail_init(&ctx->ring, cancelled);
-	vaccel_arbiter_idle(&ctx->arb);
-	if (engine->hwq_count == 2 && engine->hwq[1]->ctx == ctx) {
-		list_add_tail(&engine->hwq[1]->link, cancelled);
-		engine->hwq[1] = NULL;
-		engine->hwq_count--;
-	}
-	vaccel_engine_fill_locked(engine);
+	vaccel_arbiter_remove(&engine->arbiter, &ctx->arb, cancelled);
 }
 
-static void vaccel_engine_complete_list(struct list_head *jobs, int error)
+/* Completes each job of @jobs with its context's error. */
+static void vaccel_engine_complete_list(struct list_head *jobs)
 {
-	struct vaccel_job *job, *tmp;
+	struct vaccel_arbiter_buffer *buf, *tmp;
 
-	list_for_each_entry_safe(job, tmp, jobs, link) {
-		list_del_init(&job->link);
-		vaccel_job_complete(job, error);
+	list_for_each_entry_safe(buf, tmp, jobs, link) {
+		struct vaccel_job *job = vaccel_job_of(buf);
+
+		list_del_init(&buf->link);
+		vaccel_job_complete(job, READ_ONCE(job->ctx->cancelled));
 	}
+}
+
+/*
+ * Hands a preemption report back to the arbiter, except the buffers of
+ * contexts cancelled meanwhile, which go to @cancelled with the rest of
+ * their work.  On a reset, every context with a buffer in the report
+ * counts one innocent reset.
+ */
+static void vaccel_engine_requeue_locked(struct vaccel_engine *engine,
+					 enum vaccel_preempt_reason reason,
+					 struct list_head *report,
+					 struct list_head *cancelled, u64 now)
+{
+	struct vaccel_context *gone[VACCEL_ARBITER_SLOTS], *last = NULL;
+	struct vaccel_arbiter_buffer *buf, *tmp;
+	unsigned int i, n = 0;
+
+	list_for_each_entry_safe(buf, tmp, report, link) {
+		struct vaccel_context *ctx = vaccel_context_of(buf->entry);
+
+		if (ctx->cancelled) {
+			list_move_tail(&buf->link, cancelled);
+			if (!n || gone[n - 1] != ctx)
+				gone[n++] = ctx;
+			continue;
+		}
+		if (reason == VACCEL_PREEMPT_RESET && ctx != last)
+			ctx->innocent_resets++;
+		last = ctx;
+	}
+	for (i = 0; i < n; i++)
+		vaccel_arbiter_remove(&engine->arbiter, &gone[i]->arb, cancelled);
+	vaccel_arbiter_requeue(&engine->arbiter, reason, report, now);
 }
 
 /**
@@ -106,23 +203,34 @@ static void vaccel_engine_complete_list(struct list_head *jobs, int error)
  * @job: the job, its hardware fence initialised
  *
  * Called by drm_sched's run_job.  A job of a cancelled context completes at
- * once with the context's error.
+ * once with the context's error.  A job of a higher band than the running
+ * buffer's makes the engine stop at its next check.
  *
  * Context: Process context.
  */
 void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *job)
 {
 	struct vaccel_context *ctx = job->ctx;
+	bool kick;
 	int error;
 
 	spin_lock(&engine->lock);
+	job->arb.entry = &ctx->arb;
 	error = ctx->cancelled;
 	if (!error) {
-		list_add_tail(&job->link, &ctx->ring);
-		vaccel_arbiter_ready(&engine->arbiter, &ctx->arb);
-		vaccel_engine_fill_locked(engine);
+		u64 now = ktime_get_ns();
+
+		vaccel_arbiter_push(&engine->arbiter, &job->arb, now);
+		vaccel_engine_fill_locked(engine, now);
+	} else if (vaccel_arbiter_runs(&engine->arbiter, &ctx->arb)) {
+		/* Taken when the running buffer stops, to complete after it. */
+		list_add_tail(&job->arb.link, &ctx->arb.ring);
+		error = 0;
 	}
+	kick = engine->attention;
 	spin_unlock(&engine->lock);
+	if (kick)
+		vaccel_engine_kick(engine);
 	if (error)
 		vaccel_job_complete(job, error);
 }
@@ -134,7 +242,7 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
  * @error: the error its buffers get
  *
  * Queued buffers complete at once with @error; the running one stops at
- * its next packet.  Later buffers of the context complete with @error as
+ * its next check.  Later buffers of the context complete with @error as
  * soon as drm_sched runs them.
  *
  * Context: Process context.
@@ -146,11 +254,11 @@ void vaccel_engine_cancel_context(struct vaccel_engine *engine,
 
 	spin_lock(&engine->lock);
 	vaccel_engine_cancel_locked(engine, ctx, error, &cancelled);
+	vaccel_engine_fill_locked(engine, ktime_get_ns());
 	spin_unlock(&engine->lock);
 	/* Wake a running DELAY or WAIT_MEM of the context. */
-	wake_up_all(&engine->wq);
-	wake_up_all(&engine->vdev->mem_wq);
-	vaccel_engine_complete_list(&cancelled, error);
+	vaccel_engine_kick(engine);
+	vaccel_engine_complete_list(&cancelled);
 }
 
 /**
@@ -162,14 +270,221 @@ void vaccel_engine_cancel_context(struct vaccel_engine *engine,
  */
 u64 vaccel_engine_busy_ns(struct vaccel_engine *engine)
 {
-	u64 ns;
+	struct vaccel_arbiter *arb = &engine->arbiter;
+	unsigned int band;
+	u64 ns = 0;
 
 	spin_lock(&engine->lock);
-	ns = engine->busy_ns;
-	if (engine->busy_since)
-		ns += ktime_get_ns() - engine->busy_since;
+	for (band = 0; band < VACCEL_ARBITER_BANDS; band++)
+		ns += arb->band_ns[band];
+	if (arb->running_since)
+		ns += ktime_get_ns() - arb->running_since;
 	spin_unlock(&engine->lock);
 	return ns;
+}
+
+/**
+ * vaccel_engine_progress() - the running buffer made progress
+ * @engine: the engine
+ *
+ * Restarts the hang timeout.
+ *
+ * Context: The engine's thread.
+ */
+void vaccel_engine_progress(struct vaccel_engine *engine)
+{
+	engine->stall_since = ktime_get_ns();
+}
+
+/**
+ * vaccel_engine_sleep_ns() - how long a packet may sleep before a check
+ * @engine: the engine
+ *
+ * Context: The engine's thread.
+ * Return: nanoseconds until the arbiter's deadline or the hang timeout,
+ * whichever comes first; 0 if it has passed.
+ */
+u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine)
+{
+	u64 now = ktime_get_ns();
+	u64 until = min(READ_ONCE(engine->arb_deadline),
+			engine->stall_since + engine->timeout_ns);
+
+	return until > now ? until - now : 0;
+}
+
+/* The slow half of vaccel_engine_check(), when something needs the engine. */
+static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
+{
+	enum vaccel_preempt_reason reason;
+	int ret = 0;
+
+	if (now - engine->stall_since >= engine->timeout_ns)
+		return -ETIMEDOUT;
+
+	spin_lock(&engine->lock);
+	if (engine->reset_pending)
+		reason = VACCEL_PREEMPT_RESET;
+	else if (engine->force_preempt)
+		reason = VACCEL_PREEMPT_FORCED;
+	else
+		reason = vaccel_arbiter_want_preempt(&engine->arbiter, now);
+	WRITE_ONCE(engine->attention, false);
+	if (reason == VACCEL_PREEMPT_NONE) {
+		WRITE_ONCE(engine->arb_deadline,
+			   vaccel_arbiter_deadline(&engine->arbiter));
+	} else if (reason == VACCEL_PREEMPT_RESET ||
+		   engine->desc.preempt_granularity >= DRM_VACCEL_PREEMPT_PACKET) {
+		engine->stop_reason = reason;
+		ret = -EAGAIN;
+	} else {
+		/* Not inside a buffer at this granularity: at its end. */
+		engine->deferred = reason;
+		WRITE_ONCE(engine->arb_deadline, U64_MAX);
+	}
+	spin_unlock(&engine->lock);
+	return ret;
+}
+
+/**
+ * vaccel_engine_check() - may the running buffer go on
+ * @engine: the engine
+ * @job: the running buffer
+ *
+ * Called by the packets at every point where the buffer can stop: between
+ * packets and between the pieces of a long packet.
+ *
+ * Context: The engine's thread.
+ * Return: 0 to go on; -EAGAIN to stop here, with the buffer's progress
+ * saved by the caller, for a preemption or a reset; -ETIMEDOUT if the
+ * buffer is hung; the context's error if it was cancelled; -ENODEV if the
+ * engine stops.
+ */
+int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job)
+{
+	int err = READ_ONCE(job->ctx->cancelled);
+	u64 now;
+
+	if (err)
+		return err;
+	if (kthread_should_stop())
+		return -ENODEV;
+	now = ktime_get_ns();
+	if (!READ_ONCE(engine->attention) &&
+	    now < READ_ONCE(engine->arb_deadline) &&
+	    now - engine->stall_since < engine->timeout_ns)
+		return 0;
+	return vaccel_engine_checkpoint(engine, now);
+}
+
+/* Preempts the whole HW queue; on a reset, counts it. */
+static void vaccel_engine_preempt_locked(struct vaccel_engine *engine,
+					 enum vaccel_preempt_reason reason,
+					 struct list_head *cancelled, u64 now)
+{
+	LIST_HEAD(report);
+
+	vaccel_engine_charge_locked(engine, now);
+	vaccel_arbiter_preempt(&engine->arbiter, now, reason, &report);
+	vaccel_engine_requeue_locked(engine, reason, &report, cancelled, now);
+	if (reason == VACCEL_PREEMPT_FORCED)
+		engine->force_preempt = false;
+	if (reason == VACCEL_PREEMPT_RESET) {
+		engine->reset_pending = false;
+		engine->resets++;
+	}
+	engine->deferred = VACCEL_PREEMPT_NONE;
+}
+
+/* After a buffer leaves slot 0: empties the TLB unless the next shares it. */
+static void vaccel_engine_switch_tlb(struct vaccel_engine *engine,
+				     struct vaccel_job *job,
+				     struct vaccel_job *next, bool reset)
+{
+	if (reset || !next || next->ctx->vm != job->ctx->vm)
+		vaccel_tlb_detach(&engine->tlb);
+}
+
+static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine)
+{
+	struct vaccel_arbiter *arb = &engine->arbiter;
+
+	return arb->slots_used ? vaccel_job_of(arb->slot[0]) : NULL;
+}
+
+/* The running buffer stopped at a check: hand the HW queue back. */
+static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *job)
+{
+	u64 now = ktime_get_ns();
+	enum vaccel_preempt_reason reason;
+	struct vaccel_job *next;
+	LIST_HEAD(cancelled);
+
+	/* Its time without progress resumes with it. */
+	job->stall_ns = now - engine->stall_since;
+	spin_lock(&engine->lock);
+	reason = engine->stop_reason;
+	vaccel_engine_preempt_locked(engine, reason, &cancelled, now);
+	vaccel_engine_fill_locked(engine, now);
+	next = vaccel_engine_next_locked(engine);
+	spin_unlock(&engine->lock);
+
+	vaccel_engine_switch_tlb(engine, job, next, reason == VACCEL_PREEMPT_RESET);
+	vaccel_engine_complete_list(&cancelled);
+}
+
+/* Records a hang; true if it completes a burst that calls for a device reset. */
+static bool vaccel_device_note_hang(struct vaccel_device *vdev, u64 now)
+{
+	bool escalate;
+	u64 oldest;
+
+	spin_lock(&vdev->reset_lock);
+	oldest = vdev->hang_times[vdev->hang_next];
+	vdev->hang_times[vdev->hang_next] = now;
+	vdev->hang_next = (vdev->hang_next + 1) % VACCEL_RESET_BURST;
+	escalate = oldest && now - oldest < VACCEL_RESET_WINDOW_NS;
+	if (escalate)
+		memset(vdev->hang_times, 0, sizeof(vdev->hang_times));
+	spin_unlock(&vdev->reset_lock);
+	return escalate;
+}
+
+/*
+ * The running buffer is hung: reset the engine, ban its context, and put
+ * the innocent buffer of the HW queue back.
+ */
+static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *job)
+{
+	struct vaccel_context *ctx = job->ctx;
+	u64 now = ktime_get_ns();
+	LIST_HEAD(cancelled);
+	bool escalate;
+
+	spin_lock(&engine->lock);
+	engine->hangs++;
+	ctx->guilty_resets++;
+	if (!ctx->ban_reason)
+		ctx->ban_reason = DRM_VACCEL_BAN_HANG;
+	/* Banned first, so that the reset report sends its work to @cancelled. */
+	if (!ctx->cancelled)
+		ctx->cancelled = -ECANCELED;
+	engine->reset_pending = true;
+	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
+	vaccel_engine_fill_locked(engine, now);
+	spin_unlock(&engine->lock);
+
+	vaccel_tlb_detach(&engine->tlb);
+	drm_dbg_driver(&engine->vdev->drm, "engine %u: context %u hung, banned\n",
+		       engine->index, ctx->handle);
+	escalate = vaccel_device_note_hang(engine->vdev, now);
+
+	/* The report led with the hung buffer. */
+	list_del_init(&job->arb.link);
+	vaccel_job_complete(job, -ETIMEDOUT);
+	vaccel_engine_complete_list(&cancelled);
+	if (escalate)
+		vaccel_device_reset(engine->vdev);
 }
 
 /* The running buffer is done: free its slot, refill, then signal it. */
@@ -178,35 +493,72 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 				 const struct vaccel_fault *fault)
 {
 	struct vaccel_context *ctx = job->ctx;
+	u64 now = ktime_get_ns();
 	struct vaccel_job *next;
 	LIST_HEAD(cancelled);
-	u64 ran;
 
 	spin_lock(&engine->lock);
-	engine->hwq[0] = engine->hwq[1];
-	engine->hwq[1] = NULL;
-	engine->hwq_count--;
-	ran = ktime_get_ns() - engine->busy_since;
-	engine->busy_ns += ran;
-	engine->busy_since = 0;
-	atomic64_add(ran, &ctx->file->busy_ns[engine->desc.engine_class]);
+	vaccel_engine_charge_locked(engine, now);
+	vaccel_arbiter_retire(&engine->arbiter, now);
 	/* A failed page-table update is the bind's error, not a fault. */
 	if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
 		if (!ctx->faulted) {
 			ctx->faulted = true;
 			ctx->fault = *fault;
 			ctx->fault_offset = job->offset;
+			if (!ctx->ban_reason)
+				ctx->ban_reason = DRM_VACCEL_BAN_FAULT;
 		}
 		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
+	} else if (ctx->cancelled) {
+		/* What waited behind it completes after it. */
+		vaccel_arbiter_remove(&engine->arbiter, &ctx->arb, &cancelled);
 	}
-	vaccel_engine_fill_locked(engine);
-	next = engine->hwq_count ? engine->hwq[0] : NULL;
+	/* A preemption postponed to this boundary takes the next slot back. */
+	if (engine->deferred || engine->force_preempt)
+		vaccel_engine_preempt_locked(engine, engine->force_preempt ?
+					     VACCEL_PREEMPT_FORCED : engine->deferred,
+					     &cancelled, now);
+	vaccel_engine_fill_locked(engine, now);
+	next = vaccel_engine_next_locked(engine);
 	spin_unlock(&engine->lock);
 
-	if (!next || next->ctx->vm != ctx->vm)
-		vaccel_tlb_detach(&engine->tlb);
+	vaccel_engine_switch_tlb(engine, job, next, false);
 	vaccel_job_complete(job, ret);
-	vaccel_engine_complete_list(&cancelled, -ECANCELED);
+	vaccel_engine_complete_list(&cancelled);
+}
+
+/* A reset asked for while no buffer runs: only the HW queue and the TLB. */
+static void vaccel_engine_reset_idle(struct vaccel_engine *engine)
+{
+	LIST_HEAD(cancelled);
+	u64 now;
+
+	spin_lock(&engine->lock);
+	now = ktime_get_ns();
+	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
+	vaccel_engine_fill_locked(engine, now);
+	spin_unlock(&engine->lock);
+	vaccel_tlb_detach(&engine->tlb);
+	vaccel_engine_complete_list(&cancelled);
+}
+
+/* Starts or resumes the buffer in slot 0, or returns NULL. */
+static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
+{
+	struct vaccel_job *job;
+	u64 now;
+
+	spin_lock(&engine->lock);
+	job = vaccel_engine_next_locked(engine);
+	if (job) {
+		now = ktime_get_ns();
+		vaccel_arbiter_start(&engine->arbiter, now);
+		engine->stall_since = now - job->stall_ns;
+		vaccel_engine_rearm_locked(engine, now);
+	}
+	spin_unlock(&engine->lock);
+	return job;
 }
 
 static int vaccel_engine_thread(void *data)
@@ -218,26 +570,154 @@ static int vaccel_engine_thread(void *data)
 		struct vaccel_job *job;
 		int ret;
 
-		wait_event_interruptible(engine->wq, READ_ONCE(engine->hwq_count) ||
+		wait_event_interruptible(engine->wq,
+					 READ_ONCE(engine->arbiter.slots_used) ||
+					 READ_ONCE(engine->reset_pending) ||
 					 kthread_should_stop());
-		spin_lock(&engine->lock);
-		job = engine->hwq_count ? engine->hwq[0] : NULL;
-		if (job)
-			engine->busy_since = ktime_get_ns();
-		spin_unlock(&engine->lock);
+		if (READ_ONCE(engine->reset_pending)) {
+			vaccel_engine_reset_idle(engine);
+			continue;
+		}
+		job = vaccel_engine_start(engine);
 		if (!job)
 			continue;
 
 		if (job->bind) {
 			/* The paging engine applies page-table updates. */
 			ret = vaccel_vm_bind_run(job->bind);
-		} else {
-			vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
-			ret = vaccel_packet_run(engine, job, &fault);
+			vaccel_engine_retire(engine, job, ret, &fault);
+			continue;
 		}
-		vaccel_engine_retire(engine, job, ret, &fault);
+		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
+		ret = vaccel_packet_run(engine, job, &fault);
+		if (ret == -EAGAIN)
+			vaccel_engine_stop(engine, job);
+		else if (ret == -ETIMEDOUT)
+			vaccel_engine_hang(engine, job);
+		else
+			vaccel_engine_retire(engine, job, ret, &fault);
 	}
 	return 0;
+}
+
+/**
+ * vaccel_engine_force_preempt() - preempt the engine at its next check
+ * @engine: the engine
+ *
+ * For tests, through debugfs: the running buffer stops at its next check
+ * (or, at the DMA buffer granularity, the next buffer is taken back when
+ * the running one ends) and everything is requeued as for any preemption.
+ *
+ * Context: Process context.
+ */
+void vaccel_engine_force_preempt(struct vaccel_engine *engine)
+{
+	spin_lock(&engine->lock);
+	/* An idle engine has nothing to give back. */
+	if (engine->arbiter.slots_used) {
+		engine->force_preempt = true;
+		WRITE_ONCE(engine->attention, true);
+	}
+	spin_unlock(&engine->lock);
+	vaccel_engine_kick(engine);
+}
+
+/**
+ * vaccel_engine_reset() - reset an engine at its next check
+ * @engine: the engine
+ *
+ * Everything in its HW queue is preempted as innocent, and its TLB
+ * emptied; an idle engine resets at once.
+ *
+ * Context: Process context.
+ */
+void vaccel_engine_reset(struct vaccel_engine *engine)
+{
+	spin_lock(&engine->lock);
+	engine->reset_pending = true;
+	WRITE_ONCE(engine->attention, true);
+	spin_unlock(&engine->lock);
+	vaccel_engine_kick(engine);
+}
+
+/**
+ * vaccel_device_reset() - reset every engine of a device
+ * @vdev: the device
+ *
+ * Context: Process context.
+ */
+void vaccel_device_reset(struct vaccel_device *vdev)
+{
+	unsigned int i;
+
+	atomic64_inc(&vdev->device_resets);
+	drm_info(&vdev->drm, "device reset\n");
+	for (i = 0; i < vdev->num_engines; i++)
+		vaccel_engine_reset(&vdev->engines[i]);
+}
+
+static const char *const vaccel_preempt_reason_names[] = {
+	[VACCEL_PREEMPT_NONE] = "none",
+	[VACCEL_PREEMPT_PRIORITY] = "priority",
+	[VACCEL_PREEMPT_SLICE] = "slice",
+	[VACCEL_PREEMPT_STARVATION] = "starvation",
+	[VACCEL_PREEMPT_FORCED] = "forced",
+	[VACCEL_PREEMPT_RESET] = "reset",
+};
+
+static void vaccel_engine_show_buffer(struct seq_file *m, const char *what,
+				      struct vaccel_arbiter_buffer *buf)
+{
+	struct vaccel_job *job = vaccel_job_of(buf);
+
+	seq_printf(m, "  %s: context %u buffer 0x%llx offset %llu progress %llu%s\n",
+		   what, job->ctx->handle, job->va, job->offset,
+		   job->pkt_progress, buf->started ? " started" : "");
+}
+
+/**
+ * vaccel_engine_show() - print an engine's arbiter for debugfs
+ * @engine: the engine
+ * @m: where
+ *
+ * Context: Process context.
+ */
+void vaccel_engine_show(struct vaccel_engine *engine, struct seq_file *m)
+{
+	static const char *const bands[] = { "low", "normal", "high", "realtime" };
+	struct vaccel_arbiter *arb = &engine->arbiter;
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	spin_lock(&engine->lock);
+	seq_printf(m, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu\n",
+		   engine->index, engine->desc.preempt_granularity,
+		   arb->slice_ns, engine->timeout_ns, engine->resets,
+		   engine->hangs);
+	seq_puts(m, "  preemptions:");
+	for (i = 1; i < VACCEL_PREEMPT_REASONS; i++)
+		seq_printf(m, " %s %llu", vaccel_preempt_reason_names[i],
+			   arb->preempt_count[i]);
+	seq_putc(m, '\n');
+	for (i = 0; i < arb->slots_used; i++)
+		vaccel_engine_show_buffer(m, i ? "next" : "running", arb->slot[i]);
+	if (arb->running_since)
+		seq_printf(m, "  running for %llu ns\n", now - arb->running_since);
+	if (arb->boosted)
+		seq_printf(m, "  boosted: context %u\n",
+			   vaccel_context_of(arb->boosted)->handle);
+	for (i = VACCEL_ARBITER_BANDS; i-- > 0;) {
+		struct vaccel_arbiter_entry *e;
+
+		seq_printf(m, "  band %s: busy_ns %llu ready:", bands[i],
+			   arb->band_ns[i]);
+		list_for_each_entry(e, &arb->bands[i], link)
+			seq_printf(m, " %u(slice_used_ns %llu)",
+				   vaccel_context_of(e)->handle,
+				   e->slice_used_ns);
+		seq_putc(m, '\n');
+	}
+	spin_unlock(&engine->lock);
 }
 
 static void vaccel_engines_fini(struct drm_device *drm, void *unused)
@@ -250,7 +730,7 @@ static void vaccel_engines_fini(struct drm_device *drm, void *unused)
 
 		if (engine->thread)
 			kthread_stop(engine->thread);
-		drm_WARN_ON(drm, engine->hwq_count);
+		drm_WARN_ON(drm, engine->arbiter.slots_used);
 		kfree(engine->bounce);
 	}
 }
@@ -290,10 +770,12 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		engine->vdev = vdev;
 		engine->index = i;
 		engine->desc = vdev->topo.engines[i];
+		engine->timeout_ns = vdev->topo.timeout_ns;
+		engine->arb_deadline = U64_MAX;
 		vaccel_tlb_init(&engine->tlb);
 		spin_lock_init(&engine->lock);
 		init_waitqueue_head(&engine->wq);
-		vaccel_arbiter_init(&engine->arbiter);
+		vaccel_arbiter_init(&engine->arbiter, vdev->topo.timeslice_ns);
 		engine->bounce = kzalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!engine->bounce)
 			return -ENOMEM;

@@ -6,6 +6,7 @@
 #define __VACCEL_ENGINE_H__
 
 #include <linux/spinlock.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -13,10 +14,15 @@
 #include "vaccel_tlb.h"
 #include "vaccel_topology.h"
 
+struct seq_file;
 struct task_struct;
 struct vaccel_context;
 struct vaccel_device;
 struct vaccel_job;
+
+/* Engine resets in %VACCEL_RESET_WINDOW_NS that escalate to a device reset. */
+#define VACCEL_RESET_BURST		3
+#define VACCEL_RESET_WINDOW_NS		(30ULL * NSEC_PER_SEC)
 
 /**
  * struct vaccel_engine - one virtual engine
@@ -26,16 +32,27 @@ struct vaccel_job;
  * @thread: the kernel thread that executes DMA buffers
  * @tlb: the engine's translation cache; only @thread uses it
  * @bounce: a page through which COPY moves data
- * @lock: protects @hwq, @hwq_count, @arbiter, @num_contexts, @busy_ns,
- *	@busy_since, and the rings and state of the contexts bound here
- * @wq: wakes @thread when a buffer enters the HW queue or its running
- *	buffer is cancelled
- * @hwq: the HW queue: [0] is the running buffer, [1] the next
- * @hwq_count: buffers in @hwq
- * @arbiter: chooses the context whose buffer fills a free slot
+ * @lock: protects @arbiter (the HW queue and the bound contexts' rings),
+ *	@num_contexts, the requests and counters below, and the state of
+ *	the contexts bound here
+ * @wq: wakes @thread when a buffer enters the HW queue, and a sleeping
+ *	packet when the engine needs its attention
+ * @arbiter: the HW queue and the policy that fills and preempts it
  * @num_contexts: contexts bound to the engine
- * @busy_ns: time spent executing buffers, not counting the current one
- * @busy_since: when the current buffer started, or 0 when idle
+ * @timeout_ns: time a buffer may run without progress before it is a hang
+ * @attention: the running buffer must stop at its next check; written
+ *	under @lock, read by @thread without
+ * @arb_deadline: when the arbiter may want the engine back without any
+ *	new event; written under @lock, read by @thread without
+ * @stall_since: when the running buffer last made progress, shifted back
+ *	by its earlier time on the engine without progress; @thread's own
+ * @force_preempt: debugfs asked for a preemption
+ * @reset_pending: an engine or device reset was asked for
+ * @deferred: the preemption the arbiter wants, postponed to the end of the
+ *	running buffer by the engine's granularity
+ * @stop_reason: why the running buffer stopped at a check
+ * @resets: engine resets done, hangs and device resets included
+ * @hangs: buffers found hung
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;
@@ -44,15 +61,21 @@ struct vaccel_engine {
 	struct task_struct *thread;
 	struct vaccel_tlb tlb;
 	void *bounce;
-	/* Protects the HW queue, the arbiter and the bound contexts' rings. */
+	/* Protects the HW queue, the arbiter and the bound contexts' state. */
 	spinlock_t lock;
 	wait_queue_head_t wq;
-	struct vaccel_job *hwq[VACCEL_HW_QUEUE_DEPTH];
-	unsigned int hwq_count;
 	struct vaccel_arbiter arbiter;
 	unsigned int num_contexts;
-	u64 busy_ns;
-	u64 busy_since;
+	u64 timeout_ns;
+	bool attention;
+	u64 arb_deadline;
+	u64 stall_since;
+	bool force_preempt;
+	bool reset_pending;
+	enum vaccel_preempt_reason deferred;
+	enum vaccel_preempt_reason stop_reason;
+	u64 resets;
+	u64 hangs;
 };
 
 int vaccel_engines_init(struct vaccel_device *vdev);
@@ -60,5 +83,12 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
 void vaccel_engine_cancel_context(struct vaccel_engine *engine,
 				  struct vaccel_context *ctx, int error);
 u64 vaccel_engine_busy_ns(struct vaccel_engine *engine);
+int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job);
+void vaccel_engine_progress(struct vaccel_engine *engine);
+u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine);
+void vaccel_engine_force_preempt(struct vaccel_engine *engine);
+void vaccel_engine_reset(struct vaccel_engine *engine);
+void vaccel_device_reset(struct vaccel_device *vdev);
+void vaccel_engine_show(struct vaccel_engine *engine, struct seq_file *m);
 
 #endif /* __VACCEL_ENGINE_H__ */

@@ -16,12 +16,21 @@
  * packet's address.  A fault stops the buffer at the faulting packet and
  * leaves the context's fault record for the engine to report.
  *
- * Long packets do their work in pieces of at most a page and look between
- * pieces for a cancellation, so that destroying a context stops its
- * running buffer within a page of work.  Waiting packets sleep
- * interruptibly, never in ``D`` state, so that a buffer waiting for hours is
- * no hung task: ``DELAY`` on an hrtimer, ``WAIT_MEM`` with an exponential
- * backoff from 10 µs to 1 ms that any engine's write to memory cuts short.
+ * The engine checks (vaccel_engine_check()) before every packet and, in
+ * the long packets, between pieces: ``COPY`` and ``FILL`` work in pieces of
+ * at most a page, ``DELAY`` and ``WAIT_MEM`` sleep until the engine needs
+ * them.  A check can stop the buffer for a preemption; the packet then
+ * records its progress in the job (bytes done, or time delayed) and resumes
+ * from there, so that a long packet is preemptible in the middle and its
+ * result is that of an uninterrupted run: ``COPY`` and ``FILL`` write each
+ * byte once, in the same pieces; ``WAIT_MEM`` reads its location afresh.
+ *
+ * Waiting packets sleep interruptibly, never in ``D`` state, so that a
+ * buffer waiting for hours is no hung task: ``DELAY`` on an hrtimer,
+ * ``WAIT_MEM`` with an exponential backoff from 10 µs to 1 ms that any
+ * engine's write to memory cuts short.  Both wake early when the engine
+ * needs their attention and at the next deadline of the arbiter or of the
+ * hang timeout.
  */
 
 #include <linux/kthread.h>
@@ -48,13 +57,16 @@ struct vaccel_exec {
 	struct vaccel_fault *fault;
 };
 
-static int vaccel_exec_cancelled(struct vaccel_exec *x)
+static int vaccel_exec_check(struct vaccel_exec *x)
 {
-	int err = READ_ONCE(x->job->ctx->cancelled);
+	return vaccel_engine_check(x->engine, x->job);
+}
 
-	if (err)
-		return err;
-	return kthread_should_stop() ? -ENODEV : 0;
+/* A sleeping packet wakes when the engine needs it, or its context ends. */
+static bool vaccel_exec_wanted(struct vaccel_exec *x)
+{
+	return READ_ONCE(x->engine->attention) ||
+	       READ_ONCE(x->job->ctx->cancelled) || kthread_should_stop();
 }
 
 static int vaccel_exec_malformed(struct vaccel_exec *x)
@@ -92,33 +104,38 @@ static int vaccel_exec_write_imm(struct vaccel_exec *x, u32 flags, const u64 *op
 
 /*
  * Runs @step over [0, @size) in pieces of at most a page, from the end when
- * @backwards, letting others run and looking for a cancellation every
- * 64 KiB.  The one loop of the long packets.
+ * @backwards, checking between pieces and letting others run every 64 KiB.
+ * The one loop of the long packets: it starts from the job's progress and
+ * leaves it there when a check stops it.
  */
 static int vaccel_exec_pieces(struct vaccel_exec *x, const u64 *op, u64 size,
 			      bool backwards,
 			      int (*step)(struct vaccel_exec *x, const u64 *op,
 					  u64 off, u64 len))
 {
-	u64 done;
+	u64 done = x->job->pkt_progress;
 	int ret;
 
-	for (done = 0; done < size;) {
+	while (done < size) {
 		u64 len = min_t(u64, size - done, PAGE_SIZE);
 
 		ret = step(x, op, backwards ? size - done - len : done, len);
 		if (ret)
-			return ret;
+			break;
 		done += len;
-		if (!(done % SZ_64K)) {
+		vaccel_engine_progress(x->engine);
+		if (!(done % SZ_64K))
 			cond_resched();
-			ret = vaccel_exec_cancelled(x);
+		if (done < size) {
+			ret = vaccel_exec_check(x);
 			if (ret)
-				return ret;
+				break;
 		}
 	}
-	vaccel_exec_wrote(x);
-	return 0;
+	if (done)
+		vaccel_exec_wrote(x);
+	x->job->pkt_progress = done;
+	return done < size ? ret : 0;
 }
 
 /* COPY {src, dst, size}: one piece through the engine's bounce page. */
@@ -223,31 +240,39 @@ static int vaccel_exec_wait_mem(struct vaccel_exec *x, u32 flags, const u64 *op)
 
 		wait_event_interruptible_hrtimeout(vdev->mem_wq,
 						   atomic_read(&vdev->mem_writes) != gen ||
-						   vaccel_exec_cancelled(x),
-						   ns_to_ktime(backoff));
-		ret = vaccel_exec_cancelled(x);
+						   vaccel_exec_wanted(x),
+						   ns_to_ktime(min(backoff,
+							vaccel_engine_sleep_ns(x->engine))));
+		ret = vaccel_exec_check(x);
 		if (ret)
 			return ret;
 		backoff = min_t(u64, backoff * 2, VACCEL_WAIT_MAX_NS);
 	}
 }
 
+/* DELAY {ns}: engine time; a preempted DELAY resumes with what is left. */
 static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
 {
-	ktime_t end = ktime_add_ns(ktime_get(), min_t(u64, op[0], KTIME_MAX / 2));
+	u64 ns = min_t(u64, op[0], KTIME_MAX / 2);
+	u64 start = ktime_get_ns() - x->job->pkt_progress;
 
 	if (flags)
 		return vaccel_exec_malformed(x);
 	for (;;) {
-		ktime_t left = ktime_sub(end, ktime_get());
-		int ret = vaccel_exec_cancelled(x);
+		u64 now = ktime_get_ns();
+		int ret;
 
-		if (ret)
-			return ret;
-		if (ktime_to_ns(left) <= 0)
+		if (now - start >= ns)
 			return 0;
+		ret = vaccel_exec_check(x);
+		if (ret) {
+			x->job->pkt_progress = ktime_get_ns() - start;
+			return ret;
+		}
 		wait_event_interruptible_hrtimeout(x->engine->wq,
-						   vaccel_exec_cancelled(x), left);
+						   vaccel_exec_wanted(x),
+						   ns_to_ktime(min(start + ns - now,
+							vaccel_engine_sleep_ns(x->engine))));
 	}
 }
 
@@ -304,8 +329,10 @@ static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
  *
  * Context: The engine's thread; sleeps.
  * Return: 0 once the last packet executed; -EFAULT for a memory fault and
- * -EINVAL for a malformed packet, @job->offset then being the packet's; or
- * the error of a cancellation.
+ * -EINVAL for a malformed packet, @job->offset then being the packet's;
+ * -EAGAIN when a check stopped the buffer for a preemption, its progress
+ * saved in @job; -ETIMEDOUT when it is hung; or the error of a
+ * cancellation.
  */
 int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		      struct vaccel_fault *fault)
@@ -320,7 +347,7 @@ int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	while (job->offset < job->size) {
 		u64 hdr, words;
 
-		ret = vaccel_exec_cancelled(&x);
+		ret = vaccel_exec_check(&x);
 		if (ret)
 			return ret;
 
@@ -337,6 +364,8 @@ int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		if (ret)
 			return ret;
 		job->offset += words * 8;
+		job->pkt_progress = 0;
+		vaccel_engine_progress(engine);
 		cond_resched();
 	}
 	return 0;

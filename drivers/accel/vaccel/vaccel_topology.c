@@ -18,11 +18,34 @@
  * va_bits           32 to 48   48       width of a GPU virtual address
  * single_use        0 or 1     0        one address space: one open file
  *                                       at a time, others get ``-EBUSY``
+ * timeslice_ms      1 to 1000  10       time slice of the contexts of one
+ *                                       priority band, see "Scheduler"
+ * timeout_ms        10 to      2000     engine time without progress after
+ *                   600000              which a buffer is hung
+ * preempt_granul-   0 or 1     1        preemption granularity: 0 between
+ * arity                                 DMA buffers, 1 between packets and
+ *                                       inside long packets; one value for
+ *                                       every compute and copy engine, or
+ *                                       one per engine in engine order
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
  * updates of asynchronous VM_BIND, and every engine has a HW queue of two
- * DMA buffers, the running one and the next, as MCDM prescribes.
+ * DMA buffers, the running one and the next, as MCDM prescribes.  The
+ * paging engine's updates cannot stop half-way, so it preempts between
+ * buffers only, whatever preempt_granularity says.
+ *
+ * The default time slice, 10 ms, weighs three costs.  A switch between
+ * contexts empties the engine's TLB, and refilling its 64 entries through
+ * four-level walks costs tens of microseconds under emulation: below 1 %
+ * of a 10 ms slice, a few percent of xe's 1 ms.  The engines are kernel
+ * threads that the CPU scheduler itself runs in ticks of 4 ms (Debian's
+ * HZ=250), so slices shorter than a few ticks are not delivered reliably
+ * on a loaded host.  And slices only share an engine within a band:
+ * latency-sensitive work goes in a higher band, which preempts at once,
+ * so a longer slice costs no responsiveness, as with panthor's 10 ms;
+ * ivpu's 16 to 30 ms suit firmware that switches contexts far more
+ * slowly than vaccel does.
  *
  * vaccel_topology_init() validates the parameters and lays the engines out
  * by class, then instance: compute engines first, then copy engines, then
@@ -35,6 +58,7 @@
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "vaccel_topology.h"
 
@@ -58,6 +82,20 @@ static bool single_use;
 module_param(single_use, bool, 0444);
 MODULE_PARM_DESC(single_use, "Single Use devices: one open file at a time (default 0)");
 
+static unsigned int timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT;
+module_param(timeslice_ms, uint, 0444);
+MODULE_PARM_DESC(timeslice_ms, "Time slice of contexts of one priority, ms [1..1000] (default 10)");
+
+static unsigned int timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT;
+module_param(timeout_ms, uint, 0444);
+MODULE_PARM_DESC(timeout_ms, "Engine time without progress before a buffer is hung, ms [10..600000] (default 2000)");
+
+static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
+static unsigned int preempt_granularity_count;
+module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
+MODULE_PARM_DESC(preempt_granularity,
+		 "Preemption granularity, 0 DMA buffer or 1 packet: one value, or one per compute and copy engine (default 1)");
+
 /**
  * vaccel_topology_params_get() - the topology the module parameters ask for
  * @params: filled with the module parameters, not validated yet
@@ -71,6 +109,11 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->copy_engines = copy_engines;
 	params->va_bits = va_bits;
 	params->single_use = single_use;
+	params->timeslice_ms = timeslice_ms;
+	params->timeout_ms = timeout_ms;
+	memcpy(params->granularity, preempt_granularity,
+	       sizeof(params->granularity));
+	params->granularity_count = preempt_granularity_count;
 }
 
 static void vaccel_topology_add_engines(struct vaccel_topology *topo,
@@ -85,15 +128,43 @@ static void vaccel_topology_add_engines(struct vaccel_topology *topo,
 		e->engine_class = engine_class;
 		e->instance = i;
 		e->hw_queue_depth = VACCEL_HW_QUEUE_DEPTH;
-		/*
-		 * Engines stop between DMA buffers, the granularity every
-		 * MCDM engine must support; finer ones come with the
-		 * preemption support of the scheduler.
-		 */
+		/* Page-table updates are applied whole. */
 		e->preempt_caps = BIT(DRM_VACCEL_PREEMPT_DMA_BUFFER);
-		e->preempt_granularity = DRM_VACCEL_PREEMPT_DMA_BUFFER;
+		if (engine_class != DRM_VACCEL_ENGINE_CLASS_PAGING)
+			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_PACKET);
+		e->preempt_granularity = fls(e->preempt_caps) - 1;
 	}
 	topo->engine_count[engine_class] = count;
+}
+
+/* Applies preempt_granularity to the compute and copy engines. */
+static int vaccel_topology_set_granularity(struct vaccel_topology *topo,
+					   const struct vaccel_topology_params *params,
+					   const char **why)
+{
+	unsigned int i, n = 0, count = params->granularity_count;
+
+	if (!count)
+		return 0;
+	if (count != 1 && count != topo->num_engines - VACCEL_PAGING_ENGINES) {
+		*why = "preempt_granularity needs one value, or one per compute and copy engine";
+		return -EINVAL;
+	}
+	for (i = 0; i < topo->num_engines; i++) {
+		struct vaccel_engine_desc *e = &topo->engines[i];
+		unsigned int g;
+
+		if (e->engine_class == DRM_VACCEL_ENGINE_CLASS_PAGING)
+			continue;
+		g = params->granularity[count == 1 ? 0 : n];
+		n++;
+		if (g >= 32 || !(e->preempt_caps & BIT(g))) {
+			*why = "preempt_granularity must be 0 (DMA buffer) or 1 (packet)";
+			return -EINVAL;
+		}
+		e->preempt_granularity = g;
+	}
+	return 0;
 }
 
 /**
@@ -138,9 +209,28 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 	vaccel_topology_add_engines(topo, DRM_VACCEL_ENGINE_CLASS_PAGING,
 				    VACCEL_PAGING_ENGINES);
 
+	if (params->timeslice_ms < 1 ||
+	    params->timeslice_ms > VACCEL_TIMESLICE_MS_MAX) {
+		*why = "timeslice_ms must be 1 to 1000";
+		goto err;
+	}
+	if (params->timeout_ms < VACCEL_TIMEOUT_MS_MIN ||
+	    params->timeout_ms > VACCEL_TIMEOUT_MS_MAX) {
+		*why = "timeout_ms must be 10 to 600000";
+		goto err;
+	}
+	if (vaccel_topology_set_granularity(topo, params, why))
+		goto err;
+
+	topo->timeslice_ns = (u64)params->timeslice_ms * NSEC_PER_MSEC;
+	topo->timeout_ns = (u64)params->timeout_ms * NSEC_PER_MSEC;
 	topo->va_bits = params->va_bits;
 	topo->va_start = VACCEL_VA_START;
 	topo->va_end = BIT_ULL(params->va_bits);
 	topo->single_use = params->single_use;
 	return 0;
+
+err:
+	memset(topo, 0, sizeof(*topo));
+	return -EINVAL;
 }

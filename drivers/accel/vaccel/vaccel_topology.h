@@ -30,6 +30,13 @@
 /* The GPU VA range below this stays unmapped: null pointers fault. */
 #define VACCEL_VA_START			SZ_64K
 
+/* Scheduling parameters, see DOC: Topology and DOC: Scheduler. */
+#define VACCEL_TIMESLICE_MS_DEFAULT	10
+#define VACCEL_TIMESLICE_MS_MAX		1000
+#define VACCEL_TIMEOUT_MS_DEFAULT	2000
+#define VACCEL_TIMEOUT_MS_MIN		10
+#define VACCEL_TIMEOUT_MS_MAX		600000
+
 /**
  * struct vaccel_topology_params - the topology as the administrator asked for it
  * @devices: number of devices to create
@@ -37,6 +44,12 @@
  * @copy_engines: COPY engines per device
  * @va_bits: width of a GPU virtual address
  * @single_use: one address space per device: one open file at a time
+ * @timeslice_ms: the time slice of contexts of one band
+ * @timeout_ms: time without progress that makes a buffer hung
+ * @granularity: preemption granularity of each compute and copy engine, in
+ *	engine order, or of all of them if @granularity_count is 1
+ * @granularity_count: values in @granularity; 0 for the default, the
+ *	finest each engine supports
  */
 struct vaccel_topology_params {
 	unsigned int devices;
@@ -44,6 +57,10 @@ struct vaccel_topology_params {
 	unsigned int copy_engines;
 	unsigned int va_bits;
 	bool single_use;
+	unsigned int timeslice_ms;
+	unsigned int timeout_ms;
+	unsigned int granularity[VACCEL_MAX_ENGINES];
+	unsigned int granularity_count;
 };
 
 /**
@@ -70,6 +87,8 @@ struct vaccel_engine_desc {
  * @va_start: lowest GPU VA user space may map
  * @va_end: end (exclusive) of the GPU VAs user space may map
  * @single_use: the device admits one open file at a time
+ * @timeslice_ns: the time slice
+ * @timeout_ns: time without progress that makes a buffer hung
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -81,6 +100,8 @@ struct vaccel_topology {
 	u64 va_start;
 	u64 va_end;
 	bool single_use;
+	u64 timeslice_ns;
+	u64 timeout_ns;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 
