@@ -665,6 +665,36 @@ int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va, uint64_t ref,
 int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns);
 
 /**
+ * struct vaccel_queue_stats - how a queue's work has fared on its engine
+ * @engine_ns: time its work spent executing on the engine
+ * @preemptions: times the engine was taken from its work before it ended
+ *	(by higher-priority work, the end of a time slice, or a reset)
+ * @guilty_resets: engine resets caused by its work hanging (0 or 1: the
+ *	queue takes no more work after a hang)
+ * @innocent_resets: resets that interrupted its work, which then resumed
+ * @error: 0 while the queue takes work; once it does not, why: -EFAULT or
+ *	-EINVAL for a fault, -ETIMEDOUT for a hang
+ */
+struct vaccel_queue_stats {
+	uint64_t engine_ns;
+	uint64_t preemptions;
+	uint32_t guilty_resets;
+	uint32_t innocent_resets;
+	int error;
+};
+
+/**
+ * vaccel_queue_get_stats() - what the device reports about a queue
+ * @q: the queue
+ * @stats: filled on success
+ *
+ * Since libvaccel 1.3 (uapi 1.3).
+ *
+ * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the kernel.
+ */
+int vaccel_queue_get_stats(struct vaccel_queue *q, struct vaccel_queue_stats *stats);
+
+/**
  * vaccel_queue_flush() - submit the work recorded so far
  * @q: the queue
  *
@@ -675,8 +705,8 @@ int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns);
  * submits it.
  *
  * Return: 0, -EINVAL if @q is NULL, -ECANCELED if the queue has faulted
- * (destroy it: it accepts no more work), or another negative errno of the
- * kernel (such as -ENOMEM).
+ * or hung (destroy it: it accepts no more work), or another negative errno
+ * of the kernel (such as -ENOMEM).
  */
 int vaccel_queue_flush(struct vaccel_queue *q);
 
@@ -691,9 +721,10 @@ int vaccel_queue_flush(struct vaccel_queue *q);
  * Return: 0 when all the work completed without error; -EFAULT if a command
  * of the queue touched memory the device may not access (an unmapped
  * address, a write to read-only memory), -EINVAL if a DMA buffer was
- * malformed, -ECANCELED if the queue had faulted before or its work was
- * cancelled; -EINVAL if @q is NULL; or another negative errno of the
- * kernel.
+ * malformed, -ETIMEDOUT if its work hung the engine (made no progress for
+ * the device's timeout) and was stopped, -ECANCELED if the queue had
+ * faulted before or its work was cancelled; -EINVAL if @q is NULL; or
+ * another negative errno of the kernel.
  */
 int vaccel_queue_finish(struct vaccel_queue *q);
 

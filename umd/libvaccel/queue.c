@@ -495,15 +495,45 @@ VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
 	return vaccel_queue_flush_signal(q, 0, false);
 }
 
-/* The errno of the fault of @q's context, or 0 if it did not fault. */
+/* The errno that explains a ban: the fault's or the hang's. */
+static int vaccel_queue_ban_error(const struct drm_vaccel_context_state *st)
+{
+	if (st->ban_reason == DRM_VACCEL_BAN_HANG)
+		return -ETIMEDOUT;
+	if (!(st->flags & DRM_VACCEL_CONTEXT_FAULTED))
+		return 0;
+	return st->fault_reason == DRM_VACCEL_FAULT_MALFORMED ? -EINVAL : -EFAULT;
+}
+
+/* The errno of the fault or hang of @q's context, or 0 if there was none. */
 static int vaccel_queue_fault(struct vaccel_queue *q)
 {
 	struct drm_vaccel_context_state st = { .handle = q->context };
 
-	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st) ||
-	    !(st.flags & DRM_VACCEL_CONTEXT_FAULTED))
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
 		return 0;
-	return st.fault_reason == DRM_VACCEL_FAULT_MALFORMED ? -EINVAL : -EFAULT;
+	return vaccel_queue_ban_error(&st);
+}
+
+VACCEL_EXPORT int vaccel_queue_get_stats(struct vaccel_queue *q,
+					 struct vaccel_queue_stats *stats)
+{
+	struct drm_vaccel_context_state st;
+
+	if (!q || !stats)
+		return -EINVAL;
+	memset(&st, 0, sizeof(st));
+	st.handle = q->context;
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
+		return -errno;
+	memset(stats, 0, sizeof(*stats));
+	stats->engine_ns = st.engine_ns;
+	stats->preemptions = st.preemptions;
+	stats->guilty_resets = st.guilty_resets;
+	stats->innocent_resets = st.innocent_resets;
+	if (st.flags & DRM_VACCEL_CONTEXT_BANNED)
+		stats->error = vaccel_queue_ban_error(&st) ?: -ECANCELED;
+	return 0;
 }
 
 VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
@@ -532,8 +562,8 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 	/* Failed work: the context takes no more. */
 	q->error = -ECANCELED;
 	/*
-	 * -ECANCELED is what the buffers after a faulting one get: report the
-	 * fault itself if there was one.
+	 * -ECANCELED is what the buffers after a faulting or hung one get:
+	 * report the fault or the hang itself.
 	 */
 	if (status == -ECANCELED) {
 		ret = vaccel_queue_fault(q);
