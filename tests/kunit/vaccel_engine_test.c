@@ -419,7 +419,7 @@ static void vaccel_test_engine_delay_preempted(struct kunit *test)
 	start = ktime_get_ns();
 	f = submit(test, t->ctx, CMD_VA, 16);
 	for (i = 0; i < 5; i++) {
-		msleep(10);
+		usleep_range(10000, 12000);
 		vaccel_engine_force_preempt(e);
 	}
 	KUNIT_EXPECT_EQ(test, wait(test, f), 0);
@@ -452,7 +452,7 @@ static void vaccel_test_engine_priority(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(high));
 
 	fl = submit(test, low, CMD_VA, 16);
-	msleep(10);
+	usleep_range(10000, 12000);
 	fh = submit(test, high, CMD_VA + 16, 24);
 	/* The LOW DELAY has 90 ms left: HIGH is done long before. */
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(fh, false, msecs_to_jiffies(50)), 0);

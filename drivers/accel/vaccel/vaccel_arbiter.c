@@ -235,8 +235,10 @@ static struct vaccel_arbiter_entry *vaccel_arbiter_pick(struct vaccel_arbiter *a
 
 	/* A boost lasts one slice, while the context has work. */
 	if (e && (vaccel_arbiter_slice_used(arb, e, now) >= arb->slice_ns ||
-		  (list_empty(&e->ring) && !vaccel_arbiter_holds(arb, e))))
-		arb->boosted = e = NULL;
+		  (list_empty(&e->ring) && !vaccel_arbiter_holds(arb, e)))) {
+		arb->boosted = NULL;
+		e = NULL;
+	}
 	if (e && !list_empty(&e->ring))
 		return e;
 

@@ -229,7 +229,7 @@ static int vaccel_exec_wait_mem(struct vaccel_exec *x, u32 flags, const u64 *op)
 
 	for (;;) {
 		int gen = atomic_read(&vdev->mem_writes);
-		u64 value = 0;
+		u64 value = 0, sleep;
 
 		ret = vaccel_tlb_read(&x->engine->tlb, op[0], &value, wide ? 8 : 4,
 				      VACCEL_ACCESS_READ, x->fault);
@@ -238,11 +238,11 @@ static int vaccel_exec_wait_mem(struct vaccel_exec *x, u32 flags, const u64 *op)
 		if (vaccel_wait_compare(cmp, value & mask, ref))
 			return 0;
 
+		sleep = min(backoff, vaccel_engine_sleep_ns(x->engine));
 		wait_event_interruptible_hrtimeout(vdev->mem_wq,
 						   atomic_read(&vdev->mem_writes) != gen ||
 						   vaccel_exec_wanted(x),
-						   ns_to_ktime(min(backoff,
-							vaccel_engine_sleep_ns(x->engine))));
+						   ns_to_ktime(sleep));
 		ret = vaccel_exec_check(x);
 		if (ret)
 			return ret;
@@ -259,7 +259,7 @@ static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
 	if (flags)
 		return vaccel_exec_malformed(x);
 	for (;;) {
-		u64 now = ktime_get_ns();
+		u64 now = ktime_get_ns(), sleep;
 		int ret;
 
 		if (now - start >= ns)
@@ -269,10 +269,10 @@ static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
 			x->job->pkt_progress = ktime_get_ns() - start;
 			return ret;
 		}
+		sleep = min(start + ns - now, vaccel_engine_sleep_ns(x->engine));
 		wait_event_interruptible_hrtimeout(x->engine->wq,
 						   vaccel_exec_wanted(x),
-						   ns_to_ktime(min(start + ns - now,
-							vaccel_engine_sleep_ns(x->engine))));
+						   ns_to_ktime(sleep));
 	}
 }
 
