@@ -158,6 +158,12 @@ static const struct field context_state[] = {
 	FIELD(drm_vaccel_context_state, fault_offset),
 	FIELD(drm_vaccel_context_state, fault_reason),
 	FIELD(drm_vaccel_context_state, fault_access),
+	FIELD(drm_vaccel_context_state, ban_reason),
+	FIELD(drm_vaccel_context_state, guilty_resets),
+	FIELD(drm_vaccel_context_state, innocent_resets),
+	FIELD(drm_vaccel_context_state, pad2),
+	FIELD(drm_vaccel_context_state, preemptions),
+	FIELD(drm_vaccel_context_state, engine_ns),
 	{ NULL, 0, 0 }
 };
 
@@ -228,6 +234,11 @@ int main(void)
 	bad |= CHECK(drm_vaccel_context_state, context_state);
 	bad |= CHECK(drm_vaccel_sync, sync);
 	bad |= CHECK(drm_vaccel_submit, submit);
+	/* uapi 1.3 grew the context state; what 1.2 had stays where it was. */
+	if (offsetof(struct drm_vaccel_context_state, ban_reason) != 56) {
+		fprintf(stderr, "uapi 1.2 part of drm_vaccel_context_state is not 56 bytes\n");
+		bad = 1;
+	}
 	/* The first released size of the device answer stays the minimum. */
 	if (offsetof(struct drm_vaccel_device_info, max_bo_size) != 64) {
 		fprintf(stderr, "uapi 1.0 part of drm_vaccel_device_info is not 64 bytes\n");
