@@ -510,6 +510,46 @@ static void vaccel_test_engine_hang(struct kunit *test)
 	vaccel_context_destroy(other);
 }
 
+/*
+ * An engine reset that does not bring the engine back escalates: a second
+ * hang before any buffer completed resets the device, and everything else
+ * still completes.
+ */
+static void vaccel_test_engine_hang_escalates(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct vaccel_context *second, *innocent;
+	struct dma_fence *h[2], *ok;
+	s64 before = atomic64_read(&t->vdev->device_resets);
+
+	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
+	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
+	t->cmd[9] = DATA_VA;
+	t->cmd[10] = 1;
+	t->cmd[11] = 0xffffffff;
+	*(u32 *)t->data = 0;
+	second = vaccel_context_create(t->vdev, &t->vfile, e,
+				       DRM_VACCEL_PRIORITY_NORMAL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(second));
+	innocent = vaccel_context_create(t->vdev, &t->vfile, &t->vdev->engines[1],
+					 DRM_VACCEL_PRIORITY_NORMAL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(innocent));
+
+	h[0] = submit(test, t->ctx, CMD_VA + 64, 32);
+	KUNIT_EXPECT_EQ(test, wait(test, h[0]), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->vdev->device_resets), before);
+	h[1] = submit(test, second, CMD_VA + 64, 32);
+	KUNIT_EXPECT_EQ(test, wait(test, h[1]), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->vdev->device_resets), before + 1);
+	ok = submit(test, innocent, CMD_VA, 16);
+	KUNIT_EXPECT_EQ(test, wait(test, ok), 0);
+	KUNIT_EXPECT_EQ(test, second->ban_reason, DRM_VACCEL_BAN_HANG);
+	KUNIT_EXPECT_EQ(test, innocent->ban_reason, DRM_VACCEL_BAN_NONE);
+	vaccel_context_destroy(innocent);
+	vaccel_context_destroy(second);
+}
+
 static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_engine_packets, vaccel_pkt_gen_params),
 	KUNIT_CASE(vaccel_test_engine_in_order),
@@ -518,6 +558,7 @@ static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE(vaccel_test_engine_delay_preempted),
 	KUNIT_CASE(vaccel_test_engine_priority),
 	KUNIT_CASE(vaccel_test_engine_hang),
+	KUNIT_CASE(vaccel_test_engine_hang_escalates),
 	{}
 };
 

@@ -55,13 +55,14 @@
  * counts an innocent reset, goes back to its ring and later resumes where
  * it was.  The TLB is emptied.  Nothing innocent is lost or executed twice.
  *
- * **Escalation.**  %VACCEL_RESET_BURST hangs in %VACCEL_RESET_WINDOW_NS
- * on one device suggest a fault that is not one context's, so the device is
- * reset: every engine resets at its next check, preempting its HW queue as
- * innocent, and starts afresh.  The same device reset is available through
- * debugfs.  vaccel engines are software and always answer a reset at their
- * next check, so an engine that does not come back after a reset is not a
- * state vaccel can reach; the escalation rule covers the repeated hangs.
+ * **Escalation.**  Two cases call for a device reset.  An engine reset
+ * that does not bring the engine back: the engine hangs again before it
+ * has completed any buffer since its reset.  And repeated hangs:
+ * %VACCEL_RESET_BURST hangs within %VACCEL_RESET_WINDOW_NS on one device
+ * suggest a fault that is not one context's.  A device reset resets every
+ * engine at its next check, each preempting its HW queue as innocent, and
+ * starts the escalation rules afresh.  The same device reset is available
+ * through debugfs.
  *
  * The threads live as long as the DRM device: the last reference to it
  * stops them, after every file, and thus every context, is gone.
@@ -463,6 +464,9 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 
 	spin_lock(&engine->lock);
 	engine->hangs++;
+	/* The last reset did not bring the engine back. */
+	escalate = engine->reset_unproven;
+	engine->reset_unproven = true;
 	ctx->guilty_resets++;
 	if (!ctx->ban_reason)
 		ctx->ban_reason = DRM_VACCEL_BAN_HANG;
@@ -477,7 +481,7 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 	vaccel_tlb_detach(&engine->tlb);
 	drm_dbg_driver(&engine->vdev->drm, "engine %u: context %u hung, banned\n",
 		       engine->index, ctx->handle);
-	escalate = vaccel_device_note_hang(engine->vdev, now);
+	escalate |= vaccel_device_note_hang(engine->vdev, now);
 
 	/* The report led with the hung buffer. */
 	list_del_init(&job->arb.link);
@@ -500,6 +504,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	spin_lock(&engine->lock);
 	vaccel_engine_charge_locked(engine, now);
 	vaccel_arbiter_retire(&engine->arbiter, now);
+	if (!ret)
+		engine->reset_unproven = false;
 	/* A failed page-table update is the bind's error, not a fault. */
 	if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
 		if (!ctx->faulted) {
@@ -652,8 +658,17 @@ void vaccel_device_reset(struct vaccel_device *vdev)
 
 	atomic64_inc(&vdev->device_resets);
 	drm_info(&vdev->drm, "device reset\n");
-	for (i = 0; i < vdev->num_engines; i++)
-		vaccel_engine_reset(&vdev->engines[i]);
+	spin_lock(&vdev->reset_lock);
+	memset(vdev->hang_times, 0, sizeof(vdev->hang_times));
+	spin_unlock(&vdev->reset_lock);
+	for (i = 0; i < vdev->num_engines; i++) {
+		struct vaccel_engine *engine = &vdev->engines[i];
+
+		spin_lock(&engine->lock);
+		engine->reset_unproven = false;
+		spin_unlock(&engine->lock);
+		vaccel_engine_reset(engine);
+	}
 }
 
 static const char *const vaccel_preempt_reason_names[] = {

@@ -53,6 +53,8 @@ struct vaccel_job;
  * @stop_reason: why the running buffer stopped at a check
  * @resets: engine resets done, hangs and device resets included
  * @hangs: buffers found hung
+ * @reset_unproven: the engine was reset for a hang and has not completed
+ *	a buffer since
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;
@@ -76,6 +78,7 @@ struct vaccel_engine {
 	enum vaccel_preempt_reason stop_reason;
 	u64 resets;
 	u64 hangs;
+	bool reset_unproven;
 };
 
 int vaccel_engines_init(struct vaccel_device *vdev);
