@@ -6,7 +6,8 @@
 # against each.  Every check prints one line, `ok <name>` or
 # `not ok <name>: <why>`, which scripts/vm.sh counts.  The test programs
 # read the topology they should see from VT_DEVICES, VT_COMPUTE, VT_COPY
-# and VT_VA_BITS, which vt_load sets.
+# and VT_VA_BITS, and the scheduling parameters from VT_TIMEOUT_MS,
+# VT_TIMESLICE_MS and VT_GRANULARITY, which vt_load sets.
 
 KO=/vaccel/vaccel.ko
 
@@ -27,6 +28,7 @@ vt_check() {
 # vt_load [PARAM=VALUE...]: load the module, export the expected topology.
 vt_load() {
 	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
+	VT_TIMEOUT_MS=2000 VT_TIMESLICE_MS=10 VT_GRANULARITY=
 	for p in "$@"; do
 		case "$p" in
 		devices=*) VT_DEVICES=${p#*=} ;;
@@ -34,9 +36,13 @@ vt_load() {
 		copy_engines=*) VT_COPY=${p#*=} ;;
 		va_bits=*) VT_VA_BITS=${p#*=} ;;
 		single_use=*) VT_SINGLE_USE=${p#*=} ;;
+		timeout_ms=*) VT_TIMEOUT_MS=${p#*=} ;;
+		timeslice_ms=*) VT_TIMESLICE_MS=${p#*=} ;;
+		preempt_granularity=*) VT_GRANULARITY=${p#*=} ;;
 		esac
 	done
 	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
+	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY
 	topo="$*"
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
@@ -100,6 +106,15 @@ run_execution() {
 	vt_run test_kill
 }
 
+# Scheduling with the default parameters: bands, preemption inside long
+# packets, time slices, CAP_SYS_NICE, granularity, resets from debugfs.
+run_scheduling() {
+	vt_run test_sched params high_overtakes_low bands_in_strict_order \
+		preempted_copy_fill_exact equal_contexts_share_fairly \
+		priority_needs_cap_sys_nice granularity force_reset_engine \
+		force_reset_device debugfs_control_errors
+}
+
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
 run_memory() {
 	vt_run test_bo
@@ -114,7 +129,33 @@ vt_load
 run_all
 run_memory
 run_execution
+run_scheduling
 vt_run test_unplug
+vt_unload
+
+# Hangs with a short timeout: detection, bans, recovery of the innocent,
+# and time off the engine that never counts.
+vt_load timeout_ms=300
+vt_run test_sched params hang_detected_and_recovered time_off_engine_never_counts
+vt_unload
+
+# Escalation to a device reset, each rule on a load without earlier
+# hangs: three hangs in 30 s, and a hang again before the engine recovered.
+vt_load timeout_ms=300 timeslice_ms=5
+vt_run test_sched params escalation_to_device_reset
+vt_unload
+
+vt_load timeout_ms=300
+vt_run test_sched hang_again_before_recovery
+vt_unload
+
+# Preemption between DMA buffers only, on every engine or on some.
+vt_load preempt_granularity=0
+vt_run test_sched params granularity
+vt_unload
+
+vt_load preempt_granularity=0,1,1
+vt_run test_sched granularity
 vt_unload
 
 # Two devices share buffers as dma-bufs; a small VA space still works.
@@ -149,6 +190,12 @@ vt_load_refused compute_engines=9
 vt_load_refused copy_engines=9
 vt_load_refused va_bits=31
 vt_load_refused va_bits=49
+vt_load_refused timeslice_ms=0
+vt_load_refused timeslice_ms=1001
+vt_load_refused timeout_ms=9
+vt_load_refused timeout_ms=600001
+vt_load_refused preempt_granularity=2
+vt_load_refused preempt_granularity=1,1
 
 # Load and unload repeatedly: nothing may accumulate or leak.
 i=0

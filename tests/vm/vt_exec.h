@@ -648,4 +648,275 @@ static inline int vt_submit_raw(int fd, __u32 ctx, __u64 va, __u64 size,
 				   (unsigned long long)(offset));	\
 	} while (0)
 
+/* --- scheduling: module parameters, debugfs controls and the arbiter --- */
+
+/*
+ * Module parameter @name as text, without its newline, into @buf; "" for
+ * an array parameter given no value.  Fails the case if it cannot be read.
+ */
+static inline void vt_param_text(const char *name, char *buf, size_t len)
+{
+	char path[256], *text, *nl;
+
+	snprintf(path, sizeof(path), VT_PARAM_DIR "%s", name);
+	text = vt_read_file(path);
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	snprintf(buf, len, "%s", text);
+	free(text);
+}
+
+/* A numeric module parameter. */
+static inline long long vt_param(const char *name)
+{
+	char buf[64], *end;
+	long long v;
+
+	vt_param_text(name, buf, sizeof(buf));
+	errno = 0;
+	v = strtoll(buf, &end, 0);
+	if (errno || end == buf || *end)
+		vtest_fail(__FILE__, __LINE__, "module parameter %s: '%s'", name, buf);
+	return v;
+}
+
+/* A number from environment variable @env (set by the plan), else @def. */
+static inline long long vt_env_num(const char *env, long long def)
+{
+	const char *s = getenv(env);
+	long long v;
+	char *end;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || *end)
+		vtest_fail(__FILE__, __LINE__, "bad %s='%s'", env, s);
+	return v;
+}
+
+/*
+ * Writes @text to the debugfs file @name of the device of @fd, in one
+ * write(2).  Return: 0, or -errno of the open or the write.
+ */
+static inline int vt_debugfs_write(int fd, const char *name, const char *text)
+{
+	char dir[VT_DIR_MAX], path[PATH_MAX];
+	ssize_t n;
+	int f, err = 0;
+
+	vt_debugfs_dir(fd, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = open(path, O_WRONLY | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	n = write(f, text, strlen(text));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(text))
+		err = -EIO;
+	close(f);
+	return err;
+}
+
+/* The text of the debugfs file @name of the device of @fd, malloc'ed. */
+static inline char *vt_debugfs_read(int fd, const char *name)
+{
+	char dir[VT_DIR_MAX], path[PATH_MAX];
+
+	vt_debugfs_dir(fd, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return vt_read_file(path);
+}
+
+#define VT_ARB_MAX_ENGINES	32
+
+/* Preemption reasons, in the order debugfs arbiter prints them. */
+enum vt_preempt_reason {
+	VT_PREEMPT_PRIORITY,
+	VT_PREEMPT_SLICE,
+	VT_PREEMPT_STARVATION,
+	VT_PREEMPT_FORCED,
+	VT_PREEMPT_RESET,
+	VT_PREEMPT_REASONS,
+};
+
+/* One engine's block of debugfs arbiter. */
+struct vt_arb_engine {
+	unsigned int granularity;
+	unsigned long long slice_ns;
+	unsigned long long timeout_ns;
+	unsigned long long resets;
+	unsigned long long hangs;
+	unsigned long long preempt[VT_PREEMPT_REASONS];
+};
+
+/* debugfs arbiter: every engine, and the device resets of this module load. */
+struct vt_arbiter {
+	unsigned int count;
+	struct vt_arb_engine e[VT_ARB_MAX_ENGINES];
+	long long device_resets;
+};
+
+/*
+ * Reads debugfs arbiter:
+ *	engine N: granularity G slice_ns S timeout_ns T resets R hangs H
+ *	  preemptions: priority P slice S starvation S forced F reset R
+ *	  ...
+ *	device_resets D
+ */
+static inline void vt_arbiter_read(int fd, struct vt_arbiter *a)
+{
+	char *text = vt_debugfs_read(fd, "arbiter"), *line, *save = NULL;
+	struct vt_arb_engine *cur = NULL;
+
+	memset(a, 0, sizeof(*a));
+	a->device_resets = -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned int idx;
+
+		if (!strncmp(line, "engine ", 7)) {
+			if (a->count >= VT_ARB_MAX_ENGINES)
+				vtest_fail(__FILE__, __LINE__, "more than %u engines",
+					   VT_ARB_MAX_ENGINES);
+			cur = &a->e[a->count];
+			if (sscanf(line, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu",
+				   &idx, &cur->granularity, &cur->slice_ns, &cur->timeout_ns,
+				   &cur->resets, &cur->hangs) != 6 || idx != a->count)
+				vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
+			a->count++;
+		} else if (!strncmp(line, "  preemptions:", 14)) {
+			unsigned long long *p;
+
+			if (!cur)
+				vtest_fail(__FILE__, __LINE__, "preemptions before an engine");
+			p = cur->preempt;
+			if (sscanf(line, "  preemptions: priority %llu slice %llu starvation %llu forced %llu reset %llu",
+				   &p[0], &p[1], &p[2], &p[3], &p[4]) != 5)
+				vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
+		} else if (!strncmp(line, "device_resets ", 14)) {
+			a->device_resets = strtoll(line + 14, NULL, 0);
+		}
+	}
+	free(text);
+	if (!a->count || a->device_resets < 0)
+		vtest_fail(__FILE__, __LINE__, "debugfs arbiter without engines or device_resets");
+}
+
+/*
+ * The handles of the contexts whose buffers debugfs engines shows in the
+ * HW queue of engine @index (-1 for an empty slot), and whether they are
+ * of the client of @fd.
+ */
+static inline void vt_hw_queue(int fd, unsigned int index, long long slot[2],
+			       bool mine[2])
+{
+	char *text = vt_debugfs_read(fd, "engines"), *line, *save = NULL;
+	unsigned long long me = vt_client_id(fd);
+	bool in = false;
+
+	slot[0] = slot[1] = -1;
+	mine[0] = mine[1] = false;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned int e, s, ctx;
+		unsigned long long client;
+
+		if (sscanf(line, "engine %u:", &e) == 1) {
+			in = e == index;
+		} else if (in && sscanf(line, "  slot %u: context %u client %llu",
+					&s, &ctx, &client) == 3 && s < 2) {
+			slot[s] = ctx;
+			mine[s] = client == me;
+		}
+	}
+	free(text);
+}
+
+/* The context has not been banned nor reset for a hang of its own. */
+#define vt_expect_not_banned(fd, ctx)					\
+	do {								\
+		struct drm_vaccel_context_state _s = vt_ctx_state(fd, ctx); \
+		if (_s.flags || _s.ban_reason != DRM_VACCEL_BAN_NONE ||	\
+		    _s.guilty_resets)					\
+			vtest_fail(__FILE__, __LINE__,			\
+				   "context %u: flags 0x%x ban_reason %u guilty_resets %u", \
+				   (unsigned int)(ctx), _s.flags, _s.ban_reason, \
+				   _s.guilty_resets);			\
+	} while (0)
+
+/*
+ * Waits for binary syncobj @h, which must signal within VT_TIMEOUT_MS, and
+ * returns its fence's status (1, or -errno); the context must still exist.
+ */
+static inline int vt_wait_status(int fd, __u32 h)
+{
+	int r = vt_syncobj_wait_ms(fd, h, VT_TIMEOUT_MS);
+
+	if (r)
+		vtest_fail(__FILE__, __LINE__, "syncobj %u not signalled: %s", h,
+			   strerror(-r));
+	return vt_fence_status(fd, h);
+}
+
+/*
+ * A thread that writes an engine's index to debugfs force_preempt again
+ * and again, every @interval_us, until stopped: a test of save and resume.
+ */
+struct vt_preempter {
+	pthread_t thread;
+	char path[PATH_MAX];
+	char index[16];
+	unsigned int interval_us;
+	int stop;		/* set by vt_preempter_stop() */
+	unsigned long writes;	/* successful writes */
+	int error;		/* errno of a failed write, 0 if none */
+};
+
+static inline void *vt_preempter_fn(void *arg)
+{
+	struct vt_preempter *p = arg;
+	int f = open(p->path, O_WRONLY | O_CLOEXEC);
+
+	if (f < 0) {
+		p->error = errno;
+		return NULL;
+	}
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		if (write(f, p->index, strlen(p->index)) < 0) {
+			p->error = errno;
+			break;
+		}
+		p->writes++;
+		usleep(p->interval_us);
+	}
+	close(f);
+	return NULL;
+}
+
+static inline void vt_preempter_start(struct vt_preempter *p, int fd,
+				      unsigned int engine, unsigned int interval_us)
+{
+	char dir[VT_DIR_MAX];
+
+	memset(p, 0, sizeof(*p));
+	vt_debugfs_dir(fd, dir, sizeof(dir));
+	snprintf(p->path, sizeof(p->path), "%s/force_preempt", dir);
+	snprintf(p->index, sizeof(p->index), "%u", engine);
+	p->interval_us = interval_us;
+	VT_ASSERT_EQ(pthread_create(&p->thread, NULL, vt_preempter_fn, p), 0);
+}
+
+/* Stops the thread; fails the case if a write failed.  Returns the writes. */
+static inline unsigned long vt_preempter_stop(struct vt_preempter *p)
+{
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+	VT_ASSERT_EQ(pthread_join(p->thread, NULL), 0);
+	if (p->error)
+		vtest_fail(__FILE__, __LINE__, "write %s to %s: %s", p->index, p->path,
+			   strerror(p->error));
+	return p->writes;
+}
+
 #endif /* VT_EXEC_H */
