@@ -441,9 +441,10 @@ static bool vaccel_device_note_hang(struct vaccel_device *vdev, u64 now)
 	u64 oldest;
 
 	spin_lock(&vdev->reset_lock);
-	oldest = vdev->hang_times[vdev->hang_next];
 	vdev->hang_times[vdev->hang_next] = now;
 	vdev->hang_next = (vdev->hang_next + 1) % VACCEL_RESET_BURST;
+	/* The oldest of the last %VACCEL_RESET_BURST hangs, this one included. */
+	oldest = vdev->hang_times[vdev->hang_next];
 	escalate = oldest && now - oldest < VACCEL_RESET_WINDOW_NS;
 	if (escalate)
 		memset(vdev->hang_times, 0, sizeof(vdev->hang_times));
