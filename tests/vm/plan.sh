@@ -112,7 +112,8 @@ run_scheduling() {
 	vt_run test_sched params high_overtakes_low bands_in_strict_order \
 		preempted_copy_fill_exact equal_contexts_share_fairly \
 		priority_needs_cap_sys_nice granularity force_reset_engine \
-		force_reset_device debugfs_control_errors
+		force_reset_device debugfs_control_errors \
+		destroy_behind_completed_buffer
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.

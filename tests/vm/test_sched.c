@@ -22,7 +22,8 @@
  * - default parameters: params, high_overtakes_low, bands_in_strict_order,
  *   preempted_copy_fill_exact, equal_contexts_share_fairly,
  *   priority_needs_cap_sys_nice, granularity, force_reset_engine,
- *   force_reset_device, debugfs_control_errors;
+ *   force_reset_device, debugfs_control_errors,
+ *   destroy_behind_completed_buffer;
  * - timeout_ms=300: params, hang_detected_and_recovered,
  *   time_off_engine_never_counts (any timeout up to 1 s works);
  * - timeout_ms=300 with no earlier hang: escalation_to_device_reset, or
@@ -1272,6 +1273,34 @@ VTEST(debugfs_control_errors)
 		VT_ASSERT_EQ(a1.e[i].resets, a0.e[i].resets + (i == c));
 		VT_ASSERT_EQ(a1.e[i].preempt[VT_PREEMPT_FORCED],
 			     a0.e[i].preempt[VT_PREEMPT_FORCED]);
+	}
+}
+
+/* --- lifetimes --- */
+
+/*
+ * A context destroyed, and its file closed, right after a buffer completes
+ * while its next buffer of the same address space waits in the HW queue:
+ * the engine must not stay attached to the address space, which is freed
+ * (the kernel would WARN, then corrupt a list).  Many times over, with
+ * the kernel log checked by the plan.
+ */
+VTEST(destroy_behind_completed_buffer)
+{
+	unsigned int i;
+
+	for (i = 0; i < 40; i++) {
+		struct fx f = fx_open();
+		__u32 ctx = vt_ctx_create(f.d.fd, COMPUTE, 0), first;
+
+		vt_pkt_delay(&f.c, VT_MS);
+		first = submit_out(&f, ctx);
+		vt_pkt_delay(&f.c, 50 * VT_MS);
+		vt_submit(f.d.fd, ctx, &f.c, 0, 0);
+		vt_syncobj_wait(f.d.fd, first);
+		VT_ASSERT_EQ(vt_fence_status(f.d.fd, first), 1);
+		vt_ctx_destroy(f.d.fd, ctx);
+		vt_dev_close(&f.d);
 	}
 }
 

@@ -577,6 +577,12 @@ static int vaccel_engine_thread(void *data)
 		struct vaccel_job *job;
 		int ret;
 
+		/*
+		 * Never idle attached to an address space: the buffer that
+		 * shared the TLB's may have been cancelled before it started.
+		 */
+		if (!READ_ONCE(engine->arbiter.slots_used))
+			vaccel_tlb_detach(&engine->tlb);
 		wait_event_interruptible(engine->wq,
 					 READ_ONCE(engine->arbiter.slots_used) ||
 					 READ_ONCE(engine->reset_pending) ||
@@ -604,6 +610,7 @@ static int vaccel_engine_thread(void *data)
 		else
 			vaccel_engine_retire(engine, job, ret, &fault);
 	}
+	vaccel_tlb_detach(&engine->tlb);
 	return 0;
 }
 

@@ -123,6 +123,7 @@ int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end)
 	INIT_LIST_HEAD(&pt->zombies);
 	spin_lock_init(&pt->tlb_lock);
 	INIT_LIST_HEAD(&pt->tlbs);
+	init_waitqueue_head(&pt->tlb_wq);
 	pt->root = vaccel_pt_alloc_table(pt);
 	return pt->root ? 0 : -ENOMEM;
 }
@@ -141,15 +142,29 @@ static void vaccel_pt_free_tree(struct vaccel_pt *pt, u64 *table,
 	vaccel_pt_free_table(pt, table);
 }
 
+static bool vaccel_pt_unattached(struct vaccel_pt *pt)
+{
+	bool empty;
+
+	spin_lock(&pt->tlb_lock);
+	empty = list_empty(&pt->tlbs);
+	spin_unlock(&pt->tlb_lock);
+	return empty;
+}
+
 /**
  * vaccel_pt_fini() - free a page table and every table in it
- * @pt: the page table, with no TLB attached
+ * @pt: the page table, which no buffer will execute in any more
  *
- * Context: Process context.
+ * An engine that ran the address space's last buffer detaches its TLB as
+ * soon as it has nothing more of it to run; this waits for that, which is
+ * a matter of microseconds.
+ *
+ * Context: Process context; sleeps.
  */
 void vaccel_pt_fini(struct vaccel_pt *pt)
 {
-	WARN_ON(!list_empty(&pt->tlbs));
+	wait_event(pt->tlb_wq, vaccel_pt_unattached(pt));
 	vaccel_pt_release_zombies(pt);
 	if (pt->root)
 		vaccel_pt_free_tree(pt, pt->root, VACCEL_PT_LEVELS - 1);

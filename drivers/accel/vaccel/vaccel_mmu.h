@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 struct page;
 struct vaccel_tlb;
@@ -28,6 +29,7 @@ struct vaccel_tlb;
  * @tlb_lock: protects @tlbs
  * @tlbs: the TLBs attached to this address space, which may hold its
  *	translations and walk its tables
+ * @tlb_wq: woken, under @tlb_lock, when a TLB detaches
  *
  * The tables are written by one writer at a time, under the lock of the
  * owner (the VM's lock), and walked without a lock by the TLBs attached to
@@ -44,6 +46,7 @@ struct vaccel_pt {
 	/* Protects @tlbs; taken before any TLB's own lock. */
 	spinlock_t tlb_lock;
 	struct list_head tlbs;
+	wait_queue_head_t tlb_wq;
 };
 
 int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end);

@@ -70,6 +70,8 @@ void vaccel_tlb_detach(struct vaccel_tlb *tlb)
 	tlb->pt = NULL;
 	vaccel_tlb_flush_locked(tlb);
 	spin_unlock(&tlb->lock);
+	/* Under the lock: the page table may be freed as soon as it drops. */
+	wake_up_all(&pt->tlb_wq);
 	spin_unlock(&pt->tlb_lock);
 }
 
