@@ -712,8 +712,8 @@ struct drm_vaccel_sync {
  * syncobj to wait for that has no fence (at that point, for a timeline;
  * points are 64 bits), for a misaligned or empty buffer, a
  * buffer past %DRM_VACCEL_MAX_BUFFER_SIZE, non-zero flags or pad,
- * ``-ECANCELED`` when the context has faulted, ``-E2BIG`` for more than
- * %DRM_VACCEL_MAX_SYNCS syncobjs in an array.
+ * ``-ECANCELED`` when the context is banned (a fault or a hang),
+ * ``-E2BIG`` for more than %DRM_VACCEL_MAX_SYNCS syncobjs in an array.
  */
 struct drm_vaccel_submit {
 	/** @context: the context */
