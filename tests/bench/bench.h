@@ -46,11 +46,31 @@ static inline __u64 bench_now_ns(void)
 	return (__u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Opens the node @path if it is a vaccel device; -1 with errno otherwise. */
+static inline int bench_open_vaccel(const char *path)
+{
+	char name[64];
+	struct drm_version v;
+	int f = open(path, O_RDWR | O_CLOEXEC);
+
+	if (f < 0)
+		return -1;
+	memset(&v, 0, sizeof(v));
+	memset(name, 0, sizeof(name));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
+		close(f);
+		errno = ENODEV;
+		return -1;
+	}
+	return f;
+}
+
 /* Opens @path, or the lowest /dev/accel/accelN that is vaccel. */
 static inline int bench_open_device(const char *path)
 {
-	char name[64], buf[PATH_MAX];
-	struct drm_version v;
+	char buf[PATH_MAX];
 	unsigned int n;
 	int f = -1;
 
@@ -58,21 +78,28 @@ static inline int bench_open_device(const char *path)
 		return open(path, O_RDWR | O_CLOEXEC);
 	for (n = 0; n < 64 && f < 0; n++) {
 		snprintf(buf, sizeof(buf), "/dev/accel/accel%u", n);
-		f = open(buf, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
-			close(f);
-			f = -1;
-		}
+		f = bench_open_vaccel(buf);
 	}
 	if (f < 0)
 		errno = ENODEV;
 	return f;
+}
+
+static inline int bench_cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @v and returns its @pct-th percentile. */
+static inline double bench_percentile(__u64 *v, size_t n, double pct)
+{
+	size_t i;
+
+	qsort(v, n, sizeof(*v), bench_cmp_u64);
+	i = (size_t)(pct / 100.0 * (n - 1) + 0.5);
+	return v[i];
 }
 
 #endif /* BENCH_H */

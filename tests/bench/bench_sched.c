@@ -416,23 +416,6 @@ static __u64 read_param(const char *name)
 
 /* --- statistics and time --- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sorts @v and returns its @pct-th percentile. */
-static double percentile(__u64 *v, size_t n, double pct)
-{
-	size_t i;
-
-	qsort(v, n, sizeof(*v), cmp_u64);
-	i = (size_t)(pct / 100.0 * (n - 1) + 0.5);
-	return v[i];
-}
-
 static void sleep_ns(__u64 ns)
 {
 	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
@@ -577,12 +560,12 @@ static void latency(struct dev *d, struct bo *data, struct buf ts_buf,
 		ctx_destroy(d, low);
 	ctx_destroy(d, high);
 	syncobj_destroy(d, out);
-	r->p50 = percentile(lat, LAT_SAMPLES, 50);
-	r->p99 = percentile(lat, LAT_SAMPLES, 99);
-	r->ref50 = percentile(ref, LAT_SAMPLES, 50);
-	r->ref99 = percentile(ref, LAT_SAMPLES, 99);
-	r->nap50 = percentile(over, LAT_SAMPLES, 50);
-	r->nap99 = percentile(over, LAT_SAMPLES, 99);
+	r->p50 = bench_percentile(lat, LAT_SAMPLES, 50);
+	r->p99 = bench_percentile(lat, LAT_SAMPLES, 99);
+	r->ref50 = bench_percentile(ref, LAT_SAMPLES, 50);
+	r->ref99 = bench_percentile(ref, LAT_SAMPLES, 99);
+	r->nap50 = bench_percentile(over, LAT_SAMPLES, 50);
+	r->nap99 = bench_percentile(over, LAT_SAMPLES, 99);
 }
 
 /* --- (2) and (3): engine time of backlogged contexts in a window --- */
@@ -752,8 +735,7 @@ static void recovery(struct dev *d, struct bo *data, struct buf hang_buf,
 /* Every vaccel node, or @path alone; returns how many were opened. */
 static unsigned int open_devices(const char *path, struct dev *devs)
 {
-	char name[64], node[32];
-	struct drm_version v;
+	char node[32];
 	unsigned int n = 0, i;
 	int f;
 
@@ -766,18 +748,9 @@ static unsigned int open_devices(const char *path, struct dev *devs)
 	}
 	for (i = 0; i < 64 && n < MAX_DEVICES; i++) {
 		snprintf(node, sizeof(node), "/dev/accel/accel%u", i);
-		f = open(node, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (ioctl(f, DRM_IOCTL_VERSION, &v) || strcmp(name, "vaccel")) {
-			close(f);
-			continue;
-		}
-		dev_init(&devs[n++], f, node);
+		f = bench_open_vaccel(node);
+		if (f >= 0)
+			dev_init(&devs[n++], f, node);
 	}
 	if (!n)
 		bench_die("no vaccel device");

@@ -155,23 +155,6 @@ static void wait_syncobj(void)
 			bench_die("SYNCOBJ_WAIT: %s", strerror(errno));
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sorts @v and returns its @pct-th percentile. */
-static double percentile(__u64 *v, size_t n, double pct)
-{
-	size_t i;
-
-	qsort(v, n, sizeof(*v), cmp_u64);
-	i = (size_t)(pct / 100.0 * (n - 1) + 0.5);
-	return v[i];
-}
-
 /* --- (a) the round trip of a NOP buffer, and of a futex ping-pong --- */
 
 static void nop_round_trips(__u64 *rt)
@@ -302,10 +285,10 @@ int main(int argc, char **argv)
 
 	nop_round_trips(nop);
 	futex_round_trips(fut);
-	nop50 = percentile(nop, ITERS, 50);
-	nop99 = percentile(nop, ITERS, 99);
-	fut50 = percentile(fut, ITERS, 50);
-	fut99 = percentile(fut, ITERS, 99);
+	nop50 = bench_percentile(nop, ITERS, 50);
+	nop99 = bench_percentile(nop, ITERS, 99);
+	fut50 = bench_percentile(fut, ITERS, 50);
+	fut99 = bench_percentile(fut, ITERS, 99);
 	r50 = nop50 / fut50;
 	r99 = nop99 / fut99;
 
@@ -314,8 +297,8 @@ int main(int argc, char **argv)
 	per = job_ns / ioctl_ns;
 
 	wake_latencies(lat);
-	lat50 = percentile(lat, ITERS, 50) / 1000.0;
-	lat99 = percentile(lat, ITERS, 99) / 1000.0;
+	lat50 = bench_percentile(lat, ITERS, 50) / 1000.0;
+	lat99 = bench_percentile(lat, ITERS, 99) / 1000.0;
 
 	printf("submission against references measured in this run, %u iterations "
 	       "after %u of warm-up\n", ITERS, WARMUP);
