@@ -125,6 +125,16 @@ static void vaccel_engine_test_exit(struct kunit *test)
 	mutex_destroy(&t->vfile.contexts_lock);
 }
 
+/* At CMD_VA + 64, 32 bytes: a WAIT_MEM for a 1 at DATA_VA, which holds 0. */
+static void gate_at_64(struct vaccel_engine_test *t)
+{
+	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
+	t->cmd[9] = DATA_VA;
+	t->cmd[10] = 1;
+	t->cmd[11] = 0xffffffff;
+	*(u32 *)t->data = 0;
+}
+
 static struct dma_fence *submit(struct kunit *test, struct vaccel_context *ctx,
 				u64 va, u64 size)
 {
@@ -363,11 +373,7 @@ static void vaccel_test_engine_fence_errors(struct kunit *test)
 	t->cmd[3] = UNMAPPED_VA;
 	t->cmd[6] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
 	t->cmd[7] = 2000000;
-	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
-	t->cmd[9] = DATA_VA;
-	t->cmd[10] = 1;
-	t->cmd[11] = 0xffffffff;
-	*(u32 *)t->data = 0;
+	gate_at_64(t);
 
 	other = vaccel_context_create(t->vdev, &t->vfile, e,
 				      DRM_VACCEL_PRIORITY_NORMAL);
@@ -481,11 +487,7 @@ static void vaccel_test_engine_hang(struct kunit *test)
 	int i;
 
 	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
-	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
-	t->cmd[9] = DATA_VA;
-	t->cmd[10] = 1;
-	t->cmd[11] = 0xffffffff;
-	*(u32 *)t->data = 0;
+	gate_at_64(t);
 	other = vaccel_context_create(t->vdev, &t->vfile, e,
 				      DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
@@ -524,11 +526,7 @@ static void vaccel_test_engine_hang_escalates(struct kunit *test)
 	s64 before = atomic64_read(&t->vdev->device_resets);
 
 	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
-	t->cmd[8] = HDR(DRM_VACCEL_PKT_WAIT_MEM, 0, 4);
-	t->cmd[9] = DATA_VA;
-	t->cmd[10] = 1;
-	t->cmd[11] = 0xffffffff;
-	*(u32 *)t->data = 0;
+	gate_at_64(t);
 	second = vaccel_context_create(t->vdev, &t->vfile, e,
 				       DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(second));

@@ -285,19 +285,6 @@ u64 vaccel_engine_busy_ns(struct vaccel_engine *engine)
 }
 
 /**
- * vaccel_engine_progress() - the running buffer made progress
- * @engine: the engine
- *
- * Restarts the hang timeout.
- *
- * Context: The engine's thread.
- */
-void vaccel_engine_progress(struct vaccel_engine *engine)
-{
-	engine->stall_since = ktime_get_ns();
-}
-
-/**
  * vaccel_engine_sleep_ns() - how long a packet may sleep before a check
  * @engine: the engine
  *
@@ -351,9 +338,12 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
  * vaccel_engine_check() - may the running buffer go on
  * @engine: the engine
  * @job: the running buffer
+ * @progressed: it made progress since the last check, which restarts the
+ *	hang timeout
  *
  * Called by the packets at every point where the buffer can stop: between
- * packets and between the pieces of a long packet.
+ * packets and between the pieces of a long packet.  One clock read serves
+ * the progress and the check.
  *
  * Context: The engine's thread.
  * Return: 0 to go on; -EAGAIN to stop here, with the buffer's progress
@@ -361,7 +351,8 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
  * buffer is hung; the context's error if it was cancelled; -ENODEV if the
  * engine stops.
  */
-int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job)
+int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
+			bool progressed)
 {
 	int err = READ_ONCE(job->ctx->cancelled);
 	u64 now;
@@ -371,6 +362,8 @@ int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job)
 	if (kthread_should_stop())
 		return -ENODEV;
 	now = ktime_get_ns();
+	if (progressed)
+		engine->stall_since = now;
 	if (!READ_ONCE(engine->attention) &&
 	    now < READ_ONCE(engine->arb_deadline) &&
 	    now - engine->stall_since < engine->timeout_ns)
@@ -474,7 +467,6 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 	/* Banned first, so that the reset report sends its work to @cancelled. */
 	if (!ctx->cancelled)
 		ctx->cancelled = -ECANCELED;
-	engine->reset_pending = true;
 	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
 	spin_unlock(&engine->lock);

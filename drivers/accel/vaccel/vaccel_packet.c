@@ -57,9 +57,9 @@ struct vaccel_exec {
 	struct vaccel_fault *fault;
 };
 
-static int vaccel_exec_check(struct vaccel_exec *x)
+static int vaccel_exec_check(struct vaccel_exec *x, bool progressed)
 {
-	return vaccel_engine_check(x->engine, x->job);
+	return vaccel_engine_check(x->engine, x->job, progressed);
 }
 
 /* A sleeping packet wakes when the engine needs it, or its context ends. */
@@ -123,11 +123,10 @@ static int vaccel_exec_pieces(struct vaccel_exec *x, const u64 *op, u64 size,
 		if (ret)
 			break;
 		done += len;
-		vaccel_engine_progress(x->engine);
 		if (!(done % SZ_64K))
 			cond_resched();
 		if (done < size) {
-			ret = vaccel_exec_check(x);
+			ret = vaccel_exec_check(x, true);
 			if (ret)
 				break;
 		}
@@ -243,7 +242,7 @@ static int vaccel_exec_wait_mem(struct vaccel_exec *x, u32 flags, const u64 *op)
 						   atomic_read(&vdev->mem_writes) != gen ||
 						   vaccel_exec_wanted(x),
 						   ns_to_ktime(sleep));
-		ret = vaccel_exec_check(x);
+		ret = vaccel_exec_check(x, false);
 		if (ret)
 			return ret;
 		backoff = min_t(u64, backoff * 2, VACCEL_WAIT_MAX_NS);
@@ -264,7 +263,7 @@ static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
 
 		if (now - start >= ns)
 			return 0;
-		ret = vaccel_exec_check(x);
+		ret = vaccel_exec_check(x, false);
 		if (ret) {
 			x->job->pkt_progress = ktime_get_ns() - start;
 			return ret;
@@ -342,12 +341,13 @@ int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		.job = job,
 		.fault = fault,
 	};
+	bool progressed = false;
 	int ret;
 
 	while (job->offset < job->size) {
 		u64 hdr, words;
 
-		ret = vaccel_exec_check(&x);
+		ret = vaccel_exec_check(&x, progressed);
 		if (ret)
 			return ret;
 
@@ -365,7 +365,7 @@ int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			return ret;
 		job->offset += words * 8;
 		job->pkt_progress = 0;
-		vaccel_engine_progress(engine);
+		progressed = true;
 		cond_resched();
 	}
 	return 0;
