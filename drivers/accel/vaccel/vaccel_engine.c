@@ -8,7 +8,10 @@
  *
  * Every engine of the topology is a kernel thread with a HW queue of two
  * slots: the buffer it runs and the next one.  The thread sleeps while the
- * queue is empty, so an idle engine costs nothing.  For each buffer it
+ * queue is empty, so an idle engine costs nothing; whoever gives it work or
+ * wants its attention wakes it directly, once its own locks are dropped
+ * (see vaccel_engine_kick() for why not through a wait queue).  For each
+ * buffer it
  * attaches its TLB to the buffer's address space (the switch of the root
  * page-table pointer, which also empties the TLB), executes the packets
  * (see "Packets"), and retires the buffer: the slot frees, the arbiter
@@ -108,19 +111,36 @@ static void vaccel_engine_rearm_locked(struct vaccel_engine *engine, u64 now)
 		WRITE_ONCE(engine->attention, true);
 }
 
-/* Wakes the thread, or the packet it sleeps in, to look at its state. */
+/*
+ * Wakes the thread, idle or asleep in a packet, to look at its state.
+ *
+ * The thread is woken directly, never through a wait queue, and only after
+ * the caller has dropped every lock: a wait queue's wake-up holds the
+ * queue's lock while it wakes the thread on another CPU, which then takes
+ * that lock again to leave its wait.  Were the waker's CPU preempted in
+ * between (a vCPU of a busy host), the woken CPU would spin on the lock
+ * for the host's time slice: milliseconds of preemption latency.  Every
+ * sleep of the thread rechecks its condition, so an early wake-up is only
+ * a spurious one.
+ */
 static void vaccel_engine_kick(struct vaccel_engine *engine)
 {
-	wake_up_all(&engine->wq);
-	wake_up_all(&engine->vdev->mem_wq);
+	wake_up_process(engine->thread);
 }
 
-static void vaccel_engine_fill_locked(struct vaccel_engine *engine, u64 now)
+/*
+ * Moves ready buffers into the HW queue.  Returns true if the queue was
+ * empty before: the idle thread then needs a kick, once the lock is
+ * dropped.
+ */
+static bool vaccel_engine_fill_locked(struct vaccel_engine *engine, u64 now)
 {
+	bool wake;
+
 	lockdep_assert_held(&engine->lock);
-	if (vaccel_arbiter_fill(&engine->arbiter, now))
-		wake_up(&engine->wq);
+	wake = vaccel_arbiter_fill(&engine->arbiter, now);
 	vaccel_engine_rearm_locked(engine, now);
+	return wake;
 }
 
 /* Charges the running buffer's engine time to its file, for fdinfo. */
@@ -212,7 +232,7 @@ static void vaccel_engine_requeue_locked(struct vaccel_engine *engine,
 void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *job)
 {
 	struct vaccel_context *ctx = job->ctx;
-	bool kick;
+	bool kick, start = false;
 	int error;
 
 	spin_lock(&engine->lock);
@@ -222,7 +242,7 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
 		u64 now = ktime_get_ns();
 
 		vaccel_arbiter_push(&engine->arbiter, &job->arb, now);
-		vaccel_engine_fill_locked(engine, now);
+		start = vaccel_engine_fill_locked(engine, now);
 	} else if (vaccel_arbiter_runs(&engine->arbiter, &ctx->arb)) {
 		/* Taken when the running buffer stops, to complete after it. */
 		list_add_tail(&job->arb.link, &ctx->arb.ring);
@@ -230,7 +250,7 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
 	}
 	kick = engine->attention;
 	spin_unlock(&engine->lock);
-	if (kick)
+	if (kick || start)
 		vaccel_engine_kick(engine);
 	if (error)
 		vaccel_job_complete(job, error);
@@ -560,6 +580,19 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 	return job;
 }
 
+/* Sleeps until the HW queue has a buffer, a reset is asked, or a stop. */
+static void vaccel_engine_idle(struct vaccel_engine *engine)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (READ_ONCE(engine->arbiter.slots_used) ||
+		    READ_ONCE(engine->reset_pending) || kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
 static int vaccel_engine_thread(void *data)
 {
 	struct vaccel_engine *engine = data;
@@ -575,10 +608,7 @@ static int vaccel_engine_thread(void *data)
 		 */
 		if (!READ_ONCE(engine->arbiter.slots_used))
 			vaccel_tlb_detach(&engine->tlb);
-		wait_event_interruptible(engine->wq,
-					 READ_ONCE(engine->arbiter.slots_used) ||
-					 READ_ONCE(engine->reset_pending) ||
-					 kthread_should_stop());
+		vaccel_engine_idle(engine);
 		if (READ_ONCE(engine->reset_pending)) {
 			vaccel_engine_reset_idle(engine);
 			continue;
@@ -789,19 +819,20 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		engine->arb_deadline = U64_MAX;
 		vaccel_tlb_init(&engine->tlb);
 		spin_lock_init(&engine->lock);
-		init_waitqueue_head(&engine->wq);
 		vaccel_arbiter_init(&engine->arbiter, vdev->topo.timeslice_ns);
 		engine->bounce = kzalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!engine->bounce)
 			return -ENOMEM;
 
-		thread = kthread_run(vaccel_engine_thread, engine, "vaccel%u-%s%u",
-				     vdev->index,
-				     vaccel_engine_class_names[engine->desc.engine_class],
-				     engine->desc.instance);
+		thread = kthread_create(vaccel_engine_thread, engine, "vaccel%u-%s%u",
+					vdev->index,
+					vaccel_engine_class_names[engine->desc.engine_class],
+					engine->desc.instance);
 		if (IS_ERR(thread))
 			return PTR_ERR(thread);
+		/* Set before it runs: vaccel_engine_kick() wakes it by it. */
 		engine->thread = thread;
+		wake_up_process(thread);
 	}
 	return 0;
 }

@@ -35,8 +35,6 @@ struct vaccel_job;
  * @lock: protects @arbiter (the HW queue and the bound contexts' rings),
  *	@num_contexts, the requests and counters below, and the state of
  *	the contexts bound here
- * @wq: wakes @thread when a buffer enters the HW queue, and a sleeping
- *	packet when the engine needs its attention
  * @arbiter: the HW queue and the policy that fills and preempts it
  * @num_contexts: contexts bound to the engine
  * @timeout_ns: time a buffer may run without progress before it is a hang
@@ -65,7 +63,6 @@ struct vaccel_engine {
 	void *bounce;
 	/* Protects the HW queue, the arbiter and the bound contexts' state. */
 	spinlock_t lock;
-	wait_queue_head_t wq;
 	struct vaccel_arbiter arbiter;
 	unsigned int num_contexts;
 	u64 timeout_ns;

@@ -69,6 +69,20 @@ static bool vaccel_exec_wanted(struct vaccel_exec *x)
 	       READ_ONCE(x->job->ctx->cancelled) || kthread_should_stop();
 }
 
+/*
+ * Sleeps for up to @ns of engine time, or until vaccel_engine_kick() wakes
+ * the thread because the engine wants its attention.
+ */
+static void vaccel_exec_nap(struct vaccel_exec *x, u64 ns)
+{
+	ktime_t t = ns_to_ktime(ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!vaccel_exec_wanted(x))
+		schedule_hrtimeout(&t, HRTIMER_MODE_REL);
+	__set_current_state(TASK_RUNNING);
+}
+
 static int vaccel_exec_malformed(struct vaccel_exec *x)
 {
 	x->fault->va = x->pkt_va;
@@ -269,9 +283,7 @@ static int vaccel_exec_delay(struct vaccel_exec *x, u32 flags, const u64 *op)
 			return ret;
 		}
 		sleep = min(start + ns - now, vaccel_engine_sleep_ns(x->engine));
-		wait_event_interruptible_hrtimeout(x->engine->wq,
-						   vaccel_exec_wanted(x),
-						   ns_to_ktime(sleep));
+		vaccel_exec_nap(x, sleep);
 	}
 }
 
