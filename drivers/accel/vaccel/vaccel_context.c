@@ -13,6 +13,13 @@
  * dependencies and hands jobs over in order to run_job, which only puts
  * them on the context's ring for the engine's arbiter (see "Scheduler").
  *
+ * Every context's scheduler runs on one workqueue of the device: per-CPU,
+ * so that SUBMIT's run_job work runs on the CPU that queued it instead of
+ * waking another one under the workqueue pool's lock; high priority, so
+ * that it runs before the submitter goes on; and not ordered, since
+ * drm_sched orders a scheduler's own work and contexts have nothing to
+ * order between them.
+ *
  * drm_sched's timeout is not used.  It starts when run_job hands a job
  * over and restarts only when a job completes, so it would count the time
  * a job waits on the ring behind other contexts, or preempted, and could
