@@ -80,9 +80,9 @@ rm -rf "$kstage"
 mkdir -p "$kstage/include/uapi/drm" "$kstage/drivers/accel/vaccel/tests"
 cp uapi/drm/*.h "$kstage/include/uapi/drm/"
 cp drivers/accel/vaccel/*.[ch] "$kstage/drivers/accel/vaccel/"
-cp tests/kunit/*.c "$kstage/drivers/accel/vaccel/tests/"
+cp tests/kunit/*.[ch] "$kstage/drivers/accel/vaccel/tests/"
 for f in $(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
-	   drivers/accel/vaccel/tests/*.c include/uapi/drm/*.h); do
+	   drivers/accel/vaccel/tests/*.[ch] include/uapi/drm/*.h); do
 	if out=$(cd "$kstage" && perl "$checkpatch" --strict --no-tree --terse \
 		 --show-types -f "$f" 2>&1) &&
 	   ! grep -q -E '(WARNING|ERROR|CHECK):' <<<"$out"; then
