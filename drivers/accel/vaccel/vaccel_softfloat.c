@@ -1,0 +1,1020 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Soft-float
+ *
+ * The F and D extensions of the interpreter are computed here, with integer
+ * arithmetic only: the kernel's FPU is never touched, and the results and
+ * the accrued flags are bit for bit those the RISC-V unprivileged
+ * specification defines.  The same file builds into the module and into
+ * the user-space differential test (tests/isa/run-fp.sh), which compares
+ * it with real RV64 instructions run under qemu-riscv64.
+ *
+ * **Representation.**  binary32 and binary64 share one code path, told
+ * apart by a ``dbl`` flag that selects the field widths.  An operand is
+ * unpacked into its class (zero, finite, infinity, quiet or signalling
+ * NaN), its sign and, when finite, an integer significand with the hidden
+ * bit at bit 23 or 52 and an unbounded exponent: subnormal inputs are
+ * normalized on the way in, so the arithmetic never sees them.
+ *
+ * **Exact intermediate, one rounding.**  Every operation first computes
+ * its exact result as an integer times a power of two, or when that does
+ * not fit, a truncation of it whose lowest bit is ORed with every bit
+ * shifted out (a "sticky" or "jammed" bit).  Such a value keeps at least
+ * two bits below the last bit of the format, so that the jammed bit never
+ * decides a rounding by itself but only tells "exactly halfway" from "a
+ * little more".  Sums align the smaller operand to the larger; products
+ * are 64 x 64 to 128-bit multiplications; quotients are long divisions in
+ * 64-bit steps, the remainder giving the sticky bit; square roots are the
+ * bit-by-bit integer square root, 56 steps for binary64; fused
+ * multiply-add adds the exact 106-bit product and the addend in 128 bits.
+ * No 128-bit division is ever needed.
+ *
+ * sf_round_pack() is then the only place that rounds: it takes the value
+ * normalized with its leading bit at bit 62 of a u64, adds the increment
+ * of the rounding mode (ties to even, ties away, towards zero, down, up)
+ * to the bits below the last kept bit, and packs.  A carry out of the
+ * significand bumps the exponent; an exponent above the format's range
+ * after rounding is an overflow, which gives infinity or the largest
+ * finite value of that sign as the mode dictates, with OF and NX.
+ *
+ * **Underflow.**  RISC-V detects tininess *after* rounding: a result is
+ * tiny when, rounded to the format's precision with an unbounded
+ * exponent, it is below the smallest normal.  A value whose exponent is
+ * below emin - 1 is always tiny; one just below the smallest normal
+ * (exponent emin - 1) is tiny unless rounding it at full precision carries
+ * it up to 2^emin.  The value is then shifted right, with sticky, to the
+ * subnormal position and rounded there: UF is raised when the result is
+ * tiny *and* inexact, as IEEE 754 specifies for untrapped underflow, and a
+ * subnormal rounded up into the smallest normal packs as that normal.
+ *
+ * **NaNs.**  No NaN payload ever propagates: every operation that returns a
+ * NaN returns the canonical NaN (0x7fc00000, 0x7ff8000000000000), whatever
+ * its operands.  NV is raised by any signalling NaN operand of an
+ * arithmetic operation or conversion, by the invalid operations (inf -
+ * inf, 0 * inf, 0 / 0, inf / inf, the square root of a negative number),
+ * and by fused multiply-add with 0 * inf even when the addend is a quiet
+ * NaN.  FMIN and FMAX return the other operand when only one is a NaN and
+ * order -0 below +0; FEQ only signals for signalling NaNs, FLT and FLE for
+ * any NaN.  Conversions to integers saturate (NaN and too large positive
+ * values to the largest integer, too large negative ones to the smallest)
+ * with NV and without NX.
+ *
+ * Only VACCEL_RM_RNE to VACCEL_RM_RMM are rounding modes; the instruction
+ * decoder rejects the others.  An unknown mode rounds as RNE.
+ */
+
+#include <linux/types.h>
+
+#include "vaccel_softfloat.h"
+
+#define SF_MBITS(dbl)	((dbl) ? 52 : 23)
+#define SF_EMAX(dbl)	((dbl) ? 0x7ff : 0xff)
+#define SF_BIAS(dbl)	((dbl) ? 1023 : 127)
+
+enum sf_class {
+	SF_ZERO,
+	SF_FINITE,
+	SF_INF,
+	SF_QNAN,
+	SF_SNAN,
+};
+
+/*
+ * An unpacked operand.  When finite, value = sig * 2^(exp - mbits) with
+ * sig in [2^mbits, 2^(mbits + 1)).
+ */
+struct sf_num {
+	u64 sig;
+	int exp;
+	bool sign;
+	enum sf_class cls;
+};
+
+static inline int sf_clz64(u64 x)
+{
+	return __builtin_clzll(x);
+}
+
+static inline u64 sf_sign_bit(bool dbl)
+{
+	return dbl ? 1ull << 63 : 1ull << 31;
+}
+
+static inline u64 sf_signed_zero(bool dbl, bool sign)
+{
+	return sign ? sf_sign_bit(dbl) : 0;
+}
+
+static inline u64 sf_inf(bool dbl, bool sign)
+{
+	return sf_signed_zero(dbl, sign) | ((u64)SF_EMAX(dbl) << SF_MBITS(dbl));
+}
+
+static inline u64 sf_default_nan(bool dbl)
+{
+	return dbl ? VACCEL_F64_CANONICAL_NAN : VACCEL_F32_CANONICAL_NAN;
+}
+
+static void sf_unpack(bool dbl, u64 bits, struct sf_num *n)
+{
+	int mbits = SF_MBITS(dbl);
+	u64 frac = bits & ((1ull << mbits) - 1);
+	int bexp = (bits >> mbits) & SF_EMAX(dbl);
+	int shift;
+
+	n->sign = (bits & sf_sign_bit(dbl)) != 0;
+	n->sig = 0;
+	n->exp = 0;
+	if (bexp == SF_EMAX(dbl)) {
+		if (!frac)
+			n->cls = SF_INF;
+		else if (frac >> (mbits - 1))
+			n->cls = SF_QNAN;
+		else
+			n->cls = SF_SNAN;
+	} else if (bexp == 0) {
+		if (!frac) {
+			n->cls = SF_ZERO;
+			return;
+		}
+		n->cls = SF_FINITE;
+		shift = sf_clz64(frac) - (63 - mbits);
+		n->sig = frac << shift;
+		n->exp = 1 - SF_BIAS(dbl) - shift;
+	} else {
+		n->cls = SF_FINITE;
+		n->sig = frac | (1ull << mbits);
+		n->exp = bexp - SF_BIAS(dbl);
+	}
+}
+
+static inline bool sf_is_nan(const struct sf_num *n)
+{
+	return n->cls >= SF_QNAN;
+}
+
+/* x >> n, ORing every bit shifted out into bit 0; any n. */
+static inline u64 sf_shr_jam(u64 x, unsigned int n)
+{
+	if (!n)
+		return x;
+	if (n >= 64)
+		return x != 0;
+	return (x >> n) | ((x & ((1ull << n) - 1)) != 0);
+}
+
+static inline u128 sf_shr_jam128(u128 x, unsigned int n)
+{
+	if (!n)
+		return x;
+	if (n >= 128)
+		return x != 0;
+	return (x >> n) | ((x & (((u128)1 << n) - 1)) != 0);
+}
+
+/*
+ * sig >> shift rounded with rm, for a value of the given sign: the bits
+ * shifted out are the rounding bits.  sig + 2^shift must not overflow.
+ */
+static inline u64 sf_round_shift(u64 sig, unsigned int shift, bool sign,
+				 unsigned int rm)
+{
+	u64 mask = (1ull << shift) - 1;
+	u64 inc;
+
+	switch (rm) {
+	case VACCEL_RM_RTZ:
+		inc = 0;
+		break;
+	case VACCEL_RM_RDN:
+		inc = sign ? mask : 0;
+		break;
+	case VACCEL_RM_RUP:
+		inc = sign ? 0 : mask;
+		break;
+	case VACCEL_RM_RMM:
+		inc = (mask >> 1) + 1;
+		break;
+	default:
+		/* Ties to even: a tie carries only from an odd last bit. */
+		inc = (mask >> 1) + ((sig >> shift) & 1);
+		break;
+	}
+	return (sig + inc) >> shift;
+}
+
+/* Whether rm takes an overflow of this sign to infinity. */
+static inline bool sf_overflows_to_inf(bool sign, unsigned int rm)
+{
+	switch (rm) {
+	case VACCEL_RM_RTZ:
+		return false;
+	case VACCEL_RM_RDN:
+		return sign;
+	case VACCEL_RM_RUP:
+		return !sign;
+	default:
+		return true;
+	}
+}
+
+/**
+ * sf_round_pack() - round a value to the format and pack it
+ * @dbl: binary64 rather than binary32
+ * @sign: the sign of the value
+ * @exp: the unbiased exponent of bit 62 of @sig
+ * @sig: the significand, in [2^62, 2^63), its bit 0 ORed with any lower bit
+ * @rm: the rounding mode
+ * @flags: where NX, UF and OF accrue
+ *
+ * The value is (-1)^@sign * @sig * 2^(@exp - 62).  Tininess is detected
+ * after rounding, as RISC-V specifies.
+ *
+ * Return: the bits of the rounded value.
+ */
+static u64 sf_round_pack(bool dbl, bool sign, int exp, u64 sig,
+			 unsigned int rm, u32 *flags)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	unsigned int shift = 62 - mbits;
+	u64 rbits_mask = (1ull << shift) - 1;
+	u64 sbit = sf_signed_zero(dbl, sign);
+	int bexp = exp + SF_BIAS(dbl);
+	bool tiny;
+
+	if (bexp <= 0) {
+		/*
+		 * Below the smallest normal before rounding.  Rounded with an
+		 * unbounded exponent, only a value in [2^(emin - 1), 2^emin)
+		 * can reach 2^emin, and then it is not tiny.
+		 */
+		tiny = bexp < 0 ||
+		       !(sf_round_shift(sig, shift, sign, rm) >> (mbits + 1));
+		sig = sf_shr_jam(sig, 1 - bexp);
+		if (sig & rbits_mask) {
+			*flags |= VACCEL_FFLAG_NX;
+			if (tiny)
+				*flags |= VACCEL_FFLAG_UF;
+		}
+		/* A carry into bit mbits makes it the smallest normal. */
+		return sbit | sf_round_shift(sig, shift, sign, rm);
+	}
+
+	if (sig & rbits_mask)
+		*flags |= VACCEL_FFLAG_NX;
+	sig = sf_round_shift(sig, shift, sign, rm);
+	if (sig >> (mbits + 1)) {
+		sig >>= 1;
+		bexp++;
+	}
+	if (bexp >= SF_EMAX(dbl)) {
+		*flags |= VACCEL_FFLAG_OF | VACCEL_FFLAG_NX;
+		if (sf_overflows_to_inf(sign, rm))
+			return sf_inf(dbl, sign);
+		return sf_inf(dbl, sign) - 1;
+	}
+	/* The hidden bit of sig adds one to the biased exponent. */
+	return sbit | (((u64)(bexp - 1) << mbits) + sig);
+}
+
+/* Rounds (-1)^sign * sig * 2^exp, for any nonzero sig. */
+static u64 sf_norm_round_pack(bool dbl, bool sign, int exp, u64 sig,
+			      unsigned int rm, u32 *flags)
+{
+	int lz = sf_clz64(sig);
+
+	if (!lz) {
+		sig = sf_shr_jam(sig, 1);
+		exp++;
+	} else {
+		sig <<= lz - 1;
+		exp -= lz - 1;
+	}
+	return sf_round_pack(dbl, sign, exp + 62, sig, rm, flags);
+}
+
+/* Rounds (-1)^sign * sig * 2^exp, for any nonzero 128-bit sig. */
+static u64 sf_norm_round_pack128(bool dbl, bool sign, int exp, u128 sig,
+				 unsigned int rm, u32 *flags)
+{
+	u64 hi = sig >> 64;
+	int msb;
+
+	msb = hi ? 127 - sf_clz64(hi) : 63 - sf_clz64((u64)sig);
+	if (msb > 62) {
+		sig = sf_shr_jam128(sig, msb - 62);
+		exp += msb - 62;
+	} else {
+		sig <<= 62 - msb;
+		exp -= 62 - msb;
+	}
+	return sf_round_pack(dbl, sign, exp + 62, (u64)sig, rm, flags);
+}
+
+/* The result of an operation with a NaN operand. */
+static u64 sf_nan_result(bool dbl, const struct sf_num *a,
+			 const struct sf_num *b, u32 *flags)
+{
+	if (a->cls == SF_SNAN || (b && b->cls == SF_SNAN))
+		*flags |= VACCEL_FFLAG_NV;
+	return sf_default_nan(dbl);
+}
+
+static u64 sf_invalid(bool dbl, u32 *flags)
+{
+	*flags |= VACCEL_FFLAG_NV;
+	return sf_default_nan(dbl);
+}
+
+static u64 sf_add(bool dbl, u64 a, u64 b, bool negate_b, unsigned int rm,
+		  u32 *flags)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	struct sf_num x, y, t;
+	u64 xs, ys, s;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	if (sf_is_nan(&x) || sf_is_nan(&y))
+		return sf_nan_result(dbl, &x, &y, flags);
+	if (negate_b) {
+		y.sign = !y.sign;
+		b ^= sf_sign_bit(dbl);
+	}
+	if (x.cls == SF_INF || y.cls == SF_INF) {
+		if (x.cls == SF_INF && y.cls == SF_INF && x.sign != y.sign)
+			return sf_invalid(dbl, flags);
+		return x.cls == SF_INF ? a : b;
+	}
+	if (y.cls == SF_ZERO) {
+		if (x.cls != SF_ZERO)
+			return a;
+		if (x.sign == y.sign)
+			return a;
+		return sf_signed_zero(dbl, rm == VACCEL_RM_RDN);
+	}
+	if (x.cls == SF_ZERO)
+		return b;
+
+	/* x has the larger magnitude; y is aligned to it. */
+	if (x.exp < y.exp || (x.exp == y.exp && x.sig < y.sig)) {
+		t = x;
+		x = y;
+		y = t;
+	}
+	xs = x.sig << (61 - mbits);
+	ys = sf_shr_jam(y.sig << (61 - mbits), x.exp - y.exp);
+	if (x.sign == y.sign) {
+		s = xs + ys;
+	} else {
+		s = xs - ys;
+		if (!s)
+			return sf_signed_zero(dbl, rm == VACCEL_RM_RDN);
+	}
+	return sf_norm_round_pack(dbl, x.sign, x.exp - 61, s, rm, flags);
+}
+
+static u64 sf_mul(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	int mbits = SF_MBITS(dbl);
+	struct sf_num x, y;
+	bool sign;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	if (sf_is_nan(&x) || sf_is_nan(&y))
+		return sf_nan_result(dbl, &x, &y, flags);
+	sign = x.sign ^ y.sign;
+	if (x.cls == SF_INF || y.cls == SF_INF) {
+		if (x.cls == SF_ZERO || y.cls == SF_ZERO)
+			return sf_invalid(dbl, flags);
+		return sf_inf(dbl, sign);
+	}
+	if (x.cls == SF_ZERO || y.cls == SF_ZERO)
+		return sf_signed_zero(dbl, sign);
+	return sf_norm_round_pack128(dbl, sign, x.exp + y.exp - 2 * mbits,
+				     (u128)x.sig * y.sig, rm, flags);
+}
+
+static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	struct sf_num x, y;
+	u64 q, r;
+	int exp, i;
+	bool sign;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	if (sf_is_nan(&x) || sf_is_nan(&y))
+		return sf_nan_result(dbl, &x, &y, flags);
+	sign = x.sign ^ y.sign;
+	if (x.cls == SF_INF) {
+		if (y.cls == SF_INF)
+			return sf_invalid(dbl, flags);
+		return sf_inf(dbl, sign);
+	}
+	if (y.cls == SF_INF)
+		return sf_signed_zero(dbl, sign);
+	if (y.cls == SF_ZERO) {
+		if (x.cls == SF_ZERO)
+			return sf_invalid(dbl, flags);
+		*flags |= VACCEL_FFLAG_DZ;
+		return sf_inf(dbl, sign);
+	}
+	if (x.cls == SF_ZERO)
+		return sf_signed_zero(dbl, sign);
+
+	if (dbl) {
+		/*
+		 * Long division, 11 quotient bits per step: the remainder
+		 * stays below the 53-bit divisor, so remainder << 11 fits.
+		 * q = floor(x.sig * 2^55 / y.sig), in [2^54, 2^56).
+		 */
+		q = 0;
+		r = x.sig;
+		for (i = 0; i < 5; i++) {
+			r <<= 11;
+			q = (q << 11) | (r / y.sig);
+			r %= y.sig;
+		}
+		exp = x.exp - y.exp - 55;
+	} else {
+		/* q = floor(x.sig * 2^39 / y.sig), in [2^38, 2^40). */
+		q = (x.sig << 39) / y.sig;
+		r = (x.sig << 39) % y.sig;
+		exp = x.exp - y.exp - 39;
+	}
+	return sf_norm_round_pack(dbl, sign, exp, q | (r != 0), rm, flags);
+}
+
+/*
+ * floor(sqrt(sig * 4^k)), digit by digit, for sig below 4^n; *inexact
+ * tells whether the root is not exact.  Each step brings down the next two
+ * bits and sets the next root bit if (2 * root + 1)^2 still fits, which
+ * is rem >= 4 * root + 1 in terms of the remainder.  The remainder never
+ * exceeds twice the root, so a root below 2^61 keeps every step within 64
+ * bits.  Without branches: the root bits of a square root are as good as
+ * random, and mispredictions would cost more than the arithmetic.
+ */
+static inline void sf_isqrt_step(u64 *root, u64 *rem, u64 digits)
+{
+	u64 trial, ge;
+
+	*rem = (*rem << 2) | digits;
+	*root <<= 1;
+	trial = (*root << 1) | 1;
+	ge = *rem >= trial;
+	*rem -= trial & (0 - ge);
+	*root |= ge;
+}
+
+static u64 sf_isqrt(u64 sig, unsigned int n, unsigned int k, bool *inexact)
+{
+	u64 root = 0, rem = 0;
+	unsigned int i;
+
+	for (i = n; i-- > 0;)
+		sf_isqrt_step(&root, &rem, (sig >> (2 * i)) & 3);
+	for (i = 0; i < k; i++)
+		sf_isqrt_step(&root, &rem, 0);
+	*inexact = rem != 0;
+	return root;
+}
+
+static u64 sf_sqrt(bool dbl, u64 a, unsigned int rm, u32 *flags)
+{
+	struct sf_num x;
+	unsigned int k;
+	bool inexact;
+	u64 root;
+	int exp;
+
+	sf_unpack(dbl, a, &x);
+	if (sf_is_nan(&x))
+		return sf_nan_result(dbl, &x, NULL, flags);
+	if (x.cls == SF_ZERO)
+		return a;
+	if (x.sign)
+		return sf_invalid(dbl, flags);
+	if (x.cls == SF_INF)
+		return a;
+
+	/* value = sig * 2^exp with exp even: sqrt = sqrt(sig) * 2^(exp/2) */
+	exp = x.exp - SF_MBITS(dbl);
+	if (exp & 1) {
+		x.sig <<= 1;
+		exp--;
+	}
+	/* sig < 2^54 (2^25): a root of 56 (28) bits, at least 2^55 (2^26) */
+	k = dbl ? 29 : 15;
+	root = sf_isqrt(x.sig, dbl ? 27 : 13, k, &inexact);
+	return sf_norm_round_pack(dbl, false, exp / 2 - (int)k, root | inexact,
+				  rm, flags);
+}
+
+static u64 sf_fma(bool dbl, u64 a, u64 b, u64 c, unsigned int rm,
+		  u32 *flags)
+{
+	int mbits = SF_MBITS(dbl);
+	struct sf_num x, y, z;
+	bool psign, sign, invalid;
+	int pexp, cexp, exp;
+	u128 p, addend, sum;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	sf_unpack(dbl, c, &z);
+	psign = x.sign ^ y.sign;
+	invalid = (x.cls == SF_INF && y.cls == SF_ZERO) ||
+		  (x.cls == SF_ZERO && y.cls == SF_INF);
+	if (sf_is_nan(&x) || sf_is_nan(&y) || sf_is_nan(&z)) {
+		/* RISC-V: 0 * inf is invalid even when c is a quiet NaN. */
+		if (invalid || z.cls == SF_SNAN)
+			*flags |= VACCEL_FFLAG_NV;
+		return sf_nan_result(dbl, &x, &y, flags);
+	}
+	if (invalid)
+		return sf_invalid(dbl, flags);
+	if (x.cls == SF_INF || y.cls == SF_INF) {
+		if (z.cls == SF_INF && z.sign != psign)
+			return sf_invalid(dbl, flags);
+		return sf_inf(dbl, psign);
+	}
+	if (z.cls == SF_INF)
+		return c;
+	if (x.cls == SF_ZERO || y.cls == SF_ZERO) {
+		if (z.cls != SF_ZERO)
+			return c;
+		if (z.sign == psign)
+			return c;
+		return sf_signed_zero(dbl, rm == VACCEL_RM_RDN);
+	}
+
+	/* The exact product, in [2^(2 * mbits), 2^(2 * mbits + 2)). */
+	p = (u128)x.sig * y.sig;
+	pexp = x.exp + y.exp - 2 * mbits;
+	if (z.cls == SF_ZERO)
+		return sf_norm_round_pack128(dbl, psign, pexp, p, rm, flags);
+
+	/*
+	 * Both terms with their leading bit at bit 124 or 125, then the one
+	 * with the lower exponent shifted right, with sticky.  The product
+	 * has 2 * mbits + 2 significant bits and the addend mbits + 1, so
+	 * a shift that drops bits leaves the other term at least 2^18 times
+	 * larger: at most one bit cancels, and the sticky bit stays far
+	 * below the rounding position.
+	 */
+	p <<= 124 - 2 * mbits;
+	pexp -= 124 - 2 * mbits;
+	addend = (u128)z.sig << (124 - mbits);
+	cexp = z.exp - 124;
+	if (pexp >= cexp) {
+		addend = sf_shr_jam128(addend, pexp - cexp);
+		exp = pexp;
+	} else {
+		p = sf_shr_jam128(p, cexp - pexp);
+		exp = cexp;
+	}
+	if (psign == z.sign) {
+		sum = p + addend;
+		sign = psign;
+	} else if (p >= addend) {
+		sum = p - addend;
+		sign = psign;
+	} else {
+		sum = addend - p;
+		sign = z.sign;
+	}
+	if (!sum)
+		return sf_signed_zero(dbl, rm == VACCEL_RM_RDN);
+	return sf_norm_round_pack128(dbl, sign, exp, sum, rm, flags);
+}
+
+/* a < b for non-NaN values, with -0 < +0. */
+static bool sf_lt_total(bool dbl, u64 a, u64 b)
+{
+	bool sa = (a & sf_sign_bit(dbl)) != 0;
+	bool sb = (b & sf_sign_bit(dbl)) != 0;
+
+	if (sa != sb)
+		return sa;
+	return sa ? a > b : a < b;
+}
+
+static inline bool sf_both_zero(bool dbl, u64 a, u64 b)
+{
+	return !((a | b) & ~sf_sign_bit(dbl));
+}
+
+static u64 sf_minmax(bool dbl, u64 a, u64 b, bool max, u32 *flags)
+{
+	struct sf_num x, y;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	if (x.cls == SF_SNAN || y.cls == SF_SNAN)
+		*flags |= VACCEL_FFLAG_NV;
+	if (sf_is_nan(&x) && sf_is_nan(&y))
+		return sf_default_nan(dbl);
+	if (sf_is_nan(&x))
+		return b;
+	if (sf_is_nan(&y))
+		return a;
+	return sf_lt_total(dbl, a, b) != max ? a : b;
+}
+
+/* The comparisons: a quiet one raises NV for signalling NaNs only. */
+static int sf_compare_nan(bool dbl, u64 a, u64 b, bool quiet, u32 *flags)
+{
+	struct sf_num x, y;
+
+	sf_unpack(dbl, a, &x);
+	sf_unpack(dbl, b, &y);
+	if (!sf_is_nan(&x) && !sf_is_nan(&y))
+		return 0;
+	if (!quiet || x.cls == SF_SNAN || y.cls == SF_SNAN)
+		*flags |= VACCEL_FFLAG_NV;
+	return 1;
+}
+
+static bool sf_eq(bool dbl, u64 a, u64 b, u32 *flags)
+{
+	if (sf_compare_nan(dbl, a, b, true, flags))
+		return false;
+	return a == b || sf_both_zero(dbl, a, b);
+}
+
+static bool sf_lt(bool dbl, u64 a, u64 b, u32 *flags)
+{
+	if (sf_compare_nan(dbl, a, b, false, flags))
+		return false;
+	return !sf_both_zero(dbl, a, b) && sf_lt_total(dbl, a, b);
+}
+
+static bool sf_le(bool dbl, u64 a, u64 b, u32 *flags)
+{
+	if (sf_compare_nan(dbl, a, b, false, flags))
+		return false;
+	return a == b || sf_both_zero(dbl, a, b) || sf_lt_total(dbl, a, b);
+}
+
+static u32 sf_classify(bool dbl, u64 a)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	u64 frac = a & ((1ull << mbits) - 1);
+	int bexp = (a >> mbits) & SF_EMAX(dbl);
+	bool sign = (a & sf_sign_bit(dbl)) != 0;
+
+	if (bexp == SF_EMAX(dbl)) {
+		if (frac)
+			return frac >> (mbits - 1) ? 1u << 9 : 1u << 8;
+		return sign ? 1u << 0 : 1u << 7;
+	}
+	if (bexp)
+		return sign ? 1u << 1 : 1u << 6;
+	if (frac)
+		return sign ? 1u << 2 : 1u << 5;
+	return sign ? 1u << 3 : 1u << 4;
+}
+
+/*
+ * Rounds a finite nonzero x to an integer with rm: its magnitude in *mag,
+ * or *big when the magnitude is 2^64 or more.  Returns whether inexact.
+ */
+static bool sf_round_to_int(bool dbl, const struct sf_num *x,
+			    unsigned int rm, u64 *mag, bool *big)
+{
+	int mbits = SF_MBITS(dbl);
+	u64 t;
+
+	*big = x->exp >= 64;
+	*mag = 0;
+	if (*big)
+		return false;
+	if (x->exp >= mbits) {
+		*mag = x->sig << (x->exp - mbits);
+		return false;
+	}
+	/* Four times the value, the quarter bit jammed: round off 2 bits. */
+	t = sf_shr_jam(x->sig << 2, mbits - x->exp);
+	*mag = sf_round_shift(t, 2, x->sign, rm);
+	return (t & 3) != 0;
+}
+
+static s64 sf_to_sint(bool dbl, u64 a, unsigned int rm, bool wide,
+		      u32 *flags)
+{
+	u64 max = wide ? 0x7fffffffffffffffull : 0x7fffffffull;
+	s64 min = -(s64)max - 1;
+	struct sf_num x;
+	bool inexact, big;
+	u64 mag;
+
+	sf_unpack(dbl, a, &x);
+	switch (x.cls) {
+	case SF_ZERO:
+		return 0;
+	case SF_QNAN:
+	case SF_SNAN:
+		*flags |= VACCEL_FFLAG_NV;
+		return max;
+	case SF_INF:
+		*flags |= VACCEL_FFLAG_NV;
+		return x.sign ? min : (s64)max;
+	default:
+		break;
+	}
+	inexact = sf_round_to_int(dbl, &x, rm, &mag, &big);
+	if (big || mag > max + x.sign) {
+		*flags |= VACCEL_FFLAG_NV;
+		return x.sign ? min : (s64)max;
+	}
+	if (inexact)
+		*flags |= VACCEL_FFLAG_NX;
+	/* -mag in two's complement, 2^63 included. */
+	return x.sign ? (s64)(0 - mag) : (s64)mag;
+}
+
+static u64 sf_to_uint(bool dbl, u64 a, unsigned int rm, bool wide,
+		      u32 *flags)
+{
+	u64 max = wide ? ~0ull : 0xffffffffull;
+	struct sf_num x;
+	bool inexact, big;
+	u64 mag;
+
+	sf_unpack(dbl, a, &x);
+	switch (x.cls) {
+	case SF_ZERO:
+		return 0;
+	case SF_QNAN:
+	case SF_SNAN:
+		*flags |= VACCEL_FFLAG_NV;
+		return max;
+	case SF_INF:
+		*flags |= VACCEL_FFLAG_NV;
+		return x.sign ? 0 : max;
+	default:
+		break;
+	}
+	inexact = sf_round_to_int(dbl, &x, rm, &mag, &big);
+	if (big || (x.sign ? mag != 0 : mag > max)) {
+		*flags |= VACCEL_FFLAG_NV;
+		return x.sign ? 0 : max;
+	}
+	if (inexact)
+		*flags |= VACCEL_FFLAG_NX;
+	return mag;
+}
+
+static u64 sf_from_int(bool dbl, bool sign, u64 mag, unsigned int rm,
+		       u32 *flags)
+{
+	if (!mag)
+		return 0;
+	return sf_norm_round_pack(dbl, sign, 0, mag, rm, flags);
+}
+
+u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
+{
+	return sf_add(false, a, b, false, rm, flags);
+}
+
+u32 vaccel_f32_sub(u32 a, u32 b, unsigned int rm, u32 *flags)
+{
+	return sf_add(false, a, b, true, rm, flags);
+}
+
+u32 vaccel_f32_mul(u32 a, u32 b, unsigned int rm, u32 *flags)
+{
+	return sf_mul(false, a, b, rm, flags);
+}
+
+u32 vaccel_f32_div(u32 a, u32 b, unsigned int rm, u32 *flags)
+{
+	return sf_div(false, a, b, rm, flags);
+}
+
+u32 vaccel_f32_sqrt(u32 a, unsigned int rm, u32 *flags)
+{
+	return sf_sqrt(false, a, rm, flags);
+}
+
+u32 vaccel_f32_fma(u32 a, u32 b, u32 c, unsigned int rm, u32 *flags)
+{
+	return sf_fma(false, a, b, c, rm, flags);
+}
+
+u32 vaccel_f32_min(u32 a, u32 b, u32 *flags)
+{
+	return sf_minmax(false, a, b, false, flags);
+}
+
+u32 vaccel_f32_max(u32 a, u32 b, u32 *flags)
+{
+	return sf_minmax(false, a, b, true, flags);
+}
+
+bool vaccel_f32_eq(u32 a, u32 b, u32 *flags)
+{
+	return sf_eq(false, a, b, flags);
+}
+
+bool vaccel_f32_lt(u32 a, u32 b, u32 *flags)
+{
+	return sf_lt(false, a, b, flags);
+}
+
+bool vaccel_f32_le(u32 a, u32 b, u32 *flags)
+{
+	return sf_le(false, a, b, flags);
+}
+
+u32 vaccel_f32_classify(u32 a)
+{
+	return sf_classify(false, a);
+}
+
+u64 vaccel_f64_add(u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	return sf_add(true, a, b, false, rm, flags);
+}
+
+u64 vaccel_f64_sub(u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	return sf_add(true, a, b, true, rm, flags);
+}
+
+u64 vaccel_f64_mul(u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	return sf_mul(true, a, b, rm, flags);
+}
+
+u64 vaccel_f64_div(u64 a, u64 b, unsigned int rm, u32 *flags)
+{
+	return sf_div(true, a, b, rm, flags);
+}
+
+u64 vaccel_f64_sqrt(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_sqrt(true, a, rm, flags);
+}
+
+u64 vaccel_f64_fma(u64 a, u64 b, u64 c, unsigned int rm, u32 *flags)
+{
+	return sf_fma(true, a, b, c, rm, flags);
+}
+
+u64 vaccel_f64_min(u64 a, u64 b, u32 *flags)
+{
+	return sf_minmax(true, a, b, false, flags);
+}
+
+u64 vaccel_f64_max(u64 a, u64 b, u32 *flags)
+{
+	return sf_minmax(true, a, b, true, flags);
+}
+
+bool vaccel_f64_eq(u64 a, u64 b, u32 *flags)
+{
+	return sf_eq(true, a, b, flags);
+}
+
+bool vaccel_f64_lt(u64 a, u64 b, u32 *flags)
+{
+	return sf_lt(true, a, b, flags);
+}
+
+bool vaccel_f64_le(u64 a, u64 b, u32 *flags)
+{
+	return sf_le(true, a, b, flags);
+}
+
+u32 vaccel_f64_classify(u64 a)
+{
+	return sf_classify(true, a);
+}
+
+s32 vaccel_f32_to_i32(u32 a, unsigned int rm, u32 *flags)
+{
+	return (s32)sf_to_sint(false, a, rm, false, flags);
+}
+
+u32 vaccel_f32_to_u32(u32 a, unsigned int rm, u32 *flags)
+{
+	return (u32)sf_to_uint(false, a, rm, false, flags);
+}
+
+s64 vaccel_f32_to_i64(u32 a, unsigned int rm, u32 *flags)
+{
+	return sf_to_sint(false, a, rm, true, flags);
+}
+
+u64 vaccel_f32_to_u64(u32 a, unsigned int rm, u32 *flags)
+{
+	return sf_to_uint(false, a, rm, true, flags);
+}
+
+s32 vaccel_f64_to_i32(u64 a, unsigned int rm, u32 *flags)
+{
+	return (s32)sf_to_sint(true, a, rm, false, flags);
+}
+
+u32 vaccel_f64_to_u32(u64 a, unsigned int rm, u32 *flags)
+{
+	return (u32)sf_to_uint(true, a, rm, false, flags);
+}
+
+s64 vaccel_f64_to_i64(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_to_sint(true, a, rm, true, flags);
+}
+
+u64 vaccel_f64_to_u64(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_to_uint(true, a, rm, true, flags);
+}
+
+/* The magnitude of a signed integer, INT_MIN included. */
+static inline u64 sf_abs64(s64 a)
+{
+	return a < 0 ? 0 - (u64)a : (u64)a;
+}
+
+u32 vaccel_i32_to_f32(s32 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(false, a < 0, sf_abs64(a), rm, flags);
+}
+
+u32 vaccel_u32_to_f32(u32 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(false, false, a, rm, flags);
+}
+
+u32 vaccel_i64_to_f32(s64 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(false, a < 0, sf_abs64(a), rm, flags);
+}
+
+u32 vaccel_u64_to_f32(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(false, false, a, rm, flags);
+}
+
+u64 vaccel_i32_to_f64(s32 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(true, a < 0, sf_abs64(a), rm, flags);
+}
+
+u64 vaccel_u32_to_f64(u32 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(true, false, a, rm, flags);
+}
+
+u64 vaccel_i64_to_f64(s64 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(true, a < 0, sf_abs64(a), rm, flags);
+}
+
+u64 vaccel_u64_to_f64(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_from_int(true, false, a, rm, flags);
+}
+
+/* A finite nonzero value to the other format (or the same), rounded. */
+static u64 sf_convert(bool from_dbl, bool to_dbl, u64 a, unsigned int rm,
+		      u32 *flags)
+{
+	struct sf_num x;
+
+	sf_unpack(from_dbl, a, &x);
+	switch (x.cls) {
+	case SF_QNAN:
+	case SF_SNAN:
+		sf_nan_result(to_dbl, &x, NULL, flags);
+		return sf_default_nan(to_dbl);
+	case SF_INF:
+		return sf_inf(to_dbl, x.sign);
+	case SF_ZERO:
+		return sf_signed_zero(to_dbl, x.sign);
+	default:
+		return sf_round_pack(to_dbl, x.sign, x.exp,
+				     x.sig << (62 - SF_MBITS(from_dbl)), rm,
+				     flags);
+	}
+}
+
+u64 vaccel_f32_to_f64(u32 a, u32 *flags)
+{
+	/* Exact: the mode does not matter. */
+	return sf_convert(false, true, a, VACCEL_RM_RNE, flags);
+}
+
+u32 vaccel_f64_to_f32(u64 a, unsigned int rm, u32 *flags)
+{
+	return sf_convert(true, false, a, rm, flags);
+}
