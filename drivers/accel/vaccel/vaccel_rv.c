@@ -651,41 +651,6 @@ static __always_inline void rv_set_f32(struct vaccel_rv_hart *hart,
 	hart->f[r] = RV_BOX | v;
 }
 
-/* FMADD, FMSUB, FNMSUB, FNMADD.  Return: 0, or a cause. */
-static u32 rv_fma(struct vaccel_rv_hart *hart, u32 insn)
-{
-	unsigned int opcode = insn & 0x7f, fmt = (insn >> 25) & 3;
-	unsigned int rd = rv_rd(insn), rs1 = rv_rs1(insn), rs2 = rv_rs2(insn);
-	unsigned int rs3 = insn >> 27;
-	bool neg_prod = opcode == RV_OP_NMSUB || opcode == RV_OP_NMADD;
-	bool neg_add = opcode == RV_OP_MSUB || opcode == RV_OP_NMADD;
-	int rm = rv_rm(hart, rv_funct3(insn));
-	u32 flags = 0;
-
-	if (rm < 0 || fmt > 1)
-		return VACCEL_RV_CAUSE_ILLEGAL_INSN;
-	if (fmt == 0) {
-		u32 a = rv_f32(hart, rs1), b = rv_f32(hart, rs2);
-		u32 c = rv_f32(hart, rs3);
-
-		if (neg_prod)
-			a ^= RV_SIGN32;
-		if (neg_add)
-			c ^= RV_SIGN32;
-		rv_set_f32(hart, rd, vaccel_f32_fma(a, b, c, rm, &flags));
-	} else {
-		u64 a = hart->f[rs1], b = hart->f[rs2], c = hart->f[rs3];
-
-		if (neg_prod)
-			a ^= RV_SIGN64;
-		if (neg_add)
-			c ^= RV_SIGN64;
-		hart->f[rd] = vaccel_f64_fma(a, b, c, rm, &flags);
-	}
-	hart->fcsr |= flags;
-	return 0;
-}
-
 /* OP-FP with fmt S. Return: 0, or a cause. */
 static u32 rv_fp_s(struct vaccel_rv_hart *hart, u32 insn)
 {
@@ -910,11 +875,12 @@ static u32 rv_fp_d(struct vaccel_rv_hart *hart, u32 insn)
 	return 0;
 }
 
-/* Everything of F and D but loads and stores.  Return: 0, or a cause. */
+/*
+ * OP-FP but the arithmetic the handlers of vaccel_rv_run() do themselves.
+ * Return: 0, or a cause.
+ */
 static noinline u32 rv_fp(struct vaccel_rv_hart *hart, u32 insn)
 {
-	if ((insn & 0x7f) != RV_OP_FP)
-		return rv_fma(hart, insn);
 	switch ((insn >> 25) & 3) {
 	case 0:
 		return rv_fp_s(hart, insn);
