@@ -1425,6 +1425,42 @@ static void vaccel_test_rv_tlb(struct kunit *test)
 }
 
 /*
+ * Translations never outlive a call, also when the generations of the
+ * micro-TLB wrap: a page read in one call and unmapped since faults in a
+ * later call that has the same generation.
+ */
+static void vaccel_test_rv_tlb_generations(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 plain[] = { LOAD(3, T0, A0, 0), STORE(3, T0, A0, 8), RET };
+	u32 other = LOAD(3, T1, A1, 0);
+	unsigned int i, runs = 0;
+
+	e->hart.x[A0] = T_PAGE(T_DATA);
+	e->hart.x[A1] = T_PAGE(T_DATA3);
+	rv_code(e, plain, ARRAY_SIZE(plain));
+	/* Until the next call wraps to the first generation. */
+	while (e->cpu->gen != 4095) {
+		e->hart.pc = T_PAGE(T_CODE);
+		e->hart.x[RA] = T_EXIT;
+		rv_run_exit(e);
+		runs++;
+	}
+	KUNIT_EXPECT_EQ(test, e->translations, 3 * runs);
+	rv_exec1(e, other);
+	KUNIT_EXPECT_EQ(test, e->cpu->gen, 1);
+	e->perm[T_DATA3] = 0;
+	for (i = 0; i < 4094; i++) {
+		rv_code(e, plain, ARRAY_SIZE(plain));
+		e->hart.x[RA] = T_EXIT;
+		rv_run_exit(e);
+	}
+	rv_code(e, &other, 1);
+	rv_expect_fault(e, VACCEL_RV_CAUSE_LOAD, T_PAGE(T_DATA3), T_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, e->cpu->gen, 1);
+}
+
+/*
  * The decode cache serves any pc with the same word and notices a changed
  * word: code rewritten between calls, or by the program itself (FENCE.I).
  */
@@ -1528,6 +1564,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_exit),
 	KUNIT_CASE(vaccel_test_rv_budget),
 	KUNIT_CASE(vaccel_test_rv_tlb),
+	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
 	{}
