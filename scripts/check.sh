@@ -6,6 +6,8 @@
 #   build     module with W=1 (no warning allowed), libvaccel, tools, VM tests
 #   static    sparse on the module, checkpatch --strict on every kernel file
 #   host      tests/host: uapi layout on 32 and 64 bit, exported symbols, ...
+#   isa       tests/isa: soft-float and the RV64 interpreter against
+#             qemu-riscv64
 #   docs      the Sphinx build, warnings are errors
 #   kunit     the KUnit suites under UML with lockdep
 #   vm        the end-to-end tests in the dev VM
@@ -98,6 +100,15 @@ tests/host/run.sh O="$build/host" UMD_O="$build/umd" >"$logs/host.log" 2>&1
 cat "$logs/host.log"
 collect "$logs/host.log"
 grep -q -E '^(ok|not ok) ' "$logs/host.log" || report "not ok host.run: no result, see $logs/host.log"
+
+info "ISA tests"
+for t in fp rv; do
+	tests/isa/run-$t.sh >"$logs/isa-$t.log" 2>&1
+	grep -v '^ok ' "$logs/isa-$t.log" | tail -n 30
+	collect "$logs/isa-$t.log"
+	grep -q -E '^(ok|not ok) ' "$logs/isa-$t.log" ||
+		report "not ok isa.run_$t: no result, see $logs/isa-$t.log"
+done
 
 info "documentation"
 step docs.build "$logs/docs.log" scripts/docs.sh
