@@ -44,6 +44,12 @@ static const struct field device_info[] = {
 	FIELD(drm_vaccel_device_info, max_bo_size),
 	FIELD(drm_vaccel_device_info, max_bind_ops),
 	FIELD(drm_vaccel_device_info, max_bos_per_file),
+	FIELD(drm_vaccel_device_info, max_workgroup_items),
+	FIELD(drm_vaccel_device_info, max_local_size),
+	FIELD(drm_vaccel_device_info, max_stack_size),
+	FIELD(drm_vaccel_device_info, max_private_size),
+	FIELD(drm_vaccel_device_info, local_base),
+	FIELD(drm_vaccel_device_info, private_base),
 	{ NULL, 0, 0 }
 };
 
@@ -164,6 +170,7 @@ static const struct field context_state[] = {
 	FIELD(drm_vaccel_context_state, pad2),
 	FIELD(drm_vaccel_context_state, preemptions),
 	FIELD(drm_vaccel_context_state, engine_ns),
+	FIELD(drm_vaccel_context_state, fault_pc),
 	{ NULL, 0, 0 }
 };
 

@@ -45,7 +45,10 @@ static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "timeout_too_long", SCHED(10, 600001, 0), -EINVAL },
 	{ "granularity_buffer_all", SCHED(10, 2000, 1, 0), 0 },
 	{ "granularity_per_engine", SCHED(10, 2000, 3, 1, 0, 1), 0 },
-	{ "granularity_workgroup", SCHED(10, 2000, 1, 2), -EINVAL },
+	{ "granularity_workgroup_all", SCHED(10, 2000, 1, 2), 0 },
+	{ "granularity_instruction_per_engine", SCHED(10, 2000, 3, 3, 2, 1), 0 },
+	{ "granularity_workgroup_on_copy", SCHED(10, 2000, 3, 1, 1, 2), -EINVAL },
+	{ "granularity_past_instruction", SCHED(10, 2000, 1, 4), -EINVAL },
 	{ "granularity_huge", SCHED(10, 2000, 1, ~0u), -EINVAL },
 	{ "granularity_count_wrong", SCHED(10, 2000, 2, 1, 1), -EINVAL },
 	{ "granularity_count_with_paging", SCHED(10, 2000, 4, 1, 1, 1, 0), -EINVAL },
@@ -124,12 +127,22 @@ static void vaccel_test_topology_init(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
 					DRM_VACCEL_PREEMPT_DMA_BUFFER);
 		} else if (!p->granularity_count) {
+			/* The finest the engine has. */
 			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
+					cls == DRM_VACCEL_ENGINE_CLASS_COMPUTE ?
+					DRM_VACCEL_PREEMPT_INSTRUCTION :
 					DRM_VACCEL_PREEMPT_PACKET);
-		} else {
+		} else if (p->granularity_count == 1) {
+			/* One value for all, capped at each engine's finest. */
 			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
-					p->granularity[p->granularity_count == 1 ? 0 : i]);
+					min_t(u32, p->granularity[0],
+					      fls(e->preempt_caps) - 1));
+		} else {
+			KUNIT_EXPECT_EQ(test, e->preempt_granularity, p->granularity[i]);
 		}
+		KUNIT_EXPECT_EQ(test, e->preempt_caps,
+				cls == DRM_VACCEL_ENGINE_CLASS_COMPUTE ? 0xfu :
+				cls == DRM_VACCEL_ENGINE_CLASS_COPY ? 0x3u : 0x1u);
 	}
 	KUNIT_EXPECT_EQ(test, topo->timeslice_ns, p->timeslice_ms * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, topo->timeout_ns, p->timeout_ms * NSEC_PER_MSEC);

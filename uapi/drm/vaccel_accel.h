@@ -39,7 +39,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	3
+#define DRM_VACCEL_UAPI_MINOR	4
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -188,6 +188,25 @@ struct drm_vaccel_device_info {
 	 * imported together (uapi 1.1)
 	 */
 	__u32 max_bos_per_file;
+	/** @max_workgroup_items: most work-items in a workgroup (uapi 1.4) */
+	__u32 max_workgroup_items;
+	/** @max_local_size: most local memory of a workgroup, bytes (uapi 1.4) */
+	__u32 max_local_size;
+	/** @max_stack_size: largest stack of a work-item, bytes (uapi 1.4) */
+	__u32 max_stack_size;
+	/**
+	 * @max_private_size: most stack memory of a workgroup, work-items
+	 * times stack size, bytes (uapi 1.4)
+	 */
+	__u32 max_private_size;
+	/** @local_base: address of a workgroup's local memory (uapi 1.4) */
+	__u64 local_base;
+	/**
+	 * @private_base: address of the first work-item's stack; the stack of
+	 * the work-item of flat local id i starts at private_base + i * stack
+	 * size (uapi 1.4)
+	 */
+	__u64 private_base;
 };
 
 /**
@@ -625,6 +644,26 @@ enum drm_vaccel_fault_reason {
 	 * reserved bits set, or a packet past the end of the buffer
 	 */
 	DRM_VACCEL_FAULT_MALFORMED = 4,
+	/**
+	 * @DRM_VACCEL_FAULT_ILLEGAL_INSTRUCTION: a kernel executed an
+	 * instruction vaccel does not implement; fault_va holds the
+	 * instruction word (uapi 1.4)
+	 */
+	DRM_VACCEL_FAULT_ILLEGAL_INSTRUCTION = 5,
+	/** @DRM_VACCEL_FAULT_COMPRESSED: a compressed instruction (uapi 1.4) */
+	DRM_VACCEL_FAULT_COMPRESSED = 6,
+	/**
+	 * @DRM_VACCEL_FAULT_MISALIGNED: a jump to an address not a multiple
+	 * of 4, or a misaligned atomic (uapi 1.4)
+	 */
+	DRM_VACCEL_FAULT_MISALIGNED = 7,
+	/**
+	 * @DRM_VACCEL_FAULT_CSR: an unknown CSR, or a write to a read-only
+	 * one; fault_va holds the CSR number (uapi 1.4)
+	 */
+	DRM_VACCEL_FAULT_CSR = 8,
+	/** @DRM_VACCEL_FAULT_TRAP: ECALL or EBREAK (uapi 1.4) */
+	DRM_VACCEL_FAULT_TRAP = 9,
 };
 
 /**
@@ -687,6 +726,11 @@ struct drm_vaccel_context_state {
 	__u64 preemptions;
 	/** @engine_ns: out: time its buffers spent on the engine (uapi 1.3) */
 	__u64 engine_ns;
+	/**
+	 * @fault_pc: out: for a fault of a kernel, the address of the
+	 * instruction (uapi 1.4)
+	 */
+	__u64 fault_pc;
 };
 
 /**
@@ -798,6 +842,17 @@ enum drm_vaccel_pkt_op {
 	 * Length 2.
 	 */
 	DRM_VACCEL_PKT_DELAY = 6,
+	/**
+	 * @DRM_VACCEL_PKT_DISPATCH: {entry, args, grid x, grid y, grid z,
+	 * workgroup x, workgroup y, workgroup z, local size, stack size}:
+	 * runs the RV64 kernel at entry over a grid of work-items, in
+	 * workgroups; every work-item starts with a0 = args, sp at the top of
+	 * its own stack of stack size bytes, and ends when it returns.  The
+	 * grid counts work-items; the workgroups at its far edges may be
+	 * partial.  Limits in &struct drm_vaccel_device_info; COMPUTE engines
+	 * only.  A work-item's fault faults the context.  Length 11 (uapi 1.4).
+	 */
+	DRM_VACCEL_PKT_DISPATCH = 7,
 };
 
 /** define DRM_VACCEL_PKT_F_64BIT - packet flag, the value is 64 bits wide */

@@ -62,6 +62,7 @@
 #include <drm/drm_syncobj.h>
 
 #include "vaccel_context.h"
+#include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_vm.h"
@@ -215,6 +216,8 @@ void vaccel_job_free(struct vaccel_job *job)
 
 	if (job->bind)
 		vaccel_vm_bind_batch_free(job->bind);
+	/* A DISPATCH that faulted, hung or was cancelled half-way. */
+	vaccel_dispatch_free(job->dispatch);
 	/* A fence that run_job never initialised was never referenced. */
 	if (job->hw_fence->ops)
 		dma_fence_put(job->hw_fence);
@@ -550,6 +553,7 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 		args->fault_offset = ctx->fault_offset;
 		args->fault_reason = ctx->fault.reason;
 		args->fault_access = ctx->fault.access;
+		args->fault_pc = ctx->fault.pc;
 	}
 	args->ban_reason = ctx->ban_reason;
 	args->guilty_resets = ctx->guilty_resets;

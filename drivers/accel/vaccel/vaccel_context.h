@@ -23,6 +23,7 @@ struct drm_file;
 struct vaccel_device;
 struct vaccel_engine;
 struct vaccel_bind_batch;
+struct vaccel_dispatch;
 struct vaccel_file;
 struct vaccel_vm;
 
@@ -110,6 +111,8 @@ struct vaccel_context {
  * @ran: went through run_job, so counts in &vaccel_context.jobs_running
  * @bind: for a job of the PAGING engine, the page-table updates it
  *	applies instead of executing packets; NULL otherwise
+ * @dispatch: the state of the DISPATCH packet at @offset once it has
+ *	started, kept across preemptions; NULL otherwise
  */
 struct vaccel_job {
 	struct drm_sched_job base;
@@ -123,6 +126,7 @@ struct vaccel_job {
 	struct vaccel_arbiter_buffer arb;
 	bool ran;
 	struct vaccel_bind_batch *bind;
+	struct vaccel_dispatch *dispatch;
 };
 
 static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)

@@ -322,8 +322,10 @@ u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine)
 }
 
 /* The slow half of vaccel_engine_check(), when something needs the engine. */
-static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
+static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now,
+				    unsigned int level)
 {
+	unsigned int granularity = engine->desc.preempt_granularity;
 	enum vaccel_preempt_reason reason;
 	int ret = 0;
 
@@ -341,10 +343,12 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
 	if (reason == VACCEL_PREEMPT_NONE) {
 		WRITE_ONCE(engine->arb_deadline,
 			   vaccel_arbiter_deadline(&engine->arbiter));
-	} else if (reason == VACCEL_PREEMPT_RESET ||
-		   engine->desc.preempt_granularity >= DRM_VACCEL_PREEMPT_PACKET) {
+	} else if (reason == VACCEL_PREEMPT_RESET || granularity >= level) {
 		engine->stop_reason = reason;
 		ret = -EAGAIN;
+	} else if (granularity >= DRM_VACCEL_PREEMPT_PACKET) {
+		/* A finer point than the engine stops at: ask again at the next. */
+		WRITE_ONCE(engine->attention, true);
 	} else {
 		/* Not inside a buffer at this granularity: at its end. */
 		engine->deferred = reason;
@@ -360,10 +364,14 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
  * @job: the running buffer
  * @progressed: it made progress since the last check, which restarts the
  *	hang timeout
+ * @level: the point's &enum drm_vaccel_preempt_granularity: a preemption
+ *	stops the buffer here only if the engine's granularity is at least
+ *	this fine; a reset stops it at any point
  *
  * Called by the packets at every point where the buffer can stop: between
- * packets and between the pieces of a long packet.  One clock read serves
- * the progress and the check.
+ * packets and between the pieces of a long packet (%DRM_VACCEL_PREEMPT_PACKET),
+ * between two workgroups of a dispatch and inside one.  One clock read
+ * serves the progress and the check.
  *
  * Context: The engine's thread.
  * Return: 0 to go on; -EAGAIN to stop here, with the buffer's progress
@@ -372,7 +380,7 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now)
  * engine stops.
  */
 int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
-			bool progressed)
+			bool progressed, unsigned int level)
 {
 	int err = READ_ONCE(job->ctx->cancelled);
 	u64 now;
@@ -388,7 +396,7 @@ int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 	    now < READ_ONCE(engine->arb_deadline) &&
 	    now - engine->stall_since < engine->timeout_ns)
 		return 0;
-	return vaccel_engine_checkpoint(engine, now);
+	return vaccel_engine_checkpoint(engine, now, level);
 }
 
 /* Preempts the whole HW queue; on a reset, counts it. */

@@ -84,7 +84,7 @@ void vaccel_engine_cancel_context(struct vaccel_engine *engine,
 				  struct vaccel_context *ctx, int error);
 u64 vaccel_engine_busy_ns(struct vaccel_engine *engine);
 int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
-			bool progressed);
+			bool progressed, unsigned int level);
 u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine);
 void vaccel_engine_force_preempt(struct vaccel_engine *engine);
 void vaccel_engine_reset(struct vaccel_engine *engine);

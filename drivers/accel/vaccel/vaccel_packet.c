@@ -41,6 +41,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_context.h"
+#include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_packet.h"
@@ -59,7 +60,8 @@ struct vaccel_exec {
 
 static int vaccel_exec_check(struct vaccel_exec *x, bool progressed)
 {
-	return vaccel_engine_check(x->engine, x->job, progressed);
+	return vaccel_engine_check(x->engine, x->job, progressed,
+				   DRM_VACCEL_PREEMPT_PACKET);
 }
 
 /* A sleeping packet wakes when the engine needs it, or its context ends. */
@@ -91,14 +93,24 @@ static int vaccel_exec_malformed(struct vaccel_exec *x)
 	return -EINVAL;
 }
 
-/* Tells WAIT_MEM waiters that memory changed. */
-static void vaccel_exec_wrote(struct vaccel_exec *x)
+/**
+ * vaccel_packet_wrote() - tell WAIT_MEM packets that memory changed
+ * @engine: the engine that wrote
+ *
+ * Context: Process context.
+ */
+void vaccel_packet_wrote(struct vaccel_engine *engine)
 {
-	struct vaccel_device *vdev = x->engine->vdev;
+	struct vaccel_device *vdev = engine->vdev;
 
 	atomic_inc(&vdev->mem_writes);
 	if (wq_has_sleeper(&vdev->mem_wq))
 		wake_up_all(&vdev->mem_wq);
+}
+
+static void vaccel_exec_wrote(struct vaccel_exec *x)
+{
+	vaccel_packet_wrote(x->engine);
 }
 
 static int vaccel_exec_write_imm(struct vaccel_exec *x, u32 flags, const u64 *op)
@@ -296,12 +308,13 @@ static const int vaccel_pkt_operands[] = {
 	[DRM_VACCEL_PKT_TIMESTAMP] = 1,
 	[DRM_VACCEL_PKT_WAIT_MEM] = 3,
 	[DRM_VACCEL_PKT_DELAY] = 1,
+	[DRM_VACCEL_PKT_DISPATCH] = 10,
 };
 
 static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
 {
 	u32 op = hdr & 0xff, flags = (hdr >> 8) & 0xff;
-	u64 operands[3];
+	u64 operands[10];
 	int ret;
 
 	if (op >= ARRAY_SIZE(vaccel_pkt_operands))
@@ -327,6 +340,11 @@ static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
 		return vaccel_exec_timestamp(x, flags, operands);
 	case DRM_VACCEL_PKT_WAIT_MEM:
 		return vaccel_exec_wait_mem(x, flags, operands);
+	case DRM_VACCEL_PKT_DISPATCH:
+		if (flags)
+			return vaccel_exec_malformed(x);
+		ret = vaccel_dispatch_run(x->engine, x->job, operands, x->fault);
+		return ret == -EINVAL ? vaccel_exec_malformed(x) : ret;
 	default:
 		return vaccel_exec_delay(x, flags, operands);
 	}

@@ -11,5 +11,6 @@ struct vaccel_job;
 
 int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		      struct vaccel_fault *fault);
+void vaccel_packet_wrote(struct vaccel_engine *engine);
 
 #endif /* __VACCEL_PACKET_H__ */

@@ -32,6 +32,7 @@
 #include <drm/drm_file.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_gem.h"
 #include "vaccel_query.h"
@@ -67,6 +68,12 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->max_bo_size = VACCEL_MAX_BO_SIZE;
 	info->max_bind_ops = VACCEL_MAX_BIND_OPS;
 	info->max_bos_per_file = VACCEL_MAX_BOS_PER_FILE;
+	info->max_workgroup_items = VACCEL_MAX_WORKGROUP_ITEMS;
+	info->max_local_size = VACCEL_MAX_LOCAL_SIZE;
+	info->max_stack_size = VACCEL_MAX_STACK_SIZE;
+	info->max_private_size = VACCEL_MAX_PRIVATE_SIZE;
+	info->local_base = VACCEL_LOCAL_BASE;
+	info->private_base = VACCEL_PRIVATE_BASE;
 }
 
 /**

@@ -167,6 +167,54 @@ static struct page *vaccel_pte_page(u64 pte)
 	return pfn_to_page((pte & DRM_VACCEL_PTE_ADDR_MASK) >> PAGE_SHIFT);
 }
 
+/**
+ * vaccel_tlb_lock() - keep the translations of the TLB valid
+ * @tlb: the TLB
+ *
+ * Until vaccel_tlb_unlock(), the host pages vaccel_tlb_page_locked()
+ * returns stay those of the address space: an invalidation waits.  Hold it
+ * for a bounded time (a slice of a dispatch) and do not sleep.
+ *
+ * Context: The engine's thread.
+ */
+void vaccel_tlb_lock(struct vaccel_tlb *tlb)
+	__acquires(&tlb->lock)
+{
+	spin_lock(&tlb->lock);
+}
+
+/**
+ * vaccel_tlb_unlock() - let invalidations through again
+ * @tlb: the TLB
+ *
+ * Context: The engine's thread, after vaccel_tlb_lock().
+ */
+void vaccel_tlb_unlock(struct vaccel_tlb *tlb)
+	__releases(&tlb->lock)
+{
+	spin_unlock(&tlb->lock);
+}
+
+/**
+ * vaccel_tlb_page_locked() - the host page behind a GPU address
+ * @tlb: the TLB, locked with vaccel_tlb_lock()
+ * @va: the address
+ * @access: what the caller will do there
+ * @fault: filled when the address space refuses @access at @va
+ *
+ * Context: The engine's thread, the TLB locked.
+ * Return: the kernel address of the page that holds @va, valid while the
+ * lock is held; NULL with @fault filled.
+ */
+void *vaccel_tlb_page_locked(struct vaccel_tlb *tlb, u64 va,
+			     enum vaccel_access access, struct vaccel_fault *fault)
+{
+	u64 pte = vaccel_tlb_translate_locked(tlb, va, access, fault);
+
+	/* 64-bit only: every page has a permanent kernel address. */
+	return pte ? page_address(vaccel_pte_page(pte)) : NULL;
+}
+
 /*
  * Translates the (at most two) pages of an access, then copies.  @to_mem
  * says the direction.  Return: 0, or -EFAULT with @fault filled.

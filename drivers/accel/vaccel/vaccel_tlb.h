@@ -26,13 +26,19 @@ enum vaccel_access {
 };
 
 /**
- * enum vaccel_fault_reason - why a translation failed
+ * enum vaccel_fault_reason - why a translation, a packet or a kernel failed
  * @VACCEL_FAULT_NONE: it did not
  * @VACCEL_FAULT_UNMAPPED: no valid entry maps the page
  * @VACCEL_FAULT_OUT_OF_RANGE: the address is outside the address space
  * @VACCEL_FAULT_PERMISSION: a write to a read-only page, or a fetch from a
  *	no-execute page
- * @VACCEL_FAULT_MALFORMED: a packet or instruction the engine cannot execute
+ * @VACCEL_FAULT_MALFORMED: a packet the engine cannot execute
+ * @VACCEL_FAULT_ILLEGAL_INSTRUCTION: a kernel's instruction the engine
+ *	does not implement
+ * @VACCEL_FAULT_COMPRESSED: a compressed instruction
+ * @VACCEL_FAULT_MISALIGNED: a misaligned jump target or atomic
+ * @VACCEL_FAULT_CSR: an unknown CSR, or a write to a read-only one
+ * @VACCEL_FAULT_TRAP: ECALL or EBREAK
  *
  * The values are those of &enum drm_vaccel_fault_reason, and those of
  * &enum vaccel_access those of &enum drm_vaccel_access.
@@ -43,16 +49,24 @@ enum vaccel_fault_reason {
 	VACCEL_FAULT_OUT_OF_RANGE = 2,
 	VACCEL_FAULT_PERMISSION = 3,
 	VACCEL_FAULT_MALFORMED = 4,
+	VACCEL_FAULT_ILLEGAL_INSTRUCTION = 5,
+	VACCEL_FAULT_COMPRESSED = 6,
+	VACCEL_FAULT_MISALIGNED = 7,
+	VACCEL_FAULT_CSR = 8,
+	VACCEL_FAULT_TRAP = 9,
 };
 
 /**
  * struct vaccel_fault - a failed access, as an engine records it
- * @va: the first address of the access that could not be translated
+ * @va: the first address of the access that could not be translated; for
+ *	a kernel's fault other than an access, see "Faults" in compute.rst
+ * @pc: for a kernel's fault, the address of the instruction; else 0
  * @access: &enum vaccel_access
  * @reason: &enum vaccel_fault_reason
  */
 struct vaccel_fault {
 	u64 va;
+	u64 pc;
 	u8 access;
 	u8 reason;
 };
@@ -93,6 +107,10 @@ void vaccel_tlb_init(struct vaccel_tlb *tlb);
 void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt);
 void vaccel_tlb_detach(struct vaccel_tlb *tlb);
 void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size);
+void vaccel_tlb_lock(struct vaccel_tlb *tlb);
+void vaccel_tlb_unlock(struct vaccel_tlb *tlb);
+void *vaccel_tlb_page_locked(struct vaccel_tlb *tlb, u64 va,
+			     enum vaccel_access access, struct vaccel_fault *fault);
 int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
 		    enum vaccel_access access, struct vaccel_fault *fault);
 int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,

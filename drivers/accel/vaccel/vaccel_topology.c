@@ -22,11 +22,16 @@
  *                                       priority band, see "Scheduler"
  * timeout_ms        10 to      2000     engine time without progress after
  *                   600000              which a buffer is hung
- * preempt_granul-   0 or 1     1        preemption granularity: 0 between
+ * preempt_granul-   0 to 3     finest   preemption granularity: 0 between
  * arity                                 DMA buffers, 1 between packets and
- *                                       inside long packets; one value for
- *                                       every compute and copy engine, or
- *                                       one per engine in engine order
+ *                                       inside long packets, 2 also
+ *                                       between workgroups, 3 also inside
+ *                                       them (compute engines only; the
+ *                                       default there, 1 on copy engines);
+ *                                       one value for every compute and
+ *                                       copy engine (a copy engine takes at
+ *                                       most 1), or one per engine in
+ *                                       engine order
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -94,7 +99,7 @@ static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
 static unsigned int preempt_granularity_count;
 module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
 MODULE_PARM_DESC(preempt_granularity,
-		 "Preemption granularity, 0 DMA buffer or 1 packet: one value, or one per compute and copy engine (default 1)");
+		 "Preemption granularity, 0 DMA buffer, 1 packet, 2 workgroup, 3 instruction (compute engines only): one value, or one per compute and copy engine (default: the finest)");
 
 /**
  * vaccel_topology_params_get() - the topology the module parameters ask for
@@ -132,6 +137,10 @@ static void vaccel_topology_add_engines(struct vaccel_topology *topo,
 		e->preempt_caps = BIT(DRM_VACCEL_PREEMPT_DMA_BUFFER);
 		if (engine_class != DRM_VACCEL_ENGINE_CLASS_PAGING)
 			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_PACKET);
+		/* Only compute engines run dispatches. */
+		if (engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE)
+			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_WORKGROUP) |
+					   BIT(DRM_VACCEL_PREEMPT_INSTRUCTION);
 		e->preempt_granularity = fls(e->preempt_caps) - 1;
 	}
 	topo->engine_count[engine_class] = count;
@@ -158,8 +167,15 @@ static int vaccel_topology_set_granularity(struct vaccel_topology *topo,
 			continue;
 		g = params->granularity[count == 1 ? 0 : n];
 		n++;
-		if (g >= 32 || !(e->preempt_caps & BIT(g))) {
-			*why = "preempt_granularity must be 0 (DMA buffer) or 1 (packet)";
+		if (g > DRM_VACCEL_PREEMPT_INSTRUCTION) {
+			*why = "preempt_granularity must be 0 to 3 (DMA buffer to instruction)";
+			return -EINVAL;
+		}
+		/* One value for all: a copy engine stops at its finest. */
+		if (count == 1)
+			g = min_t(unsigned int, g, fls(e->preempt_caps) - 1);
+		if (!(e->preempt_caps & BIT(g))) {
+			*why = "preempt_granularity: copy engines stop at most between packets (1)";
 			return -EINVAL;
 		}
 		e->preempt_granularity = g;

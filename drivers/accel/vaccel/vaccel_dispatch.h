@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_DISPATCH_H__
+#define __VACCEL_DISPATCH_H__
+
+#include <linux/sizes.h>
+#include <linux/types.h>
+
+struct vaccel_dispatch;
+struct vaccel_engine;
+struct vaccel_fault;
+struct vaccel_job;
+
+/* The limits of a DISPATCH, reported by the device query. */
+#define VACCEL_MAX_WORKGROUP_ITEMS	1024
+#define VACCEL_MAX_LOCAL_SIZE		SZ_64K
+#define VACCEL_MAX_STACK_SIZE		SZ_64K
+#define VACCEL_MAX_PRIVATE_SIZE		SZ_4M
+
+/*
+ * The apertures, above any address space's va_end: the workgroup's local
+ * memory, the work-items' stacks, and the address a work-item returns to
+ * when it ends.
+ */
+#define VACCEL_LOCAL_BASE		0x0100000000000000ull
+#define VACCEL_PRIVATE_BASE		0x0200000000000000ull
+#define VACCEL_EXIT_PC			0x0300000000000000ull
+
+/* Instructions a workgroup runs between two checks of the engine. */
+#define VACCEL_DISPATCH_SLICE		8192
+
+int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
+			const u64 *op, struct vaccel_fault *fault);
+void vaccel_dispatch_free(struct vaccel_dispatch *d);
+
+#endif /* __VACCEL_DISPATCH_H__ */
