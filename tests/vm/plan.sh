@@ -116,6 +116,20 @@ run_scheduling() {
 		destroy_behind_completed_buffer
 }
 
+# Compute: kernels run by DISPATCH, their faults, their preemption at
+# instructions; the infinite loop is on the short-timeout load below.
+run_compute() {
+	vt_run test_dispatch global_ids_partial_workgroups ids_in_three_dimensions \
+		barrier_and_local_memory atomics_global_and_local \
+		fused_multiply_add_double fault_illegal_instruction \
+		fault_compressed_instruction fault_ecall \
+		fault_unknown_and_read_only_csr fault_misaligned_atomic \
+		fault_unmapped_store fault_fetch_from_no_exec \
+		fault_spares_other_contexts malformed_dispatches \
+		dispatch_refused_on_copy_engine \
+		preempted_at_instructions_bit_identical limits_reported
+}
+
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
 run_memory() {
 	vt_run test_bo
@@ -131,6 +145,7 @@ run_all
 run_memory
 run_execution
 run_scheduling
+run_compute
 vt_run test_unplug
 vt_unload
 
@@ -138,6 +153,7 @@ vt_unload
 # and time off the engine that never counts.
 vt_load timeout_ms=300
 vt_run test_sched params hang_detected_and_recovered time_off_engine_never_counts
+vt_run test_dispatch infinite_loop_recovered
 vt_unload
 
 # Escalation to a device reset, each rule on a load without earlier
@@ -157,6 +173,12 @@ vt_unload
 
 vt_load preempt_granularity=0,1,1
 vt_run test_sched granularity
+vt_unload
+
+# Between workgroups: one value for all, copy engines take packets.
+vt_load preempt_granularity=2
+vt_run test_sched params granularity
+vt_run test_dispatch barrier_and_local_memory
 vt_unload
 
 # Two devices share buffers as dma-bufs; a small VA space still works.
@@ -195,8 +217,9 @@ vt_load_refused timeslice_ms=0
 vt_load_refused timeslice_ms=1001
 vt_load_refused timeout_ms=9
 vt_load_refused timeout_ms=600001
-vt_load_refused preempt_granularity=2
+vt_load_refused preempt_granularity=4
 vt_load_refused preempt_granularity=1,1
+vt_load_refused preempt_granularity=3,3,2
 
 # Load and unload repeatedly: nothing may accumulate or leak.
 i=0

@@ -501,8 +501,10 @@ VTEST(priority_needs_cap_sys_nice)
 /*
  * The granularity each engine should have: the preempt_granularity the
  * plan loaded (VT_GRANULARITY, else the module parameter), one value for
- * every compute and copy engine or one each in engine order, 1 (PACKET)
- * by default; the PAGING engine's is always 0 (DMA_BUFFER).
+ * every compute and copy engine (capped at each engine's finest) or one
+ * each in engine order; by default the finest: 3 (INSTRUCTION) on compute
+ * engines, 1 (PACKET) on copy engines; the PAGING engine's is always 0
+ * (DMA_BUFFER).
  */
 static void expected_granularity(struct vt_dev *d, unsigned int *g)
 {
@@ -520,24 +522,29 @@ static void expected_granularity(struct vt_dev *d, unsigned int *g)
 		VT_ASSERT(end != p && (*end == ',' || !*end));
 	}
 	for (i = 0; i < d->engines->count; i++) {
+		unsigned int finest = vt_engine(d->engines, i)->engine_class == COMPUTE ?
+				      DRM_VACCEL_PREEMPT_INSTRUCTION : DRM_VACCEL_PREEMPT_PACKET;
+
 		if (vt_engine(d->engines, i)->engine_class == PAGING) {
 			g[i] = DRM_VACCEL_PREEMPT_DMA_BUFFER;
 			continue;
 		}
-		g[i] = !n ? DRM_VACCEL_PREEMPT_PACKET : n == 1 ? v[0] : v[k];
+		/* One value for all: each engine takes it, or its finest. */
+		g[i] = !n ? finest : n == 1 ? (v[0] < finest ? v[0] : finest) : v[k];
 		k++;
 	}
 	VT_ASSERT(n <= 1 || n == k);
 }
 
 /*
- * The ENGINES query reports the granularity in force: PACKET by default,
+ * The ENGINES query reports the granularity in force: the finest by
+ * default (INSTRUCTION on compute engines, PACKET on copy engines),
  * DMA_BUFFER under preempt_granularity=0, per engine when given per
  * engine, and DMA_BUFFER for the PAGING engine always; the capabilities
- * are DMA_BUFFER and PACKET for compute and copy engines, DMA_BUFFER
- * only for PAGING.  The arbiter shows the same.  Then on every compute
+ * are all four for compute engines, DMA_BUFFER and PACKET for copy
+ * engines, DMA_BUFFER only for PAGING.  The arbiter shows the same.  Then on every compute
  * and copy engine at once, a LOW buffer runs a 300 ms DELAY and a HIGH
- * buffer is submitted: at the PACKET granularity HIGH completes first,
+ * buffer is submitted: at the PACKET granularity or finer HIGH completes first,
  * LOW preempted; at DMA_BUFFER it completes after LOW, which is never
  * preempted, and LOW's fence has signalled when HIGH's does.
  */
@@ -555,9 +562,7 @@ VTEST(granularity)
 	VT_ASSERT_EQ(a.count, n);
 	for (i = 0; i < n; i++) {
 		struct drm_vaccel_engine_info *e = vt_engine(f.d.engines, i);
-		__u32 caps = e->engine_class == PAGING ?
-			1u << DRM_VACCEL_PREEMPT_DMA_BUFFER :
-			1u << DRM_VACCEL_PREEMPT_DMA_BUFFER | 1u << DRM_VACCEL_PREEMPT_PACKET;
+		__u32 caps = e->engine_class == PAGING ? 0x1 : e->engine_class == COPY ? 0x3 : 0xf;
 
 		if (e->preempt_caps != caps || e->preempt_granularity != g[i] ||
 		    a.e[i].granularity != g[i])
@@ -593,7 +598,7 @@ VTEST(granularity)
 	 */
 	for (i = 0; i < n; i++) {
 		if (vt_engine(f.d.engines, i)->engine_class == PAGING ||
-		    g[i] != DRM_VACCEL_PREEMPT_PACKET)
+		    g[i] < DRM_VACCEL_PREEMPT_PACKET)
 			continue;
 		VT_ASSERT_EQ(vt_wait_status(f.d.fd, oh[i]), 1);
 		if (vt_syncobj_signalled(f.d.fd, ol[i]))
@@ -607,12 +612,12 @@ VTEST(granularity)
 			continue;
 		VT_ASSERT_EQ(vt_wait_status(f.d.fd, oh[i]), 1);
 		/* LOW's fence signals before HIGH's buffer starts, if it is first. */
-		if (g[i] != DRM_VACCEL_PREEMPT_PACKET && !vt_syncobj_signalled(f.d.fd, ol[i]))
+		if (g[i] < DRM_VACCEL_PREEMPT_PACKET && !vt_syncobj_signalled(f.d.fd, ol[i]))
 			vtest_fail(__FILE__, __LINE__,
 				   "engine %u, DMA_BUFFER: HIGH completed before LOW", i);
 		VT_ASSERT_EQ(vt_wait_status(f.d.fd, ol[i]), 1);
 		preemptions = vt_ctx_state(f.d.fd, low[i]).preemptions;
-		if (g[i] == DRM_VACCEL_PREEMPT_PACKET) {
+		if (g[i] >= DRM_VACCEL_PREEMPT_PACKET) {
 			if (ts(&f, 2 * i + 1) >= ts(&f, 2 * i))
 				vtest_fail(__FILE__, __LINE__,
 					   "engine %u, PACKET: HIGH ran after LOW's last packet", i);

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * test_dispatch.c - the DISPATCH packet end to end, with kernels assembled
+ * here word by word (the toolchain has its own tests): work-item and
+ * workgroup IDs in every dimension with partial workgroups, barriers and
+ * local memory, atomics on global and local memory, fused multiply-add
+ * against the CPU, every fault a kernel can take with its pc and address,
+ * malformed dispatches, a kernel preempted at instruction granularity
+ * thousands of times giving bit-identical results, and a kernel that
+ * loops forever recovered by the hang timeout while an innocent context
+ * completes.
+ *
+ * The plan runs infinite_loop_recovered with timeout_ms=300 and the rest
+ * with the default parameters.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <unistd.h>
+
+#include "vt_exec.h"
+
+#define COMPUTE		DRM_VACCEL_ENGINE_CLASS_COMPUTE
+#define COPY		DRM_VACCEL_ENGINE_CLASS_COPY
+
+/* --- a small RV64 assembler --- */
+
+enum { ZERO, RA, SP, GP, TP, T0, T1, T2, S0, S1, A0, A1, A2, A3, A4, A5 };
+
+/* Encoders as constant expressions, for static kernels. */
+#define rv_i(op, rd, f3, rs1, imm) \
+	((((__u32)(imm) & 0xfff) << 20) | ((rs1) << 15) | ((f3) << 12) | ((rd) << 7) | (op))
+#define rv_r(op, rd, f3, rs1, rs2, f7) \
+	(((__u32)(f7) << 25) | ((rs2) << 20) | ((rs1) << 15) | ((f3) << 12) | \
+	 ((rd) << 7) | (op))
+#define rv_s(op, f3, rs1, rs2, imm) \
+	(((((__u32)(imm) >> 5) & 0x7f) << 25) | ((rs2) << 20) | ((rs1) << 15) | \
+	 ((f3) << 12) | (((__u32)(imm) & 0x1f) << 7) | (op))
+#define rv_b(f3, rs1, rs2, off) \
+	(((((__u32)(off) >> 12) & 1) << 31) | ((((__u32)(off) >> 5) & 0x3f) << 25) | \
+	 ((rs2) << 20) | ((rs1) << 15) | ((f3) << 12) | \
+	 ((((__u32)(off) >> 1) & 0xf) << 8) | ((((__u32)(off) >> 11) & 1) << 7) | 0x63)
+#define rv_jal(rd, off) \
+	(((((__u32)(off) >> 20) & 1) << 31) | ((((__u32)(off) >> 1) & 0x3ff) << 21) | \
+	 ((((__u32)(off) >> 11) & 1) << 20) | ((((__u32)(off) >> 12) & 0xff) << 12) | \
+	 ((rd) << 7) | 0x6f)
+
+#define ADDI(rd, rs, imm)	rv_i(0x13, rd, 0, rs, imm)
+#define SLLI(rd, rs, sh)	rv_i(0x13, rd, 1, rs, sh)
+#define ADD(rd, a, b)		rv_r(0x33, rd, 0, a, b, 0)
+#define SUB(rd, a, b)		rv_r(0x33, rd, 0, a, b, 0x20)
+#define MUL(rd, a, b)		rv_r(0x33, rd, 0, a, b, 1)
+#define XOR(rd, a, b)		rv_r(0x33, rd, 4, a, b, 0)
+#define LD(rd, rs, imm)		rv_i(0x03, rd, 3, rs, imm)
+#define LW(rd, rs, imm)		rv_i(0x03, rd, 2, rs, imm)
+#define SD(rs2, rs1, imm)	rv_s(0x23, 3, rs1, rs2, imm)
+#define SW(rs2, rs1, imm)	rv_s(0x23, 2, rs1, rs2, imm)
+#define FLD(fd, rs, imm)	rv_i(0x07, fd, 3, rs, imm)
+#define FSD(fs, rs, imm)	rv_s(0x27, 3, rs, fs, imm)
+/* fmadd.d fd, a, b, c with rm = dyn (frm is 0: to nearest) */
+#define FMADD_D(fd, a, b, c)	(((__u32)(c) << 27) | (1u << 25) | ((b) << 20) | ((a) << 15) | \
+				 (7u << 12) | ((fd) << 7) | 0x43)
+#define AMOADD_W(rd, addr, v)	rv_r(0x2f, rd, 2, addr, v, 0)
+#define CSRR(rd, csr)		rv_i(0x73, rd, 2, 0, csr)
+#define CSRW(csr, rs)		rv_i(0x73, 0, 1, rs, csr)
+#define BNE(a, b, off)		rv_b(1, a, b, off)
+#define BLTU(a, b, off)		rv_b(6, a, b, off)
+#define J(off)			rv_jal(0, off)
+#define RET			rv_i(0x67, 0, 0, RA, 0)
+#define BARRIER			0x0000000bu
+#define ECALL			0x00000073u
+#define ILLEGAL			0xffffffffu
+#define C_LI_A0_0		0x00004501u	/* a compressed instruction */
+
+#define CSR_LID_X	0xcc0
+#define CSR_GRP_X	0xcc3
+#define CSR_LSIZE_X	0xcc6
+#define CSR_GSIZE_X	0xccc
+#define CSR_GSIZE_Y	0xccd
+#define CSR_FLAT_LID	0xccf
+#define CSR_GID_X	0xcd0
+#define CSR_GID_Y	0xcd1
+#define CSR_GID_Z	0xcd2
+#define CSR_LOCAL_BASE	0xcd3
+
+/* --- fixture --- */
+
+struct fx {
+	struct vt_dev d;
+	struct vt_cmd c;
+	struct vt_bo code;	/* kernels */
+	struct vt_bo args;	/* argument blocks */
+	struct vt_bo out;	/* results */
+	__u32 ctx;
+	__u32 code_words;
+};
+
+#define OUT_SIZE	(1024 * 1024)
+
+static struct fx fx_open(void)
+{
+	struct fx f;
+
+	f.d = vt_dev_open();
+	f.c = vt_cmd_new(&f.d, 64 * 1024);
+	f.code = vt_bo_new(&f.d, 64 * 1024);
+	f.args = vt_bo_new(&f.d, 4096);
+	f.out = vt_bo_new(&f.d, OUT_SIZE);
+	f.ctx = vt_ctx_create(f.d.fd, COMPUTE, 0);
+	f.code_words = 0;
+	return f;
+}
+
+static void fx_close(struct fx *f)
+{
+	vt_ctx_destroy(f->d.fd, f->ctx);
+	vt_dev_close(&f->d);
+}
+
+/* Copies a kernel into the code BO; returns its entry address. */
+static __u64 kernel(struct fx *f, const __u32 *w, unsigned int n)
+{
+	__u64 va = f->code.va + f->code_words * 4;
+
+	memcpy(f->code.cpu + f->code_words * 4, w, n * 4);
+	f->code_words += n;
+	return va;
+}
+
+static void pkt_dispatch(struct vt_cmd *c, __u64 entry, __u64 args,
+			 const __u32 grid[3], const __u32 wg[3], __u32 local,
+			 __u32 stack)
+{
+	int i;
+
+	vt_emit(c, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11));
+	vt_emit(c, entry);
+	vt_emit(c, args);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, grid[i]);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, wg[i]);
+	vt_emit(c, local);
+	vt_emit(c, stack);
+}
+
+/* The argument block: the output address, then @extra words. */
+static __u64 args1(struct fx *f, __u64 a, __u64 b, __u64 c)
+{
+	VT_U64(&f->args, 0) = f->out.va;
+	VT_U64(&f->args, 8) = a;
+	VT_U64(&f->args, 16) = b;
+	VT_U64(&f->args, 24) = c;
+	return f->args.va;
+}
+
+/* out[gid] = gid over a 1-D grid of 1000 in workgroups of 64 (the last partial). */
+VTEST(global_ids_partial_workgroups)
+{
+	static const __u32 k[] = {
+		CSRR(T0, CSR_GID_X),
+		LD(A1, A0, 0),
+		SLLI(T1, T0, 2),
+		ADD(A1, A1, T1),
+		SW(T0, A1, 0),
+		RET,
+	};
+	struct fx f = fx_open();
+	__u32 grid[3] = { 1000, 1, 1 }, wg[3] = { 64, 1, 1 };
+	unsigned int i;
+
+	memset(f.out.cpu, 0xee, 4096 * 2);
+	pkt_dispatch(&f.c, kernel(&f, k, 6), args1(&f, 0, 0, 0), grid, wg, 0, 256);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	vt_expect_not_faulted(f.d.fd, f.ctx);
+	for (i = 0; i < 1000; i++)
+		VT_ASSERT_EQ(VT_U32(&f.out, i * 4), i);
+	/* Work-items past the grid do not exist. */
+	for (i = 1000; i < 1024; i++)
+		VT_ASSERT_EQ(VT_U32(&f.out, i * 4), 0xeeeeeeee);
+	fx_close(&f);
+}
+
+/*
+ * A 3-D grid of 10 x 6 x 3 in workgroups of 4 x 4 x 2: each work-item
+ * stores its global id and flat local id at its flat global index.
+ */
+VTEST(ids_in_three_dimensions)
+{
+	static const __u32 k[] = {
+		CSRR(T0, CSR_GID_X),
+		CSRR(T1, CSR_GID_Y),
+		CSRR(T2, CSR_GID_Z),
+		CSRR(A2, CSR_GSIZE_X),
+		CSRR(A3, CSR_GSIZE_Y),
+		MUL(A4, A3, T2),	/* gz * Ny */
+		ADD(A4, A4, T1),	/* + gy */
+		MUL(A4, A4, A2),	/* * Nx */
+		ADD(A4, A4, T0),	/* + gx */
+		SLLI(A4, A4, 4),	/* 16 bytes per work-item */
+		LD(A1, A0, 0),
+		ADD(A1, A1, A4),
+		SW(T0, A1, 0),
+		SW(T1, A1, 4),
+		SW(T2, A1, 8),
+		CSRR(A5, CSR_FLAT_LID),
+		SW(A5, A1, 12),
+		RET,
+	};
+	struct fx f = fx_open();
+	__u32 grid[3] = { 10, 6, 3 }, wg[3] = { 4, 4, 2 };
+	unsigned int x, y, z;
+
+	pkt_dispatch(&f.c, kernel(&f, k, 18), args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	for (z = 0; z < 3; z++)
+		for (y = 0; y < 6; y++)
+			for (x = 0; x < 10; x++) {
+				__u64 o = ((z * 6 + y) * 10 + x) * 16;
+
+				VT_ASSERT_EQ(VT_U32(&f.out, o), x);
+				VT_ASSERT_EQ(VT_U32(&f.out, o + 4), y);
+				VT_ASSERT_EQ(VT_U32(&f.out, o + 8), z);
+				VT_ASSERT_EQ(VT_U32(&f.out, o + 12),
+					     x % 4 + 4 * (y % 4) + 16 * (z % 2));
+			}
+	fx_close(&f);
+}
+
+/*
+ * Each work-item writes its local id into local memory, waits at the
+ * barrier, and reads its mirror's: out[gid] = size - 1 - lid.
+ */
+static const __u32 mirror_kernel[] = {
+	CSRR(T0, CSR_LID_X),
+	CSRR(T1, CSR_LOCAL_BASE),
+	SLLI(T2, T0, 2),
+	ADD(T2, T1, T2),
+	SW(T0, T2, 0),		/* local[lid] = lid */
+	BARRIER,
+	CSRR(A2, CSR_LSIZE_X),
+	ADDI(A2, A2, -1),
+	SUB(A2, A2, T0),	/* size - 1 - lid */
+	SLLI(A2, A2, 2),
+	ADD(A2, T1, A2),
+	LW(A3, A2, 0),		/* local[size - 1 - lid] */
+	CSRR(A4, CSR_GID_X),
+	SLLI(A4, A4, 2),
+	LD(A1, A0, 0),
+	ADD(A1, A1, A4),
+	SW(A3, A1, 0),
+	RET,
+};
+
+static void check_mirror(struct fx *f, unsigned int groups, unsigned int size)
+{
+	unsigned int g, l;
+
+	for (g = 0; g < groups; g++)
+		for (l = 0; l < size; l++)
+			VT_ASSERT_EQ(VT_U32(&f->out, (g * size + l) * 4), size - 1 - l);
+}
+
+VTEST(barrier_and_local_memory)
+{
+	struct fx f = fx_open();
+	__u32 grid[3] = { 256 * 8, 1, 1 }, wg[3] = { 256, 1, 1 };
+
+	pkt_dispatch(&f.c, kernel(&f, mirror_kernel, 18), args1(&f, 0, 0, 0),
+		     grid, wg, 1024, 128);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	vt_expect_not_faulted(f.d.fd, f.ctx);
+	check_mirror(&f, 8, 256);
+	fx_close(&f);
+}
+
+/* Every work-item adds 1 to a global counter and to a local one. */
+VTEST(atomics_global_and_local)
+{
+	static const __u32 k[] = {
+		LD(A1, A0, 0),
+		ADDI(T0, ZERO, 1),
+		AMOADD_W(ZERO, A1, T0),		/* out[0] += 1 */
+		CSRR(T1, CSR_LOCAL_BASE),
+		AMOADD_W(ZERO, T1, T0),		/* local[0] += 1 */
+		BARRIER,
+		CSRR(T2, CSR_LID_X),
+		BNE(T2, ZERO, 7 * 4),		/* only local id 0 goes on */
+		LW(A2, T1, 0),
+		CSRR(A3, CSR_GRP_X),
+		ADDI(A3, A3, 1),
+		SLLI(A3, A3, 2),
+		ADD(A3, A1, A3),
+		SW(A2, A3, 0),			/* out[1 + group] = local[0] */
+		RET,
+	};
+	struct fx f = fx_open();
+	__u32 grid[3] = { 1000, 1, 1 }, wg[3] = { 128, 1, 1 };
+	unsigned int g;
+
+	VT_U32(&f.out, 0) = 5;
+	pkt_dispatch(&f.c, kernel(&f, k, 15), args1(&f, 0, 0, 0), grid, wg, 64, 64);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	VT_ASSERT_EQ(VT_U32(&f.out, 0), 1005);
+	for (g = 0; g < 8; g++)
+		VT_ASSERT_EQ(VT_U32(&f.out, 4 + g * 4), g < 7 ? 128 : 1000 - 7 * 128);
+	fx_close(&f);
+}
+
+/* out[i] = fma(a[i], b[i], c[i]) in double, against the CPU's fma(). */
+VTEST(fused_multiply_add_double)
+{
+	static const __u32 k[] = {
+		CSRR(T0, CSR_GID_X),
+		SLLI(T0, T0, 3),
+		LD(A1, A0, 0),		/* out */
+		LD(A2, A0, 8),		/* a */
+		LD(A3, A0, 16),		/* b */
+		LD(A4, A0, 24),		/* c */
+		ADD(A2, A2, T0),
+		ADD(A3, A3, T0),
+		ADD(A4, A4, T0),
+		FLD(1, A2, 0),
+		FLD(2, A3, 0),
+		FLD(3, A4, 0),
+		FMADD_D(4, 1, 2, 3),
+		ADD(A1, A1, T0),
+		FSD(4, A1, 0),
+		RET,
+	};
+	struct fx f = fx_open();
+	struct vt_bo in = vt_bo_new(&f.d, 3 * 4096);
+	__u32 grid[3] = { 512, 1, 1 }, wg[3] = { 64, 1, 1 };
+	double *a = (double *)in.cpu, *b = a + 512, *c = b + 512;
+	unsigned int i;
+
+	srand(7);
+	for (i = 0; i < 512; i++) {
+		a[i] = (rand() - RAND_MAX / 2) / 3.0e3;
+		b[i] = (rand() - RAND_MAX / 2) / 7.0e-5;
+		c[i] = -a[i] * b[i] + (rand() % 5) * 1e-9;
+	}
+	pkt_dispatch(&f.c, kernel(&f, k, 16),
+		     args1(&f, in.va, in.va + 4096, in.va + 8192), grid, wg, 0, 64);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	for (i = 0; i < 512; i++) {
+		double want = fma(a[i], b[i], c[i]);
+
+		VT_ASSERT_EQ(memcmp((void *)(f.out.cpu + i * 8), &want, 8), 0);
+	}
+	fx_close(&f);
+}
+
+/* --- faults --- */
+
+/* What the fault address of a kernel's fault is expected to be. */
+enum fault_va { VA_PC, VA_VALUE, VA_OUT };
+
+/*
+ * Runs a one-work-item kernel that must fault: the context reports
+ * @reason, @access (-1: any), the address (the pc, @va itself, or the out
+ * BO's address plus @va) and the pc of the faulting instruction, word @at
+ * of the kernel; the fence fails with -EFAULT.
+ */
+static void expect_kernel_fault(const __u32 *w, unsigned int n, unsigned int at,
+				__u32 reason, long long access, enum fault_va how,
+				__u64 va)
+{
+	struct fx f = fx_open();
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u64 entry = kernel(&f, w, n), off = vt_cmd_offset(&f.c);
+	struct drm_vaccel_context_state s;
+
+	pkt_dispatch(&f.c, entry, args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
+	vt_syncobj_wait(f.d.fd, out);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	if (how == VA_PC)
+		va = entry + at * 4;
+	else if (how == VA_OUT)
+		va += f.out.va;
+	vt_expect_fault(f.d.fd, f.ctx, reason, access, va, off);
+	s = vt_ctx_state(f.d.fd, f.ctx);
+	VT_ASSERT_EQ(s.fault_pc, entry + at * 4);
+	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_FAULT);
+	drmSyncobjDestroy(f.d.fd, out);
+	fx_close(&f);
+}
+
+VTEST(fault_illegal_instruction)
+{
+	static const __u32 k[] = { ADDI(T0, ZERO, 1), ILLEGAL, RET };
+
+	expect_kernel_fault(k, 3, 1, DRM_VACCEL_FAULT_ILLEGAL_INSTRUCTION, -1,
+			    VA_VALUE, ILLEGAL);
+}
+
+VTEST(fault_compressed_instruction)
+{
+	static const __u32 k[] = { C_LI_A0_0, RET };
+
+	expect_kernel_fault(k, 2, 0, DRM_VACCEL_FAULT_COMPRESSED, -1, VA_PC, 0);
+}
+
+VTEST(fault_ecall)
+{
+	static const __u32 k[] = { ADDI(T0, ZERO, 1), ADDI(T0, T0, 1), ECALL, RET };
+
+	expect_kernel_fault(k, 4, 2, DRM_VACCEL_FAULT_TRAP, -1, VA_PC, 0);
+}
+
+VTEST(fault_unknown_and_read_only_csr)
+{
+	static const __u32 unknown[] = { CSRR(T0, 0x7c0), RET };
+	static const __u32 write_ro[] = { ADDI(T0, ZERO, 3), CSRW(CSR_LID_X, T0), RET };
+
+	expect_kernel_fault(unknown, 2, 0, DRM_VACCEL_FAULT_CSR, -1, VA_VALUE, 0x7c0);
+	expect_kernel_fault(write_ro, 3, 1, DRM_VACCEL_FAULT_CSR, -1, VA_VALUE,
+			    CSR_LID_X);
+}
+
+VTEST(fault_misaligned_atomic)
+{
+	static const __u32 k[] = {
+		LD(A1, A0, 0), ADDI(A1, A1, 2), ADDI(T0, ZERO, 1),
+		AMOADD_W(ZERO, A1, T0), RET,
+	};
+
+	expect_kernel_fault(k, 5, 3, DRM_VACCEL_FAULT_MISALIGNED,
+			    DRM_VACCEL_ACCESS_WRITE, VA_OUT, 2);
+}
+
+VTEST(fault_unmapped_store)
+{
+	/* a1 = out + OUT_SIZE: the allocator's guard gap, never mapped */
+	static const __u32 k[] = {
+		LD(A1, A0, 8), ADDI(T0, ZERO, 7), SW(T0, A1, 0), RET,
+	};
+	struct fx f = fx_open();
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u64 entry = kernel(&f, k, 4), bad = f.out.va + OUT_SIZE, off;
+
+	off = vt_cmd_offset(&f.c);
+	pkt_dispatch(&f.c, entry, args1(&f, bad, 0, 0), grid, wg, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
+	vt_syncobj_wait(f.d.fd, out);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_UNMAPPED,
+			DRM_VACCEL_ACCESS_WRITE, bad, off);
+	VT_ASSERT_EQ(vt_ctx_state(f.d.fd, f.ctx).fault_pc, entry + 8);
+	drmSyncobjDestroy(f.d.fd, out);
+	fx_close(&f);
+}
+
+VTEST(fault_fetch_from_no_exec)
+{
+	static const __u32 k[] = { RET };
+	struct fx f = fx_open();
+	struct vt_bo nx = vt_bo_new_flags(&f.d, 4096, DRM_VACCEL_VM_BIND_NO_EXEC);
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u64 off = vt_cmd_offset(&f.c);
+
+	memcpy(nx.cpu, k, sizeof(k));
+	pkt_dispatch(&f.c, nx.va, args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
+	vt_syncobj_wait(f.d.fd, out);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_PERMISSION,
+			DRM_VACCEL_ACCESS_EXEC, nx.va, off);
+	VT_ASSERT_EQ(vt_ctx_state(f.d.fd, f.ctx).fault_pc, nx.va);
+	drmSyncobjDestroy(f.d.fd, out);
+	fx_close(&f);
+}
+
+/* A fault of one context leaves another's dispatch untouched. */
+VTEST(fault_spares_other_contexts)
+{
+	static const __u32 bad[] = { ILLEGAL };
+	struct fx f = fx_open();
+	__u32 other = vt_ctx_create(f.d.fd, COMPUTE, 0), o1 = vt_syncobj(f.d.fd);
+	__u32 grid[3] = { 256 * 4, 1, 1 }, wg[3] = { 256, 1, 1 }, one[3] = { 1, 1, 1 };
+	__u64 good_entry = kernel(&f, mirror_kernel, 18), bad_entry = kernel(&f, bad, 1);
+
+	pkt_dispatch(&f.c, bad_entry, args1(&f, 0, 0, 0), one, one, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o1);
+	pkt_dispatch(&f.c, good_entry, f.args.va, grid, wg, 1024, 64);
+	vt_run(f.d.fd, other, &f.c);
+	vt_syncobj_wait(f.d.fd, o1);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o1), -EFAULT);
+	vt_expect_not_faulted(f.d.fd, other);
+	check_mirror(&f, 4, 256);
+	vt_ctx_destroy(f.d.fd, other);
+	drmSyncobjDestroy(f.d.fd, o1);
+	fx_close(&f);
+}
+
+/* Dispatches outside the limits are malformed packets. */
+VTEST(malformed_dispatches)
+{
+	static const __u32 k[] = { RET };
+	static const struct {
+		__u32 grid[3], wg[3], local, stack;
+	} bad[] = {
+		{ { 0, 1, 1 }, { 1, 1, 1 }, 0, 64 },		/* empty grid */
+		{ { 1, 1, 1 }, { 0, 1, 1 }, 0, 64 },		/* empty workgroup */
+		{ { 64, 64, 1 }, { 64, 32, 1 }, 0, 64 },	/* 2048 work-items */
+		{ { 1, 1, 1 }, { 1, 1, 1 }, 65537, 64 },	/* local memory */
+		{ { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 },		/* no stack */
+		{ { 1, 1, 1 }, { 1, 1, 1 }, 0, 24 },		/* misaligned stack */
+		{ { 1, 1, 1 }, { 1024, 1, 1 }, 0, 65536 },	/* 64 MiB of stacks */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct fx f = fx_open();
+		__u32 out = vt_syncobj(f.d.fd);
+		__u64 off = vt_cmd_offset(&f.c), entry = kernel(&f, k, 1);
+
+		pkt_dispatch(&f.c, entry, 0, bad[i].grid, bad[i].wg, bad[i].local,
+			     bad[i].stack);
+		vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
+		vt_syncobj_wait(f.d.fd, out);
+		VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EINVAL);
+		vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_MALFORMED,
+				DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
+		drmSyncobjDestroy(f.d.fd, out);
+		fx_close(&f);
+	}
+}
+
+VTEST(dispatch_refused_on_copy_engine)
+{
+	static const __u32 k[] = { RET };
+	struct fx f = fx_open();
+	__u32 copy = vt_ctx_create(f.d.fd, COPY, 0), out = vt_syncobj(f.d.fd);
+	__u32 one[3] = { 1, 1, 1 };
+	__u64 off = vt_cmd_offset(&f.c);
+
+	pkt_dispatch(&f.c, kernel(&f, k, 1), 0, one, one, 0, 64);
+	vt_submit(f.d.fd, copy, &f.c, 0, out);
+	vt_syncobj_wait(f.d.fd, out);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EINVAL);
+	vt_expect_fault(f.d.fd, copy, DRM_VACCEL_FAULT_MALFORMED,
+			DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
+	vt_ctx_destroy(f.d.fd, copy);
+	drmSyncobjDestroy(f.d.fd, out);
+	fx_close(&f);
+}
+
+/* --- preemption and hangs --- */
+
+#define SPIN_ITERS	100000
+
+/* x = x * 6364136223846793005 + gid, SPIN_ITERS times: out[gid] = x. */
+static const __u32 spin_kernel[] = {
+	CSRR(T0, CSR_GID_X),
+	LD(A2, A0, 8),		/* multiplier */
+	ADDI(A3, ZERO, 0),	/* x */
+	LD(A4, A0, 16),		/* iterations */
+	MUL(A3, A3, A2),	/* loop: */
+	ADD(A3, A3, T0),
+	XOR(A3, A3, A4),
+	ADDI(A4, A4, -1),
+	BNE(A4, ZERO, -4 * 4),
+	SLLI(T0, T0, 3),
+	LD(A1, A0, 0),
+	ADD(A1, A1, T0),
+	SD(A3, A1, 0),
+	RET,
+};
+
+static __u64 spin_expected(__u64 gid, __u64 iters)
+{
+	__u64 x = 0;
+
+	for (; iters; iters--)
+		x = (x * 6364136223846793005ull + gid) ^ iters;
+	return x;
+}
+
+/*
+ * The spin kernel and the barrier kernel, preempted again and again at
+ * instruction granularity: the results are those of an uninterrupted run.
+ */
+VTEST(preempted_at_instructions_bit_identical)
+{
+	struct fx f = fx_open();
+	__u32 grid[3] = { 64, 1, 1 }, wg[3] = { 16, 1, 1 }, o = vt_syncobj(f.d.fd);
+	__u32 mgrid[3] = { 256 * 16, 1, 1 }, mwg[3] = { 256, 1, 1 };
+	__u64 spin = kernel(&f, spin_kernel, 14), mirror = kernel(&f, mirror_kernel, 18);
+	struct drm_vaccel_context_state s0, s1;
+	struct vt_preempter p;
+	unsigned int i;
+
+	s0 = vt_ctx_state(f.d.fd, f.ctx);
+	pkt_dispatch(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS, 0),
+		     grid, wg, 0, 64);
+	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
+	vt_preempter_stop(&p);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
+	s1 = vt_ctx_state(f.d.fd, f.ctx);
+	for (i = 0; i < 64; i++)
+		VT_ASSERT_EQ(VT_U64(&f.out, i * 8), spin_expected(i, SPIN_ITERS));
+	printf("# preempted_at_instructions_bit_identical: %llu preemptions\n",
+	       (unsigned long long)(s1.preemptions - s0.preemptions));
+	VT_ASSERT(s1.preemptions - s0.preemptions >= 1000);
+
+	/* Barriers and local memory survive preemption too. */
+	pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
+	vt_preempter_stop(&p);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
+	check_mirror(&f, 16, 256);
+	VT_ASSERT(vt_ctx_state(f.d.fd, f.ctx).preemptions > s1.preemptions);
+	drmSyncobjDestroy(f.d.fd, o);
+	fx_close(&f);
+}
+
+/*
+ * A kernel that loops forever: -ETIMEDOUT after the hang timeout, its
+ * context banned for a hang; a context on the same engine completes.
+ * Load with timeout_ms=300.
+ */
+VTEST(infinite_loop_recovered)
+{
+	static const __u32 forever[] = { J(0) };
+	struct fx f = fx_open();
+	__u32 innocent = vt_ctx_create(f.d.fd, COMPUTE, 0);
+	__u32 oh = vt_syncobj(f.d.fd), oi = vt_syncobj(f.d.fd);
+	__u32 one[3] = { 1, 1, 1 };
+	__u32 mgrid[3] = { 256 * 2, 1, 1 }, mwg[3] = { 256, 1, 1 };
+	__u64 loop = kernel(&f, forever, 1), mirror = kernel(&f, mirror_kernel, 18);
+	struct drm_vaccel_context_state s;
+
+	pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, oh);
+	args1(&f, 0, 0, 0);
+	pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_submit(f.d.fd, innocent, &f.c, 0, oi);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oh, 30000), 0);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oh), -ETIMEDOUT);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oi, 30000), 0);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oi), 1);
+	check_mirror(&f, 2, 256);
+	s = vt_ctx_state(f.d.fd, f.ctx);
+	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_HANG);
+	VT_ASSERT_EQ(s.guilty_resets, 1);
+	vt_ctx_destroy(f.d.fd, innocent);
+	drmSyncobjDestroy(f.d.fd, oh);
+	drmSyncobjDestroy(f.d.fd, oi);
+	fx_close(&f);
+}
+
+VTEST(limits_reported)
+{
+	struct vt_dev d = vt_dev_open();
+
+	VT_ASSERT_EQ(d.info.max_workgroup_items, 1024);
+	VT_ASSERT_EQ(d.info.max_local_size, 65536);
+	VT_ASSERT_EQ(d.info.max_stack_size, 65536);
+	VT_ASSERT_EQ(d.info.max_private_size, 4 * 1024 * 1024);
+	VT_ASSERT(d.info.local_base >= d.info.va_end);
+	VT_ASSERT(d.info.private_base >= d.info.va_end);
+	vt_dev_close(&d);
+}
+
+VTEST_MAIN()
