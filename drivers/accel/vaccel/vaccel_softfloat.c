@@ -63,6 +63,15 @@
  * values to the largest integer, too large negative ones to the smallest)
  * with NV and without NX.
  *
+ * **Fast paths.**  Add, subtract and multiply first try the common case in
+ * line: both operands normal, the result normal and far enough from the
+ * overflow threshold that rounding cannot reach it, not an exact zero.
+ * They then align, add or multiply and round the significands directly
+ * from the bit patterns (ordering two normals by magnitude is comparing
+ * their bits), with no unpacking and no call; anything else goes to the
+ * general path above, which starts over.  Both compute the same exact
+ * intermediate and round it the same way, so they agree bit for bit.
+ *
  * Only VACCEL_RM_RNE to VACCEL_RM_RMM are rounding modes; the instruction
  * decoder rejects the others.  An unknown mode rounds as RNE.
  */
@@ -779,18 +788,166 @@ static u64 sf_from_int(bool dbl, bool sign, u64 mag, unsigned int rm,
 	return sf_norm_round_pack(dbl, sign, 0, mag, rm, flags);
 }
 
+/*
+ * The fast paths.  Most operands are normal numbers and most results are
+ * too: for those, add, subtract and multiply skip the unpacking into
+ * &struct sf_num and the special cases, and round in line.  Whatever they
+ * do not handle (a zero, subnormal, infinite or NaN operand, a result that
+ * may overflow or be tiny, an exact cancellation) goes to the general
+ * path, which computes it from scratch.
+ */
+
+/* Whether @bits is a normal number (not zero, subnormal, inf or NaN). */
+static inline bool sf_is_normal(bool dbl, u64 bits)
+{
+	unsigned int bexp = (bits >> SF_MBITS(dbl)) & SF_EMAX(dbl);
+
+	return bexp - 1 < SF_EMAX(dbl) - 1;
+}
+
+/*
+ * Whether rounding with @rm increments the magnitude @lsb (its last bit)
+ * given the bits below it: @rem, out of 2 * @half.
+ */
+static inline bool sf_round_up(unsigned int rm, bool sign, u64 rem,
+			       u64 half, u64 lsb)
+{
+	if (rm == VACCEL_RM_RNE)
+		return rem > half || (rem == half && (lsb & 1));
+	switch (rm) {
+	case VACCEL_RM_RTZ:
+		return false;
+	case VACCEL_RM_RDN:
+		return sign && rem;
+	case VACCEL_RM_RUP:
+		return !sign && rem;
+	case VACCEL_RM_RMM:
+		return rem >= half;
+	default:
+		return rem > half || (rem == half && (lsb & 1));
+	}
+}
+
+/*
+ * Rounds and packs a normal result: @sig with its leading bit at bit 62,
+ * its bit 0 sticky, and @bexp its biased exponent.  False, doing nothing,
+ * if the result could be tiny or overflow.
+ */
+static inline bool sf_fast_pack(bool dbl, bool sign, int bexp, u64 sig,
+				unsigned int rm, u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl), shift = 62 - mbits;
+	u64 rem = sig & ((1ull << shift) - 1), r = sig >> shift;
+
+	/* A carry of the rounding can raise bexp by one. */
+	if (bexp < 1 || bexp > SF_EMAX(dbl) - 2)
+		return false;
+	if (rem) {
+		*flags |= VACCEL_FFLAG_NX;
+		r += sf_round_up(rm, sign, rem, 1ull << (shift - 1), r);
+	}
+	/* The hidden bit adds one to the exponent, a carry out another. */
+	*res = (sign ? sf_sign_bit(dbl) : 0) + ((u64)(bexp - 1) << mbits) + r;
+	return true;
+}
+
+static inline bool sf_add_fast(bool dbl, u64 a, u64 b, unsigned int rm,
+			       u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
+	u64 xs, ys, s, t;
+	int xe, ye, lz;
+	bool sign;
+
+	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b))
+		return false;
+	/* a has the larger magnitude, which for normals is the larger bits. */
+	if ((a & ~smask) < (b & ~smask)) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	sign = (a & smask) != 0;
+	xe = (a >> mbits) & SF_EMAX(dbl);
+	ye = (b >> mbits) & SF_EMAX(dbl);
+	/* Leading bits at bit 61. */
+	xs = ((a & fmask) | (fmask + 1)) << (61 - mbits);
+	ys = sf_shr_jam(((b & fmask) | (fmask + 1)) << (61 - mbits), xe - ye);
+	if (!((a ^ b) & smask)) {
+		s = xs + ys;
+	} else {
+		s = xs - ys;
+		if (!s)
+			return false;	/* the sign of zero depends on rm */
+	}
+	/* At most one bit of carry, or cancellation: lead it to bit 62. */
+	lz = sf_clz64(s);
+	return sf_fast_pack(dbl, sign, xe + 1 - lz + 1, s << (lz - 1), rm,
+			    flags, res);
+}
+
+static inline bool sf_mul_fast(bool dbl, u64 a, u64 b, unsigned int rm,
+			       u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
+	u64 x, y, sig;
+	int bexp;
+	u128 p;
+
+	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b))
+		return false;
+	x = (a & fmask) | (fmask + 1);
+	y = (b & fmask) | (fmask + 1);
+	bexp = (int)((a >> mbits) & SF_EMAX(dbl)) +
+	       (int)((b >> mbits) & SF_EMAX(dbl)) - SF_BIAS(dbl);
+	/* x * y is in [2^(2 * mbits), 2^(2 * mbits + 2)). */
+	if (dbl) {
+		p = (u128)x * y;
+		/* Its leading bit to bit 126, then the top 64 bits, sticky. */
+		if (p >> (2 * mbits + 1))
+			bexp++;
+		else
+			p <<= 1;
+		p <<= 126 - (2 * mbits + 1);
+		sig = (u64)(p >> 64) | ((u64)p != 0);
+	} else {
+		sig = x * y;
+		if (sig >> (2 * mbits + 1))
+			bexp++;
+		else
+			sig <<= 1;
+		sig <<= 62 - (2 * mbits + 1);
+	}
+	return sf_fast_pack(dbl, ((a ^ b) & smask) != 0, bexp, sig, rm, flags,
+			    res);
+}
+
 u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_add_fast(false, a, b, rm, flags, &r))
+		return r;
 	return sf_add(false, a, b, false, rm, flags);
 }
 
 u32 vaccel_f32_sub(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_add_fast(false, a, b ^ sf_sign_bit(false), rm, flags, &r))
+		return r;
 	return sf_add(false, a, b, true, rm, flags);
 }
 
 u32 vaccel_f32_mul(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_mul_fast(false, a, b, rm, flags, &r))
+		return r;
 	return sf_mul(false, a, b, rm, flags);
 }
 
@@ -841,16 +998,28 @@ u32 vaccel_f32_classify(u32 a)
 
 u64 vaccel_f64_add(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_add_fast(true, a, b, rm, flags, &r))
+		return r;
 	return sf_add(true, a, b, false, rm, flags);
 }
 
 u64 vaccel_f64_sub(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_add_fast(true, a, b ^ sf_sign_bit(true), rm, flags, &r))
+		return r;
 	return sf_add(true, a, b, true, rm, flags);
 }
 
 u64 vaccel_f64_mul(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_mul_fast(true, a, b, rm, flags, &r))
+		return r;
 	return sf_mul(true, a, b, rm, flags);
 }
 
