@@ -62,6 +62,7 @@ static int vaccel_engine_test_init(struct kunit *test)
 		.devices = 1, .compute_engines = 1, .copy_engines = 1, .va_bits = 48,
 		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
 		.timeout_ms = TIMEOUT_MS,
+		.dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT,
 	};
 	struct vaccel_engine_test *t;
 	struct device *dev;

@@ -18,10 +18,15 @@ struct vaccel_topology_case {
 /* Devices, compute, copy, va_bits, single use; default scheduling. */
 #define TOPO(d, c, k, v, ...) \
 	{ d, c, k, v, __VA_ARGS__ + 0, VACCEL_TIMESLICE_MS_DEFAULT, \
-	  VACCEL_TIMEOUT_MS_DEFAULT }
+	  VACCEL_TIMEOUT_MS_DEFAULT, VACCEL_DISPATCH_SLICE_DEFAULT }
 /* The default topology with scheduling parameters. */
 #define SCHED(slice, timeout, n, ...) \
-	{ 1, 2, 1, 48, false, slice, timeout, { __VA_ARGS__ }, n }
+	{ 1, 2, 1, 48, false, slice, timeout, VACCEL_DISPATCH_SLICE_DEFAULT, \
+	  { __VA_ARGS__ }, n }
+/* The default topology with a dispatch slice. */
+#define DSLICE(n) \
+	{ 1, 2, 1, 48, false, VACCEL_TIMESLICE_MS_DEFAULT, \
+	  VACCEL_TIMEOUT_MS_DEFAULT, n }
 
 static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "defaults", TOPO(1, 2, 1, 48), 0 },
@@ -43,6 +48,10 @@ static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "slice_too_long", SCHED(1001, 2000, 0), -EINVAL },
 	{ "timeout_too_short", SCHED(10, 9, 0), -EINVAL },
 	{ "timeout_too_long", SCHED(10, 600001, 0), -EINVAL },
+	{ "dispatch_slice_smallest", DSLICE(64), 0 },
+	{ "dispatch_slice_largest", DSLICE(1 << 20), 0 },
+	{ "dispatch_slice_too_small", DSLICE(63), -EINVAL },
+	{ "dispatch_slice_too_large", DSLICE((1 << 20) + 1), -EINVAL },
 	{ "granularity_buffer_all", SCHED(10, 2000, 1, 0), 0 },
 	{ "granularity_per_engine", SCHED(10, 2000, 3, 1, 0, 1), 0 },
 	{ "granularity_workgroup_all", SCHED(10, 2000, 1, 2), 0 },
@@ -146,6 +155,7 @@ static void vaccel_test_topology_init(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, topo->timeslice_ns, p->timeslice_ms * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, topo->timeout_ns, p->timeout_ms * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, topo->dispatch_slice, p->dispatch_slice);
 }
 
 /* The module parameters default to one device, 2 compute, 1 copy, 48 bits. */
@@ -163,6 +173,7 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, p.single_use);
 	KUNIT_EXPECT_EQ(test, p.timeslice_ms, 10);
 	KUNIT_EXPECT_EQ(test, p.timeout_ms, 2000);
+	KUNIT_EXPECT_EQ(test, p.dispatch_slice, 8192);
 	KUNIT_EXPECT_EQ(test, p.granularity_count, 0);
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
@@ -181,6 +192,7 @@ static void vaccel_test_topology_max_fits(struct kunit *test)
 		.va_bits = VACCEL_VA_BITS_MAX,
 		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
 		.timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT,
+		.dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT,
 	};
 	struct vaccel_topology *topo;
 	const char *why = NULL;

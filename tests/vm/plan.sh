@@ -127,7 +127,8 @@ run_compute() {
 		fault_unmapped_store fault_fetch_from_no_exec \
 		fault_spares_other_contexts malformed_dispatches \
 		dispatch_refused_on_copy_engine \
-		preempted_at_instructions_bit_identical limits_reported
+		preempted_at_instructions_bit_identical instructions_counted \
+		limits_reported
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
@@ -175,6 +176,12 @@ vt_load preempt_granularity=0,1,1
 vt_run test_sched granularity
 vt_unload
 
+# The shortest dispatch slice: a check every 64 instructions.
+vt_load dispatch_slice=64
+vt_run test_dispatch barrier_and_local_memory atomics_global_and_local \
+	preempted_at_instructions_bit_identical
+vt_unload
+
 # Between workgroups: one value for all, copy engines take packets.
 vt_load preempt_granularity=2
 vt_run test_sched params granularity
@@ -220,6 +227,8 @@ vt_load_refused timeout_ms=600001
 vt_load_refused preempt_granularity=4
 vt_load_refused preempt_granularity=1,1
 vt_load_refused preempt_granularity=3,3,2
+vt_load_refused dispatch_slice=63
+vt_load_refused dispatch_slice=1048577
 
 # Load and unload repeatedly: nothing may accumulate or leak.
 i=0

@@ -656,6 +656,49 @@ VTEST(infinite_loop_recovered)
 	fx_close(&f);
 }
 
+/* The engine's instruction counter (debugfs arbiter) of engine @index. */
+static __u64 engine_instructions(int fd, unsigned int index)
+{
+	char *text = vt_debugfs_read(fd, "arbiter"), *line;
+	__u64 n = ~0ull;
+
+	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned int e;
+		const char *p;
+
+		if (sscanf(line, "engine %u:", &e) != 1 || e != index)
+			continue;
+		p = strstr(line, " instructions ");
+		VT_ASSERT(p && p < strchr(line, '\n'));
+		n = strtoull(p + strlen(" instructions "), NULL, 10);
+		break;
+	}
+	free(text);
+	VT_ASSERT(n != ~0ull);
+	return n;
+}
+
+/*
+ * The engine counts the instructions it executes: 1000 work-items of six
+ * instructions each, the return included, are 6000.
+ */
+VTEST(instructions_counted)
+{
+	static const __u32 k[] = {
+		CSRR(T0, CSR_GID_X), LD(A1, A0, 0), SLLI(T1, T0, 2),
+		ADD(A1, A1, T1), SW(T0, A1, 0), RET,
+	};
+	struct fx f = fx_open();
+	__u32 grid[3] = { 1000, 1, 1 }, wg[3] = { 64, 1, 1 };
+	unsigned int e = vt_ctx_state(f.d.fd, f.ctx).engine_index;
+	__u64 before = engine_instructions(f.d.fd, e);
+
+	pkt_dispatch(&f.c, kernel(&f, k, 6), args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	VT_ASSERT_EQ(engine_instructions(f.d.fd, e) - before, 6000);
+	fx_close(&f);
+}
+
 VTEST(limits_reported)
 {
 	struct vt_dev d = vt_dev_open();

@@ -21,7 +21,8 @@
  * The barrier releases when every work-item that has not ended waits at
  * it.
  *
- * The engine runs slices of %VACCEL_DISPATCH_SLICE instructions with its
+ * The engine runs slices of instructions (module parameter dispatch_slice)
+ * with its
  * TLB's lock held, so that the host pages the interpreter caches stay valid
  * (an unmap waits for the slice), then checks the engine, at the
  * instruction level inside a workgroup and at the workgroup level between
@@ -232,12 +233,15 @@ static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
 	struct vaccel_dispatch *d;
 	u32 items;
 
-	/* Charged to the submitter: a preempted dispatch keeps all of it. */
-	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Charged to the submitter: a preempted dispatch keeps all of it.
+	 * The interpreter's caches make it 18 KiB: no need for contiguity.
+	 */
+	d = kvzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	if (vaccel_dispatch_parse(d, op)) {
-		kfree(d);
+		kvfree(d);
 		return ERR_PTR(-EINVAL);
 	}
 	items = d->wg[0] * d->wg[1] * d->wg[2];
@@ -270,7 +274,7 @@ void vaccel_dispatch_free(struct vaccel_dispatch *d)
 	kvfree(d->item_state);
 	kvfree(d->private);
 	kvfree(d->local);
-	kfree(d);
+	kvfree(d);
 }
 
 /* Starts workgroup @d->group: its work-items at the entry, memory zeroed. */
@@ -401,17 +405,21 @@ static void vaccel_dispatch_fault(struct vaccel_fault *fault,
 static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
 				 struct vaccel_fault *fault)
 {
+	struct vaccel_engine *engine = d->engine;
 	struct vaccel_rv_fault rvf;
 
 	while (d->live && budget) {
 		struct vaccel_rv_hart *h = &d->items[d->cur];
+		enum vaccel_rv_stop stop;
 		u64 done = 0;
 
 		if (d->item_state[d->cur] != VACCEL_ITEM_READY) {
 			vaccel_dispatch_next_item(d);
 			continue;
 		}
-		switch (vaccel_rv_run(&d->cpu, h, budget, &done, &rvf)) {
+		stop = vaccel_rv_run(&d->cpu, h, budget, &done, &rvf);
+		WRITE_ONCE(engine->instructions, engine->instructions + done);
+		switch (stop) {
 		case VACCEL_RV_BUDGET:
 			break;
 		case VACCEL_RV_BARRIER:
@@ -475,7 +483,8 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		progressed = false;
 		while (d->live) {
 			vaccel_tlb_lock(&engine->tlb);
-			ret = vaccel_dispatch_slice(d, VACCEL_DISPATCH_SLICE, fault);
+			ret = vaccel_dispatch_slice(d, engine->vdev->topo.dispatch_slice,
+						    fault);
 			vaccel_tlb_unlock(&engine->tlb);
 			vaccel_packet_wrote(engine);
 			if (ret)

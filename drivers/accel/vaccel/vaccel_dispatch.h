@@ -28,9 +28,6 @@ struct vaccel_job;
 #define VACCEL_PRIVATE_BASE		0x0200000000000000ull
 #define VACCEL_EXIT_PC			0x0300000000000000ull
 
-/* Instructions a workgroup runs between two checks of the engine. */
-#define VACCEL_DISPATCH_SLICE		8192
-
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			const u64 *op, struct vaccel_fault *fault);
 void vaccel_dispatch_free(struct vaccel_dispatch *d);

@@ -743,10 +743,10 @@ void vaccel_engine_show(struct vaccel_engine *engine, struct seq_file *m)
 	unsigned int i;
 
 	spin_lock(&engine->lock);
-	seq_printf(m, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu\n",
+	seq_printf(m, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu instructions %llu\n",
 		   engine->index, engine->desc.preempt_granularity,
 		   arb->slice_ns, engine->timeout_ns, engine->resets,
-		   engine->hangs);
+		   engine->hangs, READ_ONCE(engine->instructions));
 	seq_puts(m, "  preemptions:");
 	for (i = 1; i < VACCEL_PREEMPT_REASONS; i++)
 		seq_printf(m, " %s %llu", vaccel_preempt_reason_names[i],

@@ -53,6 +53,8 @@ struct vaccel_job;
  * @hangs: buffers found hung
  * @reset_unproven: the engine was reset for a hang and has not completed
  *	a buffer since
+ * @instructions: kernel instructions the engine has executed; written by
+ *	@thread only, read without a lock
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;
@@ -76,6 +78,7 @@ struct vaccel_engine {
 	u64 resets;
 	u64 hangs;
 	bool reset_unproven;
+	u64 instructions;
 };
 
 int vaccel_engines_init(struct vaccel_device *vdev);

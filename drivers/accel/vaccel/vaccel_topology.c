@@ -32,6 +32,10 @@
  *                                       copy engine (a copy engine takes at
  *                                       most 1), or one per engine in
  *                                       engine order
+ * dispatch_slice    64 to      8192     instructions a workgroup runs
+ *                   1048576             between two checks of its engine:
+ *                                       the preemption latency of a
+ *                                       dispatch against the checks' cost
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -95,6 +99,10 @@ static unsigned int timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "Engine time without progress before a buffer is hung, ms [10..600000] (default 2000)");
 
+static unsigned int dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT;
+module_param(dispatch_slice, uint, 0444);
+MODULE_PARM_DESC(dispatch_slice, "Instructions a workgroup runs between two checks of its engine [64..1048576] (default 8192)");
+
 static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
 static unsigned int preempt_granularity_count;
 module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
@@ -116,6 +124,7 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->single_use = single_use;
 	params->timeslice_ms = timeslice_ms;
 	params->timeout_ms = timeout_ms;
+	params->dispatch_slice = dispatch_slice;
 	memcpy(params->granularity, preempt_granularity,
 	       sizeof(params->granularity));
 	params->granularity_count = preempt_granularity_count;
@@ -235,11 +244,17 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		*why = "timeout_ms must be 10 to 600000";
 		goto err;
 	}
+	if (params->dispatch_slice < VACCEL_DISPATCH_SLICE_MIN ||
+	    params->dispatch_slice > VACCEL_DISPATCH_SLICE_MAX) {
+		*why = "dispatch_slice must be 64 to 1048576";
+		goto err;
+	}
 	if (vaccel_topology_set_granularity(topo, params, why))
 		goto err;
 
 	topo->timeslice_ns = (u64)params->timeslice_ms * NSEC_PER_MSEC;
 	topo->timeout_ns = (u64)params->timeout_ms * NSEC_PER_MSEC;
+	topo->dispatch_slice = params->dispatch_slice;
 	topo->va_bits = params->va_bits;
 	topo->va_start = VACCEL_VA_START;
 	topo->va_end = BIT_ULL(params->va_bits);

@@ -36,6 +36,10 @@
 #define VACCEL_TIMEOUT_MS_DEFAULT	2000
 #define VACCEL_TIMEOUT_MS_MIN		10
 #define VACCEL_TIMEOUT_MS_MAX		600000
+/* Instructions a workgroup runs between two checks of its engine. */
+#define VACCEL_DISPATCH_SLICE_MIN	64
+#define VACCEL_DISPATCH_SLICE_DEFAULT	8192
+#define VACCEL_DISPATCH_SLICE_MAX	BIT(20)
 
 /**
  * struct vaccel_topology_params - the topology as the administrator asked for it
@@ -46,6 +50,7 @@
  * @single_use: one address space per device: one open file at a time
  * @timeslice_ms: the time slice of contexts of one band
  * @timeout_ms: time without progress that makes a buffer hung
+ * @dispatch_slice: instructions a workgroup runs between two checks
  * @granularity: preemption granularity of each compute and copy engine, in
  *	engine order, or of all of them if @granularity_count is 1
  * @granularity_count: values in @granularity; 0 for the default, the
@@ -59,6 +64,7 @@ struct vaccel_topology_params {
 	bool single_use;
 	unsigned int timeslice_ms;
 	unsigned int timeout_ms;
+	unsigned int dispatch_slice;
 	unsigned int granularity[VACCEL_MAX_ENGINES];
 	unsigned int granularity_count;
 };
@@ -89,6 +95,7 @@ struct vaccel_engine_desc {
  * @single_use: the device admits one open file at a time
  * @timeslice_ns: the time slice
  * @timeout_ns: time without progress that makes a buffer hung
+ * @dispatch_slice: instructions a workgroup runs between two checks
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -102,6 +109,7 @@ struct vaccel_topology {
 	bool single_use;
 	u64 timeslice_ns;
 	u64 timeout_ns;
+	u32 dispatch_slice;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 
