@@ -1504,6 +1504,46 @@ static void vaccel_test_rv_code_changes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 51);
 }
 
+/*
+ * An ADDI and the branch after it run as a pair from one entry of the
+ * decode cache: a rewritten second word is seen, and a budget that ends
+ * between the two splits them.
+ */
+static void vaccel_test_rv_pairs(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = {
+		ADDI(A0, ZERO, 0),
+		ADDI(A3, ZERO, 3),
+		ADDI(A0, A0, 1),	/* loop: */
+		BR(1, A3, A0, -4),	/* bne a3, a0, loop */
+		RET,
+	};
+	u32 word = ADDI(A0, A0, 10);
+
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 3);
+	KUNIT_EXPECT_EQ(test, e->executed, 2 + 3 * 2 + 1);
+
+	/* The branch becomes an ADDI: the same first word, another pair. */
+	rv_code_at(e, T_PAGE(T_CODE) + 12, &word, 1);
+	e->hart.pc = T_PAGE(T_CODE);
+	e->hart.x[RA] = T_EXIT;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 11);
+
+	/* And back, run 3 instructions at a time: the ADDI alone at times. */
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	e->hart.x[RA] = T_EXIT;
+	e->executed = 0;
+	while (rv_run(e, 3) == VACCEL_RV_BUDGET)
+		KUNIT_ASSERT_LE(test, e->executed, 9);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 3);
+	KUNIT_EXPECT_EQ(test, e->hart.pc, T_EXIT);
+	KUNIT_EXPECT_EQ(test, e->executed, 9);
+}
+
 /* One interpreter, two harts taking turns at barriers. */
 static void vaccel_test_rv_two_harts(struct kunit *test)
 {
@@ -1566,6 +1606,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_tlb),
 	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
+	KUNIT_CASE(vaccel_test_rv_pairs),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
 	{}
 };

@@ -29,12 +29,24 @@
  * cache is never flushed, and code written by the program (with FENCE.I),
  * by the CPU between dispatches or belonging to another address space is
  * decoded afresh.  A decoding depends on the word only, never on pc.
- * Execution is one switch on the decoded handler, with no indirect call:
+ * Execution is a switch on the decoded handler, with no indirect call:
  * the kernel builds it as a tree of compares (no jump tables under
- * retpolines), user space as a jump table.  Reserved encodings decode to
- * the illegal-instruction handler, integer instructions without a
- * destination to a no-op; x0 is zeroed again after the few handlers that
- * may write it otherwise.
+ * retpolines), user space as a jump table.  The tree's depth is what an
+ * instruction pays, so the handlers of the hottest instructions (the
+ * loads, stores, branches and arithmetic of inner loops) are numbered
+ * below H_COLD and have a switch of their own, which one compare selects.
+ * Reserved encodings decode to the illegal-instruction handler, integer
+ * instructions without a destination to a no-op, and loads and jumps
+ * without one to handlers that write no register; x0 is zeroed again
+ * after the few rare handlers that may write it otherwise.
+ *
+ * Pairs.  An ADDI followed by a conditional branch, the latch of most
+ * loops, decodes to one handler that executes both, saving one dispatch.
+ * Its entry also holds the branch's word, which the handler compares with
+ * the word after the ADDI, and it runs the ADDI alone when that differs,
+ * when the branch is not in the page being executed (or is at the exit
+ * address) or when the budget has no room for it; the branch then
+ * executes from its own entry.
  * Floating-point arithmetic is the integer-only soft-float of
  * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
  * values are NaN-boxed in the 64-bit f registers, and an operand that is
@@ -391,10 +403,16 @@ static __always_inline bool rv_load(struct vaccel_rv_cpu *cpu, u64 va,
 				    struct vaccel_rv_fault *fault)
 {
 	u8 *p = rv_tlb_hit(cpu, RV_TLB_READ, va, size);
+	u64 slow;
 
-	if (unlikely(!p))
-		return rv_load_slow(cpu, va, size, val, fault);
-	*val = rv_read(p, size);
+	if (likely(p)) {
+		*val = rv_read(p, size);
+		return true;
+	}
+	/* Not through @val, which can then live in a register. */
+	if (!rv_load_slow(cpu, va, size, &slow, fault))
+		return false;
+	*val = slow;
 	return true;
 }
 
@@ -950,9 +968,30 @@ static __always_inline u64 rv_muldiv_w(unsigned int funct3, u64 a, u64 b)
 	}
 }
 
-/* What executes a decoded instruction: the labels of vaccel_rv_run(). */
+/*
+ * What executes a decoded instruction: the labels of vaccel_rv_run().  The
+ * hottest come first, below H_COLD: they have a switch of their own.
+ */
 enum {
-	H_ILLEGAL,
+	H_BEQ,
+	H_BNE,
+	H_ADDI_B,	/* ADDI, then a conditional branch */
+	H_LW,
+	H_LD,
+	H_SB,
+	H_SH,
+	H_SW,
+	H_SD,
+	H_ADDI,
+	H_SLLI,
+	H_SRLI,
+	H_ADD,
+	H_ADDW,
+	H_MULW,
+	H_FLW,
+	H_FLD,
+	H_COLD,		/* the first of the others */
+	H_ILLEGAL = H_COLD,
 	H_COMPRESSED,
 	H_ECALL,
 	H_EBREAK,
@@ -962,10 +1001,10 @@ enum {
 	H_LUI,
 	H_AUIPC,
 	H_JAL,
+	H_J,		/* JAL without a destination */
 	H_JALR,
+	H_JR,		/* JALR without a destination */
 	H_JMIS,		/* JAL to a misaligned target */
-	H_BEQ,
-	H_BNE,
 	H_BLT,
 	H_BGE,
 	H_BLTU,
@@ -973,29 +1012,20 @@ enum {
 	H_BMIS,		/* a branch to a misaligned target */
 	H_LB,
 	H_LH,
-	H_LW,
-	H_LD,
 	H_LBU,
 	H_LHU,
 	H_LWU,
-	H_SB,
-	H_SH,
-	H_SW,
-	H_SD,
-	H_ADDI,
+	H_LX0,		/* an integer load without a destination */
 	H_SLTI,
 	H_SLTIU,
 	H_XORI,
 	H_ORI,
 	H_ANDI,
-	H_SLLI,
-	H_SRLI,
 	H_SRAI,
 	H_ADDIW,
 	H_SLLIW,
 	H_SRLIW,
 	H_SRAIW,
-	H_ADD,
 	H_SUB,
 	H_SLL,
 	H_SLT,
@@ -1005,7 +1035,6 @@ enum {
 	H_SRA,
 	H_OR,
 	H_AND,
-	H_ADDW,
 	H_SUBW,
 	H_SLLW,
 	H_SRLW,
@@ -1018,15 +1047,12 @@ enum {
 	H_DIVU,
 	H_REM,
 	H_REMU,
-	H_MULW,
 	H_DIVW,
 	H_DIVUW,
 	H_REMW,
 	H_REMUW,
 	H_AMO,
 	H_CSR,
-	H_FLW,
-	H_FLD,
 	H_FSW,
 	H_FSD,
 	H_FADD_S,
@@ -1139,11 +1165,31 @@ static unsigned int rv_decode_fp(u32 insn)
 }
 
 /*
- * Decodes @insn into @op.  The result depends on the word only, never on
- * where it is, so that an entry of the decode cache serves any pc that
- * holds the same word.
+ * Makes @op, the decoding of an ADDI, execute the conditional branch @next
+ * after it too, if it can.
  */
-static noinline void rv_decode(u32 insn, struct vaccel_rv_op *op)
+static void rv_fuse(u32 next, struct vaccel_rv_op *op)
+{
+	unsigned int f3 = rv_funct3(next);
+
+	if ((next & 0x7f) != RV_OP_BRANCH || rv_branch_h[f3] == H_ILLEGAL ||
+	    rv_imm_b(next) & 2)
+		return;
+	op->handler = H_ADDI_B;
+	op->insn2 = next;
+	op->imm2 = rv_imm_b(next);
+	op->rs2 = rv_rs1(next);
+	op->rs3 = rv_rs2(next);
+	op->rm = f3;
+}
+
+/*
+ * Decodes @insn into @op; @next is the word after it, or 0 if there is
+ * none to execute.  The result depends on the words only, never on where
+ * they are, so that an entry of the decode cache serves any pc that holds
+ * the same word (and the handler of a pair checks the second word).
+ */
+static noinline void rv_decode(u32 insn, u32 next, struct vaccel_rv_op *op)
 {
 	unsigned int f3 = rv_funct3(insn), h;
 	s32 imm = 0;
@@ -1158,11 +1204,11 @@ static noinline void rv_decode(u32 insn, struct vaccel_rv_op *op)
 		break;
 	case RV_OP_JAL:
 		imm = rv_imm_j(insn);
-		h = imm & 2 ? H_JMIS : H_JAL;
+		h = imm & 2 ? H_JMIS : rv_rd(insn) ? H_JAL : H_J;
 		break;
 	case RV_OP_JALR:
 		imm = rv_imm_i(insn);
-		h = f3 ? H_ILLEGAL : H_JALR;
+		h = f3 ? H_ILLEGAL : rv_rd(insn) ? H_JALR : H_JR;
 		break;
 	case RV_OP_BRANCH:
 		imm = rv_imm_b(insn);
@@ -1173,6 +1219,8 @@ static noinline void rv_decode(u32 insn, struct vaccel_rv_op *op)
 	case RV_OP_LOAD:
 		imm = rv_imm_i(insn);
 		h = rv_load_h[f3];
+		if (h != H_ILLEGAL && !rv_rd(insn))
+			h = H_LX0;
 		break;
 	case RV_OP_STORE:
 		imm = rv_imm_s(insn);
@@ -1238,6 +1286,10 @@ static noinline void rv_decode(u32 insn, struct vaccel_rv_op *op)
 	if ((insn & 0x7f) == RV_OP_MSUB || (insn & 0x7f) == RV_OP_NMADD)
 		op->neg |= 2;
 	op->pad = 0;
+	op->insn2 = 0;
+	op->imm2 = 0;
+	if (h == H_ADDI)
+		rv_fuse(next, op);
 }
 
 /**
@@ -1264,7 +1316,7 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 	}
 	/* Every entry starts as the decoding of the word 0. */
 	for (i = 0; i < VACCEL_RV_DC_ENTRIES; i++)
-		rv_decode(0, &cpu->dc[i]);
+		rv_decode(0, 0, &cpu->dc[i]);
 }
 
 static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
@@ -1311,6 +1363,7 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 	struct vaccel_rv_op *op = NULL;
 	u64 *const x = hart->x, *const f = hart->f;
 	u64 pc = hart->pc, left = budget, code_va = 1, code_len = 0, off, v;
+	u64 out;	/* what the out-of-line helpers return */
 	const u8 *code = NULL;
 	enum vaccel_rv_stop stop;
 	u32 cause, flags, word;
@@ -1358,8 +1411,116 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		word = *(const u32 *)(code + off);
 		left--;
 		if (unlikely(op->insn != word))
-			rv_decode(word, op);
+			rv_decode(word, off + 4 < code_len ?
+				  *(const u32 *)(code + off + 4) : 0, op);
 
+		if (op->handler >= H_COLD)
+			goto cold;
+		switch (op->handler) {
+		case H_BEQ:
+			if (x[op->rs1] == x[op->rs2]) {
+				pc += op->imm;
+				continue;
+			}
+			break;
+
+		case H_BNE:
+			if (x[op->rs1] != x[op->rs2]) {
+				pc += op->imm;
+				continue;
+			}
+			break;
+
+		case H_ADDI_B:
+			x[op->rd] = x[op->rs1] + op->imm;
+			/* The branch too if budget is left and it is still there. */
+			if (unlikely(!left || off + 4 >= code_len ||
+				     *(const u32 *)(code + off + 4) != op->insn2))
+				break;
+			left--;
+			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
+				pc += 4 + op->imm2;
+				continue;
+			}
+			pc += 8;
+			continue;
+
+		case H_LW:
+			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+				goto load_fault;
+			x[op->rd] = (s32)v;
+			break;
+
+		case H_LD:
+			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+				goto load_fault;
+			x[op->rd] = v;
+			break;
+
+		case H_SB:
+			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
+					       fault)))
+				goto store_fault;
+			break;
+
+		case H_SH:
+			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
+					       fault)))
+				goto store_fault;
+			break;
+
+		case H_SW:
+			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
+					       fault)))
+				goto store_fault;
+			break;
+
+		case H_SD:
+			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
+					       fault)))
+				goto store_fault;
+			break;
+
+		case H_ADDI:
+			x[op->rd] = x[op->rs1] + op->imm;
+			break;
+
+		case H_SLLI:
+			x[op->rd] = x[op->rs1] << op->imm;
+			break;
+
+		case H_SRLI:
+			x[op->rd] = x[op->rs1] >> op->imm;
+			break;
+
+		case H_ADD:
+			x[op->rd] = x[op->rs1] + x[op->rs2];
+			break;
+
+		case H_ADDW:
+			x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
+			break;
+
+		case H_MULW:
+			x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
+			break;
+
+		case H_FLW:
+			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+				goto load_fault;
+			f[op->rd] = RV_BOX | v;
+			break;
+
+		case H_FLD:
+			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+				goto load_fault;
+			f[op->rd] = v;
+			break;
+		}
+		pc += 4;
+		continue;
+
+cold:
 		switch (op->handler) {
 		case H_NOP:
 			break;
@@ -1379,19 +1540,25 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 
 		case H_JAL:
 			x[op->rd] = pc + 4;
-			x[0] = 0;
+			pc += op->imm;
+			continue;
+
+		case H_J:
 			pc += op->imm;
 			continue;
 
 		case H_JALR:
 			v = (x[op->rs1] + op->imm) & ~1ull;
-			if (unlikely(v & 3)) {
-				fault->va = v;
-				cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
-				goto insn_fault;
-			}
+			if (unlikely(v & 3))
+				goto jump_fault;
 			x[op->rd] = pc + 4;
-			x[0] = 0;
+			pc = v;
+			continue;
+
+		case H_JR:
+			v = (x[op->rs1] + op->imm) & ~1ull;
+			if (unlikely(v & 3))
+				goto jump_fault;
 			pc = v;
 			continue;
 
@@ -1399,20 +1566,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			fault->va = pc + op->imm;
 			cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
 			goto insn_fault;
-
-		case H_BEQ:
-			if (x[op->rs1] == x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BNE:
-			if (x[op->rs1] != x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
 
 		case H_BLT:
 			if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
@@ -1453,77 +1606,37 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
 				goto load_fault;
 			x[op->rd] = (s8)v;
-			x[0] = 0;
 			break;
 
 		case H_LH:
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
 				goto load_fault;
 			x[op->rd] = (s16)v;
-			x[0] = 0;
-			break;
-
-		case H_LW:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-				goto load_fault;
-			x[op->rd] = (s32)v;
-			x[0] = 0;
-			break;
-
-		case H_LD:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-				goto load_fault;
-			x[op->rd] = v;
-			x[0] = 0;
 			break;
 
 		case H_LBU:
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
 				goto load_fault;
 			x[op->rd] = v;
-			x[0] = 0;
 			break;
 
 		case H_LHU:
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
 				goto load_fault;
 			x[op->rd] = v;
-			x[0] = 0;
 			break;
 
 		case H_LWU:
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
 				goto load_fault;
 			x[op->rd] = v;
-			x[0] = 0;
 			break;
 
-		case H_SB:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SH:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SW:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SD:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_ADDI:
-			x[op->rd] = x[op->rs1] + op->imm;
+		case H_LX0:
+			/* It may fault: only its size matters. */
+			if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
+						   1 << (op->rm & 3), &out, fault)))
+				goto load_fault;
 			break;
 
 		case H_SLTI:
@@ -1546,14 +1659,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			x[op->rd] = x[op->rs1] & op->imm;
 			break;
 
-		case H_SLLI:
-			x[op->rd] = x[op->rs1] << op->imm;
-			break;
-
-		case H_SRLI:
-			x[op->rd] = x[op->rs1] >> op->imm;
-			break;
-
 		case H_SRAI:
 			x[op->rd] = (s64)x[op->rs1] >> op->imm;
 			break;
@@ -1572,10 +1677,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 
 		case H_SRAIW:
 			x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
-			break;
-
-		case H_ADD:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
 			break;
 
 		case H_SUB:
@@ -1612,10 +1713,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 
 		case H_AND:
 			x[op->rd] = x[op->rs1] & x[op->rs2];
-			break;
-
-		case H_ADDW:
-			x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
 			break;
 
 		case H_SUBW:
@@ -1666,10 +1763,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
 			break;
 
-		case H_MULW:
-			x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
-			break;
-
 		case H_DIVW:
 			x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
 			break;
@@ -1687,32 +1780,20 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			break;
 
 		case H_AMO:
-			cause = rv_amo(cpu, hart, op->insn, &v, fault);
+			cause = rv_amo(cpu, hart, op->insn, &out, fault);
 			if (unlikely(cause))
 				goto insn_fault;
-			x[op->rd] = v;
+			x[op->rd] = out;
 			x[0] = 0;
 			break;
 
 		case H_CSR:
 			hart->pc = pc;
-			cause = rv_csr(cpu, hart, op->insn, budget - left - 1, &v);
+			cause = rv_csr(cpu, hart, op->insn, budget - left - 1, &out);
 			if (unlikely(cause))
 				goto insn_fault;
-			x[op->rd] = v;
+			x[op->rd] = out;
 			x[0] = 0;
-			break;
-
-		case H_FLW:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-				goto load_fault;
-			f[op->rd] = RV_BOX | v;
-			break;
-
-		case H_FLD:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-				goto load_fault;
-			f[op->rd] = v;
 			break;
 
 		case H_FSW:
@@ -1860,6 +1941,10 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		pc += 4;
 	}
 
+jump_fault:
+	fault->va = v;
+	cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
+	goto insn_fault;
 load_fault:
 	cause = VACCEL_RV_CAUSE_LOAD;
 	goto insn_fault;

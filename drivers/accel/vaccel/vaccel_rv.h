@@ -175,6 +175,9 @@ struct vaccel_rv_tlb_entry {
  * @rm: the rounding mode field
  * @neg: fused multiply-add: bit 0 negates the product, bit 1 the addend
  * @pad: zero
+ * @insn2: for a pair of instructions executed as one, the word of the
+ *	second; else 0
+ * @imm2: for such a pair, the immediate of the second (a branch offset)
  */
 struct vaccel_rv_op {
 	u32 insn;
@@ -187,6 +190,9 @@ struct vaccel_rv_op {
 	u8 rm;
 	u8 neg;
 	u8 pad;
+	u32 insn2;
+	s32 imm2;
+	u64 pad2;
 };
 
 /**
@@ -201,7 +207,7 @@ struct vaccel_rv_op {
  *	instruction word is its @insn, so it needs no invalidation
  *
  * Use it for one hart at a time; it keeps nothing of a hart between two
- * calls of vaccel_rv_run().  It is about 17 KiB: allocate it (or what
+ * calls of vaccel_rv_run().  It is about 25 KiB: allocate it (or what
  * embeds it) with kvmalloc() or vmalloc() rather than kmalloc().
  */
 struct vaccel_rv_cpu {
