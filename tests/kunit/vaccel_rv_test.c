@@ -1544,6 +1544,59 @@ static void vaccel_test_rv_pairs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->executed, 9);
 }
 
+/*
+ * An ADD and a load from its result run as a pair; when the load faults,
+ * the ADD has retired and the fault is the load's.
+ */
+static void vaccel_test_rv_pair_faults(struct kunit *test)
+{
+	static const unsigned int f3[] = { 2, 3 };
+	unsigned int i, fp;
+
+	for (fp = 0; fp < 2; fp++) {
+		for (i = 0; i < ARRAY_SIZE(f3); i++) {
+			struct rv_env *e = rv_env_new(test);
+			u32 prog[] = {
+				OP(0, 0, A2, A0, A1),		/* add a2, a0, a1 */
+				fp ? FLOAD(f3[i], 5, A2, 8) :
+				     LOAD(f3[i], A3, A2, 8),
+				RET,
+			};
+
+			rv_code(e, prog, ARRAY_SIZE(prog));
+			e->hart.x[A0] = T_PAGE(T_DATA);
+			e->hart.x[A1] = 16;
+			rv_set64(e, T_PAGE(T_DATA) + 24, 0x8877665544332211ull);
+			rv_run_exit(e);
+			KUNIT_EXPECT_EQ(test, e->executed, 3);
+			if (fp)
+				KUNIT_EXPECT_EQ(test, e->hart.f[5], i ?
+						0x8877665544332211ull :
+						0xffffffff44332211ull);
+			else
+				KUNIT_EXPECT_EQ(test, e->hart.x[A3], i ?
+						0x8877665544332211ull : 0x44332211);
+
+			/* Into the hole: the ADD retires, the load faults. */
+			e->hart.pc = T_PAGE(T_CODE);
+			e->hart.x[RA] = T_EXIT;
+			e->hart.x[A1] = T_PAGE(T_HOLE) - T_PAGE(T_DATA) - 8;
+			e->executed = 0;
+			KUNIT_ASSERT_EQ(test, rv_run(e, 100), VACCEL_RV_FAULT);
+			KUNIT_EXPECT_EQ(test, e->fault.cause,
+					VACCEL_RV_CAUSE_LOAD);
+			KUNIT_EXPECT_EQ(test, e->fault.pc, T_PAGE(T_CODE) + 4);
+			KUNIT_EXPECT_EQ(test, e->fault.insn, prog[1]);
+			KUNIT_EXPECT_EQ(test, e->fault.va, T_PAGE(T_HOLE));
+			KUNIT_EXPECT_EQ(test, e->hart.pc, T_PAGE(T_CODE) + 4);
+			KUNIT_EXPECT_EQ(test, e->hart.x[A2],
+					T_PAGE(T_HOLE) - 8);
+			KUNIT_EXPECT_EQ(test, e->executed, 1);
+			KUNIT_EXPECT_EQ(test, e->hart.instret, 3 + 1);
+		}
+	}
+}
+
 /* One interpreter, two harts taking turns at barriers. */
 static void vaccel_test_rv_two_harts(struct kunit *test)
 {
@@ -1607,6 +1660,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
 	KUNIT_CASE(vaccel_test_rv_pairs),
+	KUNIT_CASE(vaccel_test_rv_pair_faults),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
 	{}
 };

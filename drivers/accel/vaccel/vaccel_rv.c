@@ -40,13 +40,16 @@
  * without one to handlers that write no register; x0 is zeroed again
  * after the few rare handlers that may write it otherwise.
  *
- * Pairs.  An ADDI followed by a conditional branch, the latch of most
- * loops, decodes to one handler that executes both, saving one dispatch.
- * Its entry also holds the branch's word, which the handler compares with
- * the word after the ADDI, and it runs the ADDI alone when that differs,
- * when the branch is not in the page being executed (or is at the exit
- * address) or when the budget has no room for it; the branch then
- * executes from its own entry.
+ * Pairs.  An ADDI followed by a conditional branch (the latch of most
+ * loops), and an ADD followed by a load (LW, LD, FLW, FLD) from the
+ * address it computed (array indexing), decode to one handler that
+ * executes both, saving one dispatch.  The entry also holds the second
+ * word, which the handler compares with the word after the first, and it
+ * runs the first instruction alone when that differs, when the second is
+ * not in the page being executed (or is at the exit address) or when the
+ * budget has no room for it; the second then executes from its own entry.
+ * A load of a pair that faults does so after the ADD retired, with pc at
+ * the load, as if they had run one at a time.
  * Floating-point arithmetic is the integer-only soft-float of
  * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
  * values are NaN-boxed in the 64-bit f registers, and an operand that is
@@ -976,6 +979,10 @@ enum {
 	H_BEQ,
 	H_BNE,
 	H_ADDI_B,	/* ADDI, then a conditional branch */
+	H_ADD_LW,	/* ADD, then a load from its result */
+	H_ADD_LD,
+	H_ADD_FLW,
+	H_ADD_FLD,
 	H_LW,
 	H_LD,
 	H_SB,
@@ -1165,21 +1172,38 @@ static unsigned int rv_decode_fp(u32 insn)
 }
 
 /*
- * Makes @op, the decoding of an ADDI, execute the conditional branch @next
- * after it too, if it can.
+ * Makes @op, the decoding of an ADDI or an ADD, execute the instruction
+ * @next after it too, if it can: a conditional branch after an ADDI, a
+ * load (LW, LD, FLW, FLD) from the address an ADD computed after an ADD.
+ * The second instruction's rd (or rs1) goes in @op->rs3, its rs1 (or rs2)
+ * in @op->rs2, its funct3 in @op->rm and its immediate in @op->imm2.
  */
 static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 {
-	unsigned int f3 = rv_funct3(next);
+	unsigned int f3 = rv_funct3(next), h;
 
-	if ((next & 0x7f) != RV_OP_BRANCH || rv_branch_h[f3] == H_ILLEGAL ||
-	    rv_imm_b(next) & 2)
-		return;
-	op->handler = H_ADDI_B;
+	if (op->handler == H_ADDI) {
+		if ((next & 0x7f) != RV_OP_BRANCH ||
+		    rv_branch_h[f3] == H_ILLEGAL || rv_imm_b(next) & 2)
+			return;
+		op->handler = H_ADDI_B;
+		op->imm2 = rv_imm_b(next);
+		op->rs2 = rv_rs1(next);
+		op->rs3 = rv_rs2(next);
+	} else {
+		if (rv_rs1(next) != op->rd || (f3 != 2 && f3 != 3))
+			return;
+		if ((next & 0x7f) == RV_OP_LOAD && rv_rd(next))
+			h = f3 == 2 ? H_ADD_LW : H_ADD_LD;
+		else if ((next & 0x7f) == RV_OP_LOAD_FP)
+			h = f3 == 2 ? H_ADD_FLW : H_ADD_FLD;
+		else
+			return;
+		op->handler = h;
+		op->imm2 = rv_imm_i(next);
+		op->rs3 = rv_rd(next);
+	}
 	op->insn2 = next;
-	op->imm2 = rv_imm_b(next);
-	op->rs2 = rv_rs1(next);
-	op->rs3 = rv_rs2(next);
 	op->rm = f3;
 }
 
@@ -1288,7 +1312,8 @@ static noinline void rv_decode(u32 insn, u32 next, struct vaccel_rv_op *op)
 	op->pad = 0;
 	op->insn2 = 0;
 	op->imm2 = 0;
-	if (h == H_ADDI)
+	op->pad2 = 0;
+	if (h == H_ADDI || h == H_ADD)
 		rv_fuse(next, op);
 }
 
@@ -1335,6 +1360,19 @@ static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
 	default:
 		return a >= b;
 	}
+}
+
+/*
+ * Whether the handler of a pair (@op, at offset @off of the page @code
+ * being executed, of which @code_len bytes may execute) can execute the
+ * second instruction too: budget is @left for it, and it is still there.
+ */
+static __always_inline bool rv_pair(const struct vaccel_rv_op *op,
+				    const u8 *code, u64 off, u64 code_len,
+				    u64 left)
+{
+	return likely(left && off + 4 < code_len &&
+		      *(const u32 *)(code + off + 4) == op->insn2);
 }
 
 /**
@@ -1417,6 +1455,50 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		if (op->handler >= H_COLD)
 			goto cold;
 		switch (op->handler) {
+		case H_ADD_LW:
+			x[op->rd] = x[op->rs1] + x[op->rs2];
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
+				goto pair_load_fault;
+			x[op->rs3] = (s32)v;
+			left--;
+			pc += 8;
+			continue;
+
+		case H_ADD_LD:
+			x[op->rd] = x[op->rs1] + x[op->rs2];
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
+				goto pair_load_fault;
+			x[op->rs3] = v;
+			left--;
+			pc += 8;
+			continue;
+
+		case H_ADD_FLW:
+			x[op->rd] = x[op->rs1] + x[op->rs2];
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
+				goto pair_load_fault;
+			f[op->rs3] = RV_BOX | v;
+			left--;
+			pc += 8;
+			continue;
+
+		case H_ADD_FLD:
+			x[op->rd] = x[op->rs1] + x[op->rs2];
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
+				goto pair_load_fault;
+			f[op->rs3] = v;
+			left--;
+			pc += 8;
+			continue;
+
 		case H_BEQ:
 			if (x[op->rs1] == x[op->rs2]) {
 				pc += op->imm;
@@ -1433,9 +1515,7 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 
 		case H_ADDI_B:
 			x[op->rd] = x[op->rs1] + op->imm;
-			/* The branch too if budget is left and it is still there. */
-			if (unlikely(!left || off + 4 >= code_len ||
-				     *(const u32 *)(code + off + 4) != op->insn2))
+			if (!rv_pair(op, code, off, code_len, left))
 				break;
 			left--;
 			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
@@ -1941,6 +2021,12 @@ cold:
 		pc += 4;
 	}
 
+pair_load_fault:
+	/* The first of the pair retired: the fault is the second's. */
+	pc += 4;
+	fault->insn = op->insn2;
+	cause = VACCEL_RV_CAUSE_LOAD;
+	goto fault;
 jump_fault:
 	fault->va = v;
 	cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;

@@ -177,7 +177,8 @@ struct vaccel_rv_tlb_entry {
  * @pad: zero
  * @insn2: for a pair of instructions executed as one, the word of the
  *	second; else 0
- * @imm2: for such a pair, the immediate of the second (a branch offset)
+ * @imm2: for such a pair, the immediate of the second
+ * @pad2: zero; the entry is 32 bytes
  */
 struct vaccel_rv_op {
 	u32 insn;
