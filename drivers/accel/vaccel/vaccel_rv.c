@@ -1404,7 +1404,7 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 	u64 out;	/* what the out-of-line helpers return */
 	const u8 *code = NULL;
 	enum vaccel_rv_stop stop;
-	u32 cause, flags, word;
+	u32 cause, word;
 	int rm;
 
 	vaccel_rv_cpu_flush(cpu);
@@ -1888,110 +1888,94 @@ cold:
 				goto store_fault;
 			break;
 
+		/*
+		 * The soft-float ORs the flags it raises into fcsr directly:
+		 * fflags are its low bits.
+		 */
 		case H_FADD_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			rv_set_f32(hart, op->rd, vaccel_f32_add(rv_f32(hart, op->rs1),
 								rv_f32(hart, op->rs2), rm,
-								&flags));
-			hart->fcsr |= flags;
+								&hart->fcsr));
 			break;
 
 		case H_FSUB_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			rv_set_f32(hart, op->rd, vaccel_f32_sub(rv_f32(hart, op->rs1),
 								rv_f32(hart, op->rs2), rm,
-								&flags));
-			hart->fcsr |= flags;
+								&hart->fcsr));
 			break;
 
 		case H_FMUL_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
 								rv_f32(hart, op->rs2), rm,
-								&flags));
-			hart->fcsr |= flags;
+								&hart->fcsr));
 			break;
 
 		case H_FDIV_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			rv_set_f32(hart, op->rd, vaccel_f32_div(rv_f32(hart, op->rs1),
 								rv_f32(hart, op->rs2), rm,
-								&flags));
-			hart->fcsr |= flags;
+								&hart->fcsr));
 			break;
 
 		case H_FADD_D:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
-			f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &flags);
-			hart->fcsr |= flags;
+			f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 			break;
 
 		case H_FSUB_D:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
-			f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &flags);
-			hart->fcsr |= flags;
+			f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 			break;
 
 		case H_FMUL_D:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
-			f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &flags);
-			hart->fcsr |= flags;
+			f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 			break;
 
 		case H_FDIV_D:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
-			f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &flags);
-			hart->fcsr |= flags;
+			f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 			break;
 
 		case H_FMA_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			rv_set_f32(hart, op->rd,
 				   vaccel_f32_fma(rv_f32(hart, op->rs1) ^
 						  (op->neg & 1 ? RV_SIGN32 : 0),
 						  rv_f32(hart, op->rs2),
 						  rv_f32(hart, op->rs3) ^
-						  (op->neg & 2 ? RV_SIGN32 : 0), rm, &flags));
-			hart->fcsr |= flags;
+						  (op->neg & 2 ? RV_SIGN32 : 0), rm, &hart->fcsr));
 			break;
 
 		case H_FMA_D:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
 				goto illegal;
-			flags = 0;
 			f[op->rd] = vaccel_f64_fma(f[op->rs1] ^ (op->neg & 1 ? RV_SIGN64 : 0),
 						   f[op->rs2],
 						   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
-						   rm, &flags);
-			hart->fcsr |= flags;
+						   rm, &hart->fcsr);
 			break;
 
 		case H_FP:
