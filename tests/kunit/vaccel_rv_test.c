@@ -1544,6 +1544,37 @@ static void vaccel_test_rv_pairs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->executed, 9);
 }
 
+/* A multiply and an add of its product run as a pair, either operand. */
+static void vaccel_test_rv_pair_mac(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = {
+		OPW(1, 0, A2, A0, A1),		/* mulw a2, a0, a1 */
+		OPW(0, 0, A3, A3, A2),		/* addw a3, a3, a2 */
+		OP(1, 0, A4, A0, A1),		/* mul a4, a0, a1 */
+		OP(0, 0, A5, A4, A4),		/* add a5, a4, a4 */
+		OP(1, 0, T2, A0, A1),		/* mul t2, a0, a1 */
+		OP(0, 0, A0, S1, T2),		/* add a0, s1, t2 */
+		OP(1, 0, A2, A1, A1),		/* mul a2, a1, a1 */
+		OP(0, 0, A2, A2, A2),		/* add a2, a2, a2 */
+		RET,
+	};
+
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	e->hart.x[A0] = 0x12345678;
+	e->hart.x[A1] = 0x9abcdef;
+	e->hart.x[A3] = 0x7fffffff;
+	e->hart.x[S1] = 5;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->executed, 9);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A3],
+			(u64)(s64)(s32)(0x7fffffffu + 0x12345678u * 0x9abcdefu));
+	KUNIT_EXPECT_EQ(test, e->hart.x[A4], 0x12345678ull * 0x9abcdef);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A5], 2 * 0x12345678ull * 0x9abcdef);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 5 + 0x12345678ull * 0x9abcdef);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A2], 2 * 0x9abcdefull * 0x9abcdef);
+}
+
 /*
  * An ADD and a load from its result run as a pair; when the load faults,
  * the ADD has retired and the fault is the load's.
@@ -1660,6 +1691,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
 	KUNIT_CASE(vaccel_test_rv_pairs),
+	KUNIT_CASE(vaccel_test_rv_pair_mac),
 	KUNIT_CASE(vaccel_test_rv_pair_faults),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
 	{}

@@ -41,8 +41,9 @@
  * after the few rare handlers that may write it otherwise.
  *
  * Pairs.  An ADDI followed by a conditional branch (the latch of most
- * loops), and an ADD followed by a load (LW, LD, FLW, FLD) from the
- * address it computed (array indexing), decode to one handler that
+ * loops), an ADD followed by a load (LW, LD, FLW, FLD) from the address
+ * it computed (array indexing), and a MUL (MULW) followed by an ADD (ADDW)
+ * of its product (multiply-accumulate) decode to one handler that
  * executes both, saving one dispatch.  The entry also holds the second
  * word, which the handler compares with the word after the first, and it
  * runs the first instruction alone when that differs, when the second is
@@ -983,6 +984,8 @@ enum {
 	H_ADD_LD,
 	H_ADD_FLW,
 	H_ADD_FLD,
+	H_MUL_ADD,	/* MUL, then an ADD of its result */
+	H_MULW_ADDW,	/* MULW, then an ADDW of its result */
 	H_LW,
 	H_LD,
 	H_SB,
@@ -1174,7 +1177,8 @@ static unsigned int rv_decode_fp(u32 insn)
 /*
  * Makes @op, the decoding of an ADDI or an ADD, execute the instruction
  * @next after it too, if it can: a conditional branch after an ADDI, a
- * load (LW, LD, FLW, FLD) from the address an ADD computed after an ADD.
+ * load (LW, LD, FLW, FLD) from the address an ADD computed after an ADD,
+ * an ADD (ADDW) of its result after a MUL (MULW).
  * The second instruction's rd (or rs1) goes in @op->rs3, its rs1 (or rs2)
  * in @op->rs2, its funct3 in @op->rm and its immediate in @op->imm2.
  */
@@ -1182,6 +1186,19 @@ static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 {
 	unsigned int f3 = rv_funct3(next), h;
 
+	if (op->handler == H_MUL || op->handler == H_MULW) {
+		/* ADD or ADDW with rd, its other operand in @op->rm. */
+		if ((next & 0xfe00707f) !=
+		    (op->handler == H_MUL ? RV_OP_OP : RV_OP_OP_32) ||
+		    !rv_rd(next) ||
+		    (rv_rs1(next) != op->rd && rv_rs2(next) != op->rd))
+			return;
+		op->handler = op->handler == H_MUL ? H_MUL_ADD : H_MULW_ADDW;
+		op->rs3 = rv_rd(next);
+		op->insn2 = next;
+		op->rm = rv_rs1(next) == op->rd ? rv_rs2(next) : rv_rs1(next);
+		return;
+	}
 	if (op->handler == H_ADDI) {
 		if ((next & 0x7f) != RV_OP_BRANCH ||
 		    rv_branch_h[f3] == H_ILLEGAL || rv_imm_b(next) & 2)
@@ -1313,7 +1330,7 @@ static noinline void rv_decode(u32 insn, u32 next, struct vaccel_rv_op *op)
 	op->insn2 = 0;
 	op->imm2 = 0;
 	op->pad2 = 0;
-	if (h == H_ADDI || h == H_ADD)
+	if (h == H_ADDI || h == H_ADD || h == H_MUL || h == H_MULW)
 		rv_fuse(next, op);
 }
 
@@ -1495,6 +1512,24 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
 				goto pair_load_fault;
 			f[op->rs3] = v;
+			left--;
+			pc += 8;
+			continue;
+
+		case H_MUL_ADD:
+			x[op->rd] = x[op->rs1] * x[op->rs2];
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			x[op->rs3] = x[op->rd] + x[op->rm];
+			left--;
+			pc += 8;
+			continue;
+
+		case H_MULW_ADDW:
+			x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			x[op->rs3] = rv_sext32(x[op->rd] + x[op->rm]);
 			left--;
 			pc += 8;
 			continue;
