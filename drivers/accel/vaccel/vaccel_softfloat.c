@@ -63,13 +63,13 @@
  * values to the largest integer, too large negative ones to the smallest)
  * with NV and without NX.
  *
- * **Fast paths.**  Add, subtract and multiply first try the common case in
- * line: both operands normal, the result normal and far enough from the
- * overflow threshold that rounding cannot reach it, not an exact zero.
- * They then align, add or multiply and round the significands directly
- * from the bit patterns (ordering two normals by magnitude is comparing
- * their bits), with no unpacking and no call; anything else goes to the
- * general path above, which starts over.  Both compute the same exact
+ * **Fast paths.**  Add, subtract, multiply and fused multiply-add first
+ * try the common case in line: every operand normal, the result normal
+ * and far enough from the overflow threshold that rounding cannot reach
+ * it, not an exact zero.  They then align, add or multiply and round the
+ * significands directly from the bit patterns (ordering two normals by
+ * magnitude is comparing their bits), with no unpacking and no call;
+ * anything else goes to the general path above, which starts over.  Both compute the same exact
  * intermediate and round it the same way, so they agree bit for bit.
  *
  * Only VACCEL_RM_RNE to VACCEL_RM_RMM are rounding modes; the instruction
@@ -924,6 +924,60 @@ static inline bool sf_mul_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 			    res);
 }
 
+/*
+ * Fused multiply-add of three normals: the exact product and the addend
+ * as in sf_fma(), without unpacking.  An exact zero goes to the general
+ * path, which knows its sign.
+ */
+static inline bool sf_fma_fast(bool dbl, u64 a, u64 b, u64 c,
+			       unsigned int rm, u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl);
+	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
+	bool psign = (a ^ b) & smask, sign;
+	u128 p, addend, sum;
+	int pexp, cexp, exp, msb;
+	u64 hi, sig;
+
+	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b) ||
+	    !sf_is_normal(dbl, c))
+		return false;
+	/* Both terms with their leading bit at bit 124 or 125. */
+	p = (u128)((a & fmask) | (fmask + 1)) * ((b & fmask) | (fmask + 1));
+	p <<= 124 - 2 * mbits;
+	pexp = (int)((a >> mbits) & SF_EMAX(dbl)) +
+	       (int)((b >> mbits) & SF_EMAX(dbl)) - 2 * SF_BIAS(dbl) - 124;
+	addend = (u128)((c & fmask) | (fmask + 1)) << (124 - mbits);
+	cexp = (int)((c >> mbits) & SF_EMAX(dbl)) - SF_BIAS(dbl) - 124;
+	if (pexp >= cexp) {
+		addend = sf_shr_jam128(addend, pexp - cexp);
+		exp = pexp;
+	} else {
+		p = sf_shr_jam128(p, cexp - pexp);
+		exp = cexp;
+	}
+	sign = psign;
+	if (psign == !!(c & smask)) {
+		sum = p + addend;
+	} else if (p >= addend) {
+		sum = p - addend;
+	} else {
+		sum = addend - p;
+		sign = !psign;
+	}
+	if (!sum)
+		return false;
+	/* Its leading bit to bit 62 of a u64, sticky. */
+	hi = sum >> 64;
+	msb = hi ? 127 - sf_clz64(hi) : 63 - sf_clz64((u64)sum);
+	if (msb > 62)
+		sig = (u64)sf_shr_jam128(sum, msb - 62);
+	else
+		sig = (u64)sum << (62 - msb);
+	return sf_fast_pack(dbl, sign, exp + msb + SF_BIAS(dbl), sig, rm, flags,
+			    res);
+}
+
 u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
 	u64 r;
@@ -963,6 +1017,10 @@ u32 vaccel_f32_sqrt(u32 a, unsigned int rm, u32 *flags)
 
 u32 vaccel_f32_fma(u32 a, u32 b, u32 c, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_fma_fast(false, a, b, c, rm, flags, &r))
+		return r;
 	return sf_fma(false, a, b, c, rm, flags);
 }
 
@@ -1035,6 +1093,10 @@ u64 vaccel_f64_sqrt(u64 a, unsigned int rm, u32 *flags)
 
 u64 vaccel_f64_fma(u64 a, u64 b, u64 c, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_fma_fast(true, a, b, c, rm, flags, &r))
+		return r;
 	return sf_fma(true, a, b, c, rm, flags);
 }
 
