@@ -1544,6 +1544,66 @@ static void vaccel_test_rv_pairs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->executed, 9);
 }
 
+/*
+ * Two ADDIs and a branch run as a triple: rewritten second or third words
+ * are seen, and budgets that end inside it split it.
+ */
+static void vaccel_test_rv_triples(struct kunit *test)
+{
+	static const u64 budgets[] = { 1, 2, 3, 4, 5 };
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = {
+		ADDI(A0, ZERO, 0),
+		ADDI(A3, ZERO, 0),
+		ADDI(A0, A0, 1),	/* loop: */
+		ADDI(A3, A3, 2),
+		BR(1, A0, A4, -8),	/* bne a0, a4, loop */
+		RET,
+	};
+	u32 word;
+	unsigned int i;
+
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	e->hart.x[A4] = 5;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 5);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A3], 10);
+	KUNIT_EXPECT_EQ(test, e->executed, 2 + 5 * 3 + 1);
+
+	/* The second word rewritten. */
+	word = ADDI(A3, A3, 7);
+	rv_code_at(e, T_PAGE(T_CODE) + 12, &word, 1);
+	e->hart.pc = T_PAGE(T_CODE);
+	e->hart.x[RA] = T_EXIT;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A3], 35);
+
+	/* The third word rewritten: no branch any more. */
+	word = ADDI(A5, A5, 1);
+	rv_code_at(e, T_PAGE(T_CODE) + 16, &word, 1);
+	e->hart.pc = T_PAGE(T_CODE);
+	e->hart.x[RA] = T_EXIT;
+	e->hart.x[A5] = 0;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 1);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A3], 7);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A5], 1);
+
+	for (i = 0; i < ARRAY_SIZE(budgets); i++) {
+		e = rv_env_new(test);
+		rv_code(e, prog, ARRAY_SIZE(prog));
+		e->hart.x[A4] = 5;
+		while (rv_run(e, budgets[i]) == VACCEL_RV_BUDGET)
+			KUNIT_ASSERT_LE(test, e->executed, 18);
+		KUNIT_EXPECT_EQ(test, e->hart.pc, T_EXIT);
+		KUNIT_EXPECT_EQ(test, e->hart.x[A0], 5);
+		KUNIT_EXPECT_EQ_MSG(test, e->hart.x[A3], 10, "budget %llu",
+				    budgets[i]);
+		KUNIT_EXPECT_EQ(test, e->executed, 18);
+		KUNIT_EXPECT_EQ(test, e->hart.instret, 18);
+	}
+}
+
 /* A multiply and an add of its product run as a pair, either operand. */
 static void vaccel_test_rv_pair_mac(struct kunit *test)
 {
@@ -1691,6 +1751,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
 	KUNIT_CASE(vaccel_test_rv_pairs),
+	KUNIT_CASE(vaccel_test_rv_triples),
 	KUNIT_CASE(vaccel_test_rv_pair_mac),
 	KUNIT_CASE(vaccel_test_rv_pair_faults),
 	KUNIT_CASE(vaccel_test_rv_two_harts),

@@ -50,7 +50,11 @@
  * not in the page being executed (or is at the exit address) or when the
  * budget has no room for it; the second then executes from its own entry.
  * A load of a pair that faults does so after the ADD retired, with pc at
- * the load, as if they had run one at a time.
+ * the load, as if they had run one at a time.  Likewise two ADDIs and a
+ * branch (a latch that also steps two pointers) run as a triple, when
+ * both following words are still there and the budget has room for all
+ * three; otherwise the first ADDI runs alone and the pair after it from
+ * its own entry.
  * Floating-point arithmetic is the integer-only soft-float of
  * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
  * values are NaN-boxed in the 64-bit f registers, and an operand that is
@@ -980,6 +984,7 @@ enum {
 	H_BEQ,
 	H_BNE,
 	H_ADDI_B,	/* ADDI, then a conditional branch */
+	H_ADDI_ADDI_B,	/* two ADDIs, then a conditional branch */
 	H_ADD_LW,	/* ADD, then a load from its result */
 	H_ADD_LD,
 	H_ADD_FLW,
@@ -1181,10 +1186,26 @@ static unsigned int rv_decode_fp(u32 insn)
  * an ADD (ADDW) of its result after a MUL (MULW).
  * The second instruction's rd (or rs1) goes in @op->rs3, its rs1 (or rs2)
  * in @op->rs2, its funct3 in @op->rm and its immediate in @op->imm2.
+ * And to make a triple: @op an ADDI + branch pair, @next the ADDI before.
  */
 static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 {
 	unsigned int f3 = rv_funct3(next), h;
+
+	if (op->handler == H_ADDI_B) {
+		/* @next is an ADDI before the pair ADDI + branch of @op. */
+		op->handler = H_ADDI_ADDI_B;
+		op->xrd = op->rd;
+		op->xrs1 = op->rs1;
+		op->ximm = op->imm;
+		op->insn3 = op->insn2;
+		op->insn2 = op->insn;
+		op->insn = next;
+		op->rd = rv_rd(next);
+		op->rs1 = rv_rs1(next);
+		op->imm = rv_imm_i(next);
+		return;
+	}
 
 	if (op->handler == H_MUL || op->handler == H_MULW) {
 		/* ADD or ADDW with rd, its other operand in @op->rm. */
@@ -1224,13 +1245,8 @@ static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 	op->rm = f3;
 }
 
-/*
- * Decodes @insn into @op; @next is the word after it, or 0 if there is
- * none to execute.  The result depends on the words only, never on where
- * they are, so that an entry of the decode cache serves any pc that holds
- * the same word (and the handler of a pair checks the second word).
- */
-static noinline void rv_decode(u32 insn, u32 next, struct vaccel_rv_op *op)
+/* Decodes the single instruction @insn into @op. */
+static void rv_decode_one(u32 insn, struct vaccel_rv_op *op)
 {
 	unsigned int f3 = rv_funct3(insn), h;
 	s32 imm = 0;
@@ -1329,7 +1345,39 @@ static noinline void rv_decode(u32 insn, u32 next, struct vaccel_rv_op *op)
 	op->pad = 0;
 	op->insn2 = 0;
 	op->imm2 = 0;
-	op->pad2 = 0;
+	op->insn3 = 0;
+	op->xrd = 0;
+	op->xrs1 = 0;
+	op->ximm = 0;
+}
+
+/*
+ * Decodes @insn into @op; @next and @next2 are the words after it, or 0
+ * where there is none to execute.  The result depends on the words only,
+ * never on where they are, so that an entry of the decode cache serves
+ * any pc that holds the same word (and the handler of a pair or a triple
+ * checks the other words).
+ */
+static noinline void rv_decode(u32 insn, u32 next, u32 next2,
+			       struct vaccel_rv_op *op)
+{
+	unsigned int h;
+
+	rv_decode_one(insn, op);
+	h = op->handler;
+	/*
+	 * ADDI, ADDI, branch: the second and third as a pair, then the
+	 * first added in front.
+	 */
+	if (h == H_ADDI && (next & 0x707f) == RV_OP_IMM && rv_rd(next)) {
+		rv_decode_one(next, op);
+		rv_fuse(next2, op);
+		if (op->handler == H_ADDI_B) {
+			rv_fuse(insn, op);
+			return;
+		}
+		rv_decode_one(insn, op);
+	}
 	if (h == H_ADDI || h == H_ADD || h == H_MUL || h == H_MULW)
 		rv_fuse(next, op);
 }
@@ -1358,7 +1406,7 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 	}
 	/* Every entry starts as the decoding of the word 0. */
 	for (i = 0; i < VACCEL_RV_DC_ENTRIES; i++)
-		rv_decode(0, 0, &cpu->dc[i]);
+		rv_decode(0, 0, 0, &cpu->dc[i]);
 }
 
 static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
@@ -1390,6 +1438,16 @@ static __always_inline bool rv_pair(const struct vaccel_rv_op *op,
 {
 	return likely(left && off + 4 < code_len &&
 		      *(const u32 *)(code + off + 4) == op->insn2);
+}
+
+/* The same for the second and third instructions of a triple. */
+static __always_inline bool rv_triple(const struct vaccel_rv_op *op,
+				      const u8 *code, u64 off, u64 code_len,
+				      u64 left)
+{
+	return likely(left >= 2 && off + 8 < code_len &&
+		      *(const u32 *)(code + off + 4) == op->insn2 &&
+		      *(const u32 *)(code + off + 8) == op->insn3);
 }
 
 /**
@@ -1467,11 +1525,26 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		left--;
 		if (unlikely(op->insn != word))
 			rv_decode(word, off + 4 < code_len ?
-				  *(const u32 *)(code + off + 4) : 0, op);
+				  *(const u32 *)(code + off + 4) : 0,
+				  off + 8 < code_len ?
+				  *(const u32 *)(code + off + 8) : 0, op);
 
 		if (op->handler >= H_COLD)
 			goto cold;
 		switch (op->handler) {
+		case H_ADDI_ADDI_B:
+			x[op->rd] = x[op->rs1] + op->imm;
+			if (!rv_triple(op, code, off, code_len, left))
+				break;
+			x[op->xrd] = x[op->xrs1] + op->ximm;
+			left -= 2;
+			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
+				pc += 8 + op->imm2;
+				continue;
+			}
+			pc += 12;
+			continue;
+
 		case H_ADD_LW:
 			x[op->rd] = x[op->rs1] + x[op->rs2];
 			if (!rv_pair(op, code, off, code_len, left))

@@ -178,7 +178,13 @@ struct vaccel_rv_tlb_entry {
  * @insn2: for a pair of instructions executed as one, the word of the
  *	second; else 0
  * @imm2: for such a pair, the immediate of the second
- * @pad2: zero; the entry is 32 bytes
+ * @insn3: for three instructions executed as one, the word of the third;
+ *	else 0
+ * @xrd: for those, the destination of the second (an ADDI)
+ * @xrs1: its source
+ * @ximm: its immediate
+ *
+ * 32 bytes.
  */
 struct vaccel_rv_op {
 	u32 insn;
@@ -193,7 +199,10 @@ struct vaccel_rv_op {
 	u8 pad;
 	u32 insn2;
 	s32 imm2;
-	u64 pad2;
+	u32 insn3;
+	u8 xrd;
+	u8 xrs1;
+	s16 ximm;
 };
 
 /**
@@ -208,7 +217,7 @@ struct vaccel_rv_op {
  *	instruction word is its @insn, so it needs no invalidation
  *
  * Use it for one hart at a time; it keeps nothing of a hart between two
- * calls of vaccel_rv_run().  It is about 25 KiB: allocate it (or what
+ * calls of vaccel_rv_run().  It is about 34 KiB: allocate it (or what
  * embeds it) with kvmalloc() or vmalloc() rather than kmalloc().
  */
 struct vaccel_rv_cpu {
