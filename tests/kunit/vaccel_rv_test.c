@@ -1636,6 +1636,53 @@ static void vaccel_test_rv_pair_mac(struct kunit *test)
 }
 
 /*
+ * FMUL and FADD run as a pair; an FADD whose dynamic rounding mode is
+ * invalid faults after the FMUL retired.
+ */
+static void vaccel_test_rv_pair_fp(struct kunit *test)
+{
+	static const u64 one[] = { BOX(0x3f800000), 0x3ff0000000000000ull };
+	static const u64 x[] = { BOX(0x3fc00000), 0x3ff8000000000000ull };
+	static const u64 y[] = { BOX(0x40000000), 0x4000000000000000ull };
+	static const u64 four[] = { BOX(0x40800000), 0x4010000000000000ull };
+	unsigned int fmt;
+
+	for (fmt = 0; fmt < 2; fmt++) {
+		struct rv_env *e = rv_env_new(test);
+		u32 prog[] = {
+			FP(0x02, fmt, 0, 3, 1, 2),	/* fmul f3, f1, f2, rne */
+			FP(0x00, fmt, 7, 4, 4, 3),	/* fadd f4, f4, f3, dyn */
+			RET,
+		};
+
+		rv_code(e, prog, ARRAY_SIZE(prog));
+		e->hart.f[1] = x[fmt];
+		e->hart.f[2] = y[fmt];
+		e->hart.f[4] = one[fmt];
+		rv_run_exit(e);
+		KUNIT_EXPECT_EQ(test, e->hart.f[4], four[fmt]);
+		KUNIT_EXPECT_EQ(test, e->executed, 3);
+
+		/* frm 5 is reserved: the FADD is illegal, the FMUL retired. */
+		e->hart.pc = T_PAGE(T_CODE);
+		e->hart.x[RA] = T_EXIT;
+		e->hart.f[3] = 0;
+		e->hart.fcsr = 5 << 5;
+		e->executed = 0;
+		KUNIT_ASSERT_EQ(test, rv_run(e, 100), VACCEL_RV_FAULT);
+		KUNIT_EXPECT_EQ(test, e->fault.cause,
+				VACCEL_RV_CAUSE_ILLEGAL_INSN);
+		KUNIT_EXPECT_EQ(test, e->fault.pc, T_PAGE(T_CODE) + 4);
+		KUNIT_EXPECT_EQ(test, e->fault.insn, prog[1]);
+		KUNIT_EXPECT_EQ(test, e->hart.pc, T_PAGE(T_CODE) + 4);
+		KUNIT_EXPECT_EQ(test, e->hart.f[3], fmt ? 0x4008000000000000ull :
+				BOX(0x40400000));
+		KUNIT_EXPECT_EQ(test, e->hart.f[4], four[fmt]);
+		KUNIT_EXPECT_EQ(test, e->executed, 1);
+	}
+}
+
+/*
  * An ADD and a load from its result run as a pair; when the load faults,
  * the ADD has retired and the fault is the load's.
  */
@@ -1754,6 +1801,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_triples),
 	KUNIT_CASE(vaccel_test_rv_pair_mac),
 	KUNIT_CASE(vaccel_test_rv_pair_faults),
+	KUNIT_CASE(vaccel_test_rv_pair_fp),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
 	{}
 };

@@ -42,15 +42,17 @@
  *
  * Pairs.  An ADDI followed by a conditional branch (the latch of most
  * loops), an ADD followed by a load (LW, LD, FLW, FLD) from the address
- * it computed (array indexing), and a MUL (MULW) followed by an ADD (ADDW)
- * of its product (multiply-accumulate) decode to one handler that
- * executes both, saving one dispatch.  The entry also holds the second
+ * it computed (array indexing), a MUL (MULW) followed by an ADD (ADDW) of
+ * its product (multiply-accumulate), and an FMUL followed by an FADD of
+ * the same format decode to one handler that executes both, saving one
+ * dispatch.  The entry also holds the second
  * word, which the handler compares with the word after the first, and it
  * runs the first instruction alone when that differs, when the second is
  * not in the page being executed (or is at the exit address) or when the
  * budget has no room for it; the second then executes from its own entry.
- * A load of a pair that faults does so after the ADD retired, with pc at
- * the load, as if they had run one at a time.  Likewise two ADDIs and a
+ * A load of a pair that faults, or an FADD with an invalid dynamic
+ * rounding mode, does so after the first instruction retired, with pc at
+ * the second, as if they had run one at a time.  Likewise two ADDIs and a
  * branch (a latch that also steps two pointers) run as a triple, when
  * both following words are still there and the budget has room for all
  * three; otherwise the first ADDI runs alone and the pair after it from
@@ -1080,6 +1082,8 @@ enum {
 	H_FDIV_D,
 	H_FMA_S,
 	H_FMA_D,
+	H_FMUL_FADD_S,	/* FMUL, then an FADD (one format) */
+	H_FMUL_FADD_D,
 	H_FP,		/* every other F and D instruction */
 	H_COUNT
 };
@@ -1207,6 +1211,21 @@ static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 		return;
 	}
 
+	if (op->handler == H_FMUL_S || op->handler == H_FMUL_D) {
+		/* FADD of the same format: rs1 in @op->neg, rs2 and rm in imm2. */
+		unsigned int fmt = op->handler == H_FMUL_D;
+
+		if ((next & 0xfe00007f) != (fmt << 25 | RV_OP_FP) ||
+		    f3 == 5 || f3 == 6)
+			return;
+		op->handler = op->handler == H_FMUL_S ? H_FMUL_FADD_S :
+			      H_FMUL_FADD_D;
+		op->rs3 = rv_rd(next);
+		op->neg = rv_rs1(next);
+		op->imm2 = rv_rs2(next) | f3 << 8;
+		op->insn2 = next;
+		return;
+	}
 	if (op->handler == H_MUL || op->handler == H_MULW) {
 		/* ADD or ADDW with rd, its other operand in @op->rm. */
 		if ((next & 0xfe00707f) !=
@@ -1378,7 +1397,8 @@ static noinline void rv_decode(u32 insn, u32 next, u32 next2,
 		}
 		rv_decode_one(insn, op);
 	}
-	if (h == H_ADDI || h == H_ADD || h == H_MUL || h == H_MULW)
+	if (h == H_ADDI || h == H_ADD || h == H_MUL || h == H_MULW ||
+	    h == H_FMUL_S || h == H_FMUL_D)
 		rv_fuse(next, op);
 }
 
@@ -2027,6 +2047,41 @@ cold:
 								&hart->fcsr));
 			break;
 
+		case H_FMUL_FADD_S:
+			rm = rv_rm(hart, op->rm);
+			if (unlikely(rm < 0))
+				goto illegal;
+			rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
+								rv_f32(hart, op->rs2), rm,
+								&hart->fcsr));
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			rm = rv_rm(hart, op->imm2 >> 8);
+			if (unlikely(rm < 0))
+				goto pair_illegal;
+			rv_set_f32(hart, op->rs3, vaccel_f32_add(rv_f32(hart, op->neg),
+								 rv_f32(hart, op->imm2 & 31), rm,
+								 &hart->fcsr));
+			left--;
+			pc += 8;
+			continue;
+
+		case H_FMUL_FADD_D:
+			rm = rv_rm(hart, op->rm);
+			if (unlikely(rm < 0))
+				goto illegal;
+			f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			rm = rv_rm(hart, op->imm2 >> 8);
+			if (unlikely(rm < 0))
+				goto pair_illegal;
+			f[op->rs3] = vaccel_f64_add(f[op->neg], f[op->imm2 & 31], rm,
+						    &hart->fcsr);
+			left--;
+			pc += 8;
+			continue;
+
 		case H_FDIV_S:
 			rm = rv_rm(hart, op->rm);
 			if (unlikely(rm < 0))
@@ -2113,11 +2168,15 @@ cold:
 		pc += 4;
 	}
 
+pair_illegal:
+	cause = VACCEL_RV_CAUSE_ILLEGAL_INSN;
+	goto pair_fault;
 pair_load_fault:
+	cause = VACCEL_RV_CAUSE_LOAD;
+pair_fault:
 	/* The first of the pair retired: the fault is the second's. */
 	pc += 4;
 	fault->insn = op->insn2;
-	cause = VACCEL_RV_CAUSE_LOAD;
 	goto fault;
 jump_fault:
 	fault->va = v;
