@@ -40,6 +40,17 @@
 #			faults, unwinding of failed steps (host_queue.c)
 #   vaccel_sample_fake	vaccel-sample on the fake device: exit 0, the timings,
 #			with and without a copy engine; -h and bad options
+#   vaccel_cc		vaccel-cc builds module_kernel.c into a module that is
+#			what the loader wants (readelf: a static PIE, double
+#			float, no compressed code, R_RISCV_RELATIVE only, the
+#			local memory segment); -c then link; --cflags; its
+#			errors: usage, an unknown option, a static or an
+#			initialised VACCEL_LOCAL object, a kernel compiled
+#			with -fPIE or for rv64gc, a call to a function
+#			nobody defines
+#   device_printf	vaccel_printf() of the device runtime against the C
+#			library's snprintf(), and its print buffer
+#			(host_print.c, sanitizers on)
 
 set -u
 
@@ -151,7 +162,8 @@ check va_alloc va_alloc
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake; do
+		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake \
+		vaccel_cc device_printf; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -317,5 +329,88 @@ vaccel_sample_fake() {
 	expect_out 'no vaccel device found'
 }
 check vaccel_sample_fake vaccel_sample_fake
+
+# --- compute kernels: vaccel-cc, the loader, the device runtime ---
+
+VACCEL_CC=$UMD_O/bin/vaccel-cc
+MODULE=$O/kernels/module_kernel.elf
+READELF=$(command -v llvm-readelf-14 || command -v llvm-readelf || echo llvm-readelf-14)
+OBJDUMP=$(command -v llvm-objdump-14 || command -v llvm-objdump || echo llvm-objdump-14)
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+
+# expect_fail WHAT PATTERN COMMAND...: COMMAND fails, saying PATTERN.
+expect_fail() {
+	local what=$1 pattern=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		echo "$what: succeeded"
+		return 1
+	fi
+	echo "$out" | grep -q -- "$pattern" ||
+		{ echo "$what: no '$pattern' in: $(echo "$out" | tail -n 3)"; return 1; }
+}
+
+vaccel_cc() {
+	local hdr rc
+	mkdir -p "$O/kernels"
+	"$VACCEL_CC" -Wall -Wextra -Werror -o "$MODULE" "$ROOT/tests/host/module_kernel.c" ||
+		{ echo "vaccel-cc failed on module_kernel.c"; return 1; }
+	hdr=$("$READELF" -h "$MODULE" 2>&1) || { echo "$hdr"; return 1; }
+	echo "$hdr" | grep -q 'Type: *DYN' || { echo "not ET_DYN"; return 1; }
+	echo "$hdr" | grep -q 'Machine: *RISC-V' || { echo "not RISC-V"; return 1; }
+	echo "$hdr" | grep -q 'Flags: *0x4, double-float ABI$' ||
+		{ echo "flags: $(echo "$hdr" | grep Flags)"; return 1; }
+	"$READELF" -r "$MODULE" | awk '/^0/ { print $3 }' | sort -u |
+		grep -qvx R_RISCV_RELATIVE && { echo "relocations other than R_RISCV_RELATIVE"; return 1; }
+	"$READELF" -l "$MODULE" | grep -q '0x60766c6d .*0x0100000000000000' ||
+		{ echo "no local memory segment at the aperture"; return 1; }
+	"$READELF" -s "$MODULE" | grep -q ' __vaccel_kernel_mk_fill$' ||
+		{ echo "no kernel symbol"; return 1; }
+	# Every instruction is 4 bytes: no compressed code.
+	"$OBJDUMP" -d --mattr=+m,+a,+f,+d "$MODULE" |
+		awk -F'\t' 'NF > 1 && sub(/^ *[0-9a-f]+: /, "", $1) && split($1, b, " ") != 4 {
+			bad = 1 } END { exit bad }' ||
+		{ echo "an instruction that is not 4 bytes long"; return 1; }
+	# -c, then the link of the object.
+	"$VACCEL_CC" -c -o "$TMP/mk.o" "$ROOT/tests/host/module_kernel.c" &&
+		"$VACCEL_CC" -o "$TMP/mk2.elf" "$TMP/mk.o" ||
+		{ echo "-c then link failed"; return 1; }
+	cmp -s "$MODULE" "$TMP/mk2.elf" || { echo "-c then link differs"; return 1; }
+	"$VACCEL_CC" --cflags | grep -q -- '-march=rv64imafd' ||
+		{ echo "--cflags: $("$VACCEL_CC" --cflags)"; return 1; }
+	"$VACCEL_CC" -h | grep -q '^usage: vaccel-cc' || { echo "-h: no usage"; return 1; }
+	"$VACCEL_CC" >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "no source: exit $rc"; return 1; }
+	"$VACCEL_CC" -L/x k.c >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "-L: exit $rc"; return 1; }
+	printf '%s\n' '#include <vaccel_kernel.h>' 'static VACCEL_LOCAL int s[4];' \
+		'VACCEL_KERNEL(k, int *o) { s[o[0]] = 1; o[1] = s[o[2]]; }' >"$TMP/static.c"
+	expect_fail "static local" "define local memory" \
+		"$VACCEL_CC" -o "$TMP/static.elf" "$TMP/static.c" || return 1
+	[ ! -e "$TMP/static.elf" ] || { echo "a failed link left its output"; return 1; }
+	printf '%s\n' '#include <vaccel_kernel.h>' \
+		'VACCEL_KERNEL(k, int *o) { o[0] = 1; }' >"$TMP/k.c"
+	expect_fail "-fPIE" "compiled with -fPIC -fvisibility=hidden" \
+		"$VACCEL_CC" -fPIE -o "$TMP/k.elf" "$TMP/k.c" || return 1
+	expect_fail "rv64gc" "no compressed instructions" \
+		"$VACCEL_CC" -march=rv64gc -o "$TMP/k.elf" "$TMP/k.c" || return 1
+	printf '%s\n' '#include <vaccel_kernel.h>' 'void f(int *);' \
+		'VACCEL_KERNEL(k, int *o) { f(o); }' >"$TMP/u.c"
+	expect_fail "undefined" "undefined symbol: f" \
+		"$VACCEL_CC" -o "$TMP/u.elf" "$TMP/u.c" || return 1
+	printf '%s\n' '#include <vaccel_kernel.h>' 'VACCEL_LOCAL int x = 5;' \
+		'VACCEL_KERNEL(k, int *o) { o[0] = x; }' >"$TMP/init.c"
+	expect_fail "initialised local" "cannot have non-zero initializers" \
+		"$VACCEL_CC" -o "$TMP/init.elf" "$TMP/init.c"
+}
+check vaccel_cc vaccel_cc
+
+device_printf() {
+	"$CC" -std=gnu11 -O2 -g $CFLAGS -Wno-format $SAN \
+		"$ROOT/tests/host/host_print.c" "$ROOT/umd/kernel/rt_print.c" \
+		-o "$O/bin/host_print" -lm || return 1
+	"$O/bin/host_print"
+}
+check device_printf device_printf
 
 exit $failed
