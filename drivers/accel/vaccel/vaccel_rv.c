@@ -28,7 +28,8 @@
  * decoded from: an entry is used when that word is the word at pc, so the
  * cache is never flushed, and code written by the program (with FENCE.I),
  * by the CPU between dispatches or belonging to another address space is
- * decoded afresh.  A decoding depends on the word only, never on pc.
+ * decoded afresh.  A decoding depends on the words only (see pairs
+ * below), never on pc.
  * Execution is a switch on the decoded handler, with no indirect call:
  * the kernel builds it as a tree of compares (no jump tables under
  * retpolines), user space as a jump table.  The tree's depth is what an
@@ -40,23 +41,22 @@
  * without one to handlers that write no register; x0 is zeroed again
  * after the few rare handlers that may write it otherwise.
  *
- * Pairs.  An ADDI followed by a conditional branch (the latch of most
- * loops), an ADD followed by a load (LW, LD, FLW, FLD) from the address
- * it computed (array indexing), a MUL (MULW) followed by an ADD (ADDW) of
- * its product (multiply-accumulate), and an FMUL followed by an FADD of
- * the same format decode to one handler that executes both, saving one
- * dispatch.  The entry also holds the second
- * word, which the handler compares with the word after the first, and it
- * runs the first instruction alone when that differs, when the second is
- * not in the page being executed (or is at the exit address) or when the
- * budget has no room for it; the second then executes from its own entry.
- * A load of a pair that faults, or an FADD with an invalid dynamic
- * rounding mode, does so after the first instruction retired, with pc at
- * the second, as if they had run one at a time.  Likewise two ADDIs and a
- * branch (a latch that also steps two pointers) run as a triple, when
- * both following words are still there and the budget has room for all
- * three; otherwise the first ADDI runs alone and the pair after it from
- * its own entry.
+ * Pairs and triples.  Dispatch is most of an instruction's cost, so a few
+ * sequences that inner loops are made of decode to one handler that
+ * executes them all: an ADDI followed by a conditional branch (a loop
+ * latch), two ADDIs and a branch (a latch that also steps two pointers),
+ * an ADD followed by a load (LW, LD, FLW, FLD) from the address it
+ * computed (array indexing), a MUL (MULW) followed by an ADD (ADDW) of its
+ * product and an FMUL followed by an FADD of the same format (multiply-
+ * accumulate).  The entry also holds the following words, which the
+ * handler compares with memory: it runs the first instruction alone when
+ * they differ, when they are not in the page being executed (or are at
+ * the exit address) or when the budget has no room for them all, and the
+ * rest then executes from its own entries.  A load of a pair that faults,
+ * or an FADD with an invalid dynamic rounding mode, does so after the
+ * first instruction retired, with pc at the faulting one, as if they had
+ * run one at a time.
+ *
  * Floating-point arithmetic is the integer-only soft-float of
  * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
  * values are NaN-boxed in the 64-bit f registers, and an operand that is
