@@ -23,7 +23,9 @@
  * fake_vaccel_objects() counts live objects, fake_vaccel_fail() and
  * fake_vaccel_fail_after() make ioctls of one number fail,
  * fake_vaccel_hold() holds jobs back,
- * fake_vaccel_stat() reads counters of the execution model.
+ * fake_vaccel_stat() reads counters of the execution model,
+ * fake_vaccel_last_dispatch() returns the last DISPATCH executed,
+ * fake_vaccel_map_flags() the flags of the mapping of an address.
  *
  * Execution too: CONTEXT_CREATE, _DESTROY, _STATE and SUBMIT, and the core
  * syncobj ioctls that libvaccel uses (CREATE, DESTROY, HANDLE_TO_FD of a
@@ -32,7 +34,10 @@
  * mappings of the objects (mmap() is interposed to learn them), faults
  * included; a sync_file is an eventfd that becomes readable when its fence
  * signals, and SYNC_IOC_FILE_INFO on it reports the fence's status.  See
- * "execution" below for when jobs run.
+ * "execution" below for when jobs run.  A DISPATCH is checked as the module
+ * checks it (limits, a COMPUTE context) and recorded with its argument
+ * block, but not run: the fake has no RV64 interpreter.  VT_NO_COMPUTE=1
+ * makes the device a uapi 1.3 one, without the compute limits.
  *
  * This is a model of the uapi contract, not of the driver: the VM tests are
  * the authority.
@@ -63,6 +68,15 @@
 #include <drm/vaccel_accel.h>
 
 #define FAKE_MAX_ENGINES	32
+
+/* The compute limits of vaccel_dispatch.h. */
+#define FAKE_MAX_WG_ITEMS	1024
+#define FAKE_MAX_LOCAL		65536
+#define FAKE_MAX_STACK		65536
+#define FAKE_MAX_PRIVATE	(4u << 20)
+#define FAKE_LOCAL_BASE		0x0100000000000000ull
+#define FAKE_PRIVATE_BASE	0x0200000000000000ull
+#define FAKE_MAX_ARGS		4096
 
 static unsigned int env_uint(const char *name, unsigned int def)
 {
@@ -96,12 +110,13 @@ static size_t build_answer(uint32_t type, unsigned char *buf, uint32_t *min)
 	unsigned int counts[3] = { env_uint("VT_COMPUTE", 2),
 				   env_uint("VT_COPY", 1), 1 };
 	unsigned int va_bits = env_uint("VT_VA_BITS", 48);
+	bool compute = !env_uint("VT_NO_COMPUTE", 0);
 	unsigned int cls, i, n = 0;
 
 	if (type == DRM_VACCEL_QUERY_DEVICE) {
 		struct drm_vaccel_device_info info = {
 			.uapi_major = DRM_VACCEL_UAPI_MAJOR,
-			.uapi_minor = DRM_VACCEL_UAPI_MINOR,
+			.uapi_minor = compute ? DRM_VACCEL_UAPI_MINOR : 3,
 			.engine_count = { counts[0], counts[1], counts[2] },
 			.engines_total = counts[0] + counts[1] + counts[2],
 			.hw_queue_depth = 2,
@@ -114,6 +129,14 @@ static size_t build_answer(uint32_t type, unsigned char *buf, uint32_t *min)
 			.max_bos_per_file = 65536,
 		};
 
+		if (compute) {
+			info.max_workgroup_items = FAKE_MAX_WG_ITEMS;
+			info.max_local_size = FAKE_MAX_LOCAL;
+			info.max_stack_size = FAKE_MAX_STACK;
+			info.max_private_size = FAKE_MAX_PRIVATE;
+			info.local_base = FAKE_LOCAL_BASE;
+			info.private_base = FAKE_PRIVATE_BASE;
+		}
 		memcpy(buf, &info, sizeof(info));
 		/* The first released size (uapi 1.0) stays the minimum. */
 		*min = 64;
@@ -219,6 +242,28 @@ static struct fake_file files[FAKE_MAX_FILES];
 static bool files_ready;
 static unsigned int fail_nr, fail_count, fail_skip;
 static int fail_err;
+
+/*
+ * The DRM_VACCEL_VM_BIND_* flags of the mapping of @va in any open file,
+ * or -1 if no file maps it.
+ */
+__attribute__((visibility("default"))) int fake_vaccel_map_flags(uint64_t va);
+int fake_vaccel_map_flags(uint64_t va)
+{
+	unsigned int i, m;
+	int flags = -1;
+
+	pthread_mutex_lock(&fake_lock);
+	for (i = 0; files_ready && i < FAKE_MAX_FILES && flags < 0; i++) {
+		if (files[i].fd < 0)
+			continue;
+		for (m = 0; m < files[i].nmaps; m++)
+			if (va >= files[i].map[m].start && va < files[i].map[m].end)
+				flags = files[i].map[m].flags;
+	}
+	pthread_mutex_unlock(&fake_lock);
+	return flags;
+}
 
 /* The number of live objects. */
 __attribute__((visibility("default"))) unsigned int fake_vaccel_objects(void);
@@ -679,6 +724,9 @@ static bool hold;
 static struct fake_sync_file sync_files[FAKE_MAX_SYNC_FILES];
 static bool sync_files_ready;
 static unsigned long long stat_submits, stat_max_submit, stat_waits;
+static unsigned long long stat_dispatches, stat_dispatch_sum;
+static uint64_t last_dispatch[10];
+static unsigned char last_args[FAKE_MAX_ARGS];
 
 /* Holds jobs back (@on) until a wait needs them, or lets them run. */
 __attribute__((visibility("default"))) void fake_vaccel_hold(int on);
@@ -686,9 +734,19 @@ __attribute__((visibility("default"))) void fake_vaccel_hold(int on);
 /*
  * Counters by name: "submits" (accepted), "max_submit_bytes", "waits"
  * (syncobj wait ioctls), "contexts" and "syncobjs" (live, all files),
- * "pending" (jobs not completed).
+ * "pending" (jobs not completed), "dispatches" (executed) and
+ * "dispatch_args_sum" (the sum of the first 64-bit word of their argument
+ * blocks).
  */
 __attribute__((visibility("default"))) unsigned long long fake_vaccel_stat(const char *name);
+
+/*
+ * The operands of the last DISPATCH executed into @op, and the first @len
+ * (at most 4096) bytes at its argument address, read when it executed,
+ * into @args (zeros if unmapped).  Return: the DISPATCHes executed so far.
+ */
+__attribute__((visibility("default"))) unsigned long long
+fake_vaccel_last_dispatch(uint64_t op[10], void *args, size_t len);
 
 /* 1 signalled, 0 pending, -errno signalled with an error; for fence >= 0. */
 static int fence_status(int64_t fence)
@@ -820,13 +878,58 @@ static bool wait_compare(unsigned int op, uint64_t v, uint64_t ref)
 
 static int64_t now_ns(void);
 
+/* The checks of vaccel_dispatch_parse(): operands @o of a DISPATCH. */
+static bool dispatch_ok(const struct fake_ctx *c, const uint64_t *o)
+{
+	uint64_t items = 1, groups = 1;
+	int i;
+
+	if (c->engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE || o[0] % 4)
+		return false;
+	for (i = 0; i < 3; i++) {
+		if (!o[2 + i] || o[2 + i] > UINT32_MAX || !o[5 + i] ||
+		    o[5 + i] > FAKE_MAX_WG_ITEMS)
+			return false;
+		items *= o[5 + i];
+		if (__builtin_mul_overflow(groups, (o[2 + i] + o[5 + i] - 1) / o[5 + i],
+					   &groups))
+			return false;
+	}
+	return items <= FAKE_MAX_WG_ITEMS && o[8] <= FAKE_MAX_LOCAL && o[9] &&
+	       o[9] <= FAKE_MAX_STACK && !(o[9] % 16) &&
+	       items * o[9] <= FAKE_MAX_PRIVATE;
+}
+
+/* Runs a DISPATCH: records it, without a kernel to run. */
+static int record_dispatch(struct fake_file *f, struct fake_ctx *c, const uint64_t *o)
+{
+	struct fake_ctx scratch = *c;
+	uint64_t first;
+
+	size_t n;
+
+	memcpy(last_dispatch, o, sizeof(last_dispatch));
+	memset(last_args, 0, sizeof(last_args));
+	/*
+	 * What can be read of the block, a word at a time up to the end of
+	 * its mapping: the kernel, not the packet, would fault on the rest.
+	 */
+	for (n = 0; o[1] && n < sizeof(last_args); n += 8)
+		if (vm_access(f, &scratch, o[1] + n, last_args + n, 8, false))
+			break;
+	stat_dispatches++;
+	memcpy(&first, last_args, sizeof(first));
+	stat_dispatch_sum += first;
+	return 0;
+}
+
 /* One packet; FAKE_PENDING if it must wait, else 0 or the fault. */
 static int exec_packet(struct fake_file *f, struct fake_ctx *c, struct fake_job *job,
 		       uint64_t pva, uint32_t op, uint32_t flags, uint32_t words)
 {
-	static const int operands[] = { -1, 2, 3, 3, 1, 3, 1 };
+	static const int operands[] = { -1, 2, 3, 3, 1, 3, 1, 10 };
 	bool wide = flags & DRM_VACCEL_PKT_F_64BIT;
-	uint64_t o[3], v = 0, done;
+	uint64_t o[10], v = 0, done;
 	unsigned char *tmp;
 	struct timespec ts;
 	uint32_t fill[1024];
@@ -877,6 +980,10 @@ static int exec_packet(struct fake_file *f, struct fake_ctx *c, struct fake_job 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		v = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 		return vm_access(f, c, o[0], &v, 8, true);
+	case DRM_VACCEL_PKT_DISPATCH:
+		if (flags || !dispatch_ok(c, o))
+			return malformed(c, pva);
+		return record_dispatch(f, c, o);
 	case DRM_VACCEL_PKT_WAIT_MEM:
 		if ((flags >> 1) > DRM_VACCEL_WAIT_LE || o[0] % (wide ? 8 : 4))
 			return malformed(c, pva);
@@ -1060,6 +1167,10 @@ unsigned long long fake_vaccel_stat(const char *name)
 		n = stat_max_submit;
 	else if (!strcmp(name, "waits"))
 		n = stat_waits;
+	else if (!strcmp(name, "dispatches"))
+		n = stat_dispatches;
+	else if (!strcmp(name, "dispatch_args_sum"))
+		n = stat_dispatch_sum;
 	else if (!strcmp(name, "pending"))
 		for (k = first_pending; k < njobs; k++)
 			n += jobs[k].status == FAKE_PENDING;
@@ -1071,6 +1182,18 @@ unsigned long long fake_vaccel_stat(const char *name)
 		for (k = 0; !strcmp(name, "syncobjs") && k < FAKE_MAX_SYNCOBJS; k++)
 			n += files[i].syncobj[k].used;
 	}
+	pthread_mutex_unlock(&fake_lock);
+	return n;
+}
+
+unsigned long long fake_vaccel_last_dispatch(uint64_t op[10], void *args, size_t len)
+{
+	unsigned long long n;
+
+	pthread_mutex_lock(&fake_lock);
+	memcpy(op, last_dispatch, sizeof(last_dispatch));
+	memcpy(args, last_args, len < sizeof(last_args) ? len : sizeof(last_args));
+	n = stat_dispatches;
 	pthread_mutex_unlock(&fake_lock);
 	return n;
 }

@@ -30,7 +30,8 @@
 #   libvaccel_nodev	libvaccel without a vaccel device (host_libvaccel.c)
 #   vaccel_info_nodev	vaccel-info without a device: the friendly message, exit 1
 #   vaccel_info_usage	vaccel-info -h exits 0, a bad option 2, /dev/null 1
-#   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD)
+#   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD),
+#			the compute limits of uapi 1.4 included
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
@@ -48,9 +49,17 @@
 #			initialised VACCEL_LOCAL object, a kernel compiled
 #			with -fPIE or for rv64gc, a call to a function
 #			nobody defines
+#   elf_parse		the loader's parser (elf.c compiled into host_elf.c,
+#			-fsanitize=address,undefined): the module accepted
+#			and placed, every refusal with its errno and message,
+#			then 50000 randomly mutated modules
 #   device_printf	vaccel_printf() of the device runtime against the C
 #			library's snprintf(), and its print buffer
 #			(host_print.c, sanitizers on)
+#   module_fake		libvaccel's modules and launches on the fake device
+#			(host_module.c): mappings, relocations, kernels,
+#			refusals, the print buffer, DISPATCH packets and
+#			argument blocks, argument errors, unwinding
 
 set -u
 
@@ -163,7 +172,7 @@ check va_alloc va_alloc
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
 		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake \
-		vaccel_cc device_printf; do
+		vaccel_cc elf_parse device_printf module_fake; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -272,6 +281,12 @@ vaccel_info_fake() {
 	expect_out 'max bo size *4294967296 (4096 MiB)' || return 1
 	expect_out 'max bind ops *1024' || return 1
 	expect_out 'max bos/file *65536' || return 1
+	expect_out 'workgroup *1024 work-items, 65536 bytes of local memory' || return 1
+	expect_out 'stacks *65536 bytes per work-item, 4194304 per workgroup' || return 1
+	expect_out 'apertures *local 0x0100000000000000, private 0x0200000000000000' || return 1
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+		VT_NO_COMPUTE=1 "$INFO" -d 0 2>&1) || { echo "uapi 1.3: exit $?: $out"; return 1; }
+	expect_out 'kernels *not supported (uapi before 1.4)' || return 1
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
 		"$INFO" -d 1 2>&1) || { echo "-d 1: exit $?: $out"; return 1; }
 	expect_out "^$TMP/fake/accel10:" || return 1
@@ -405,6 +420,15 @@ vaccel_cc() {
 }
 check vaccel_cc vaccel_cc
 
+elf_parse() {
+	[ -f "$MODULE" ] || { echo "no module (vaccel_cc failed)"; return 1; }
+	"$CC" -std=gnu11 -O1 -g $CFLAGS $SAN -I"$ROOT/umd/libvaccel" \
+		-I"$ROOT/umd/include" $UAPI_INC "$ROOT/tests/host/host_elf.c" \
+		"$ROOT/umd/libvaccel/elf.c" -o "$O/bin/host_elf" || return 1
+	ASAN_OPTIONS=detect_leaks=1 "$O/bin/host_elf" "$MODULE" 50000
+}
+check elf_parse elf_parse
+
 device_printf() {
 	"$CC" -std=gnu11 -O2 -g $CFLAGS -Wno-format $SAN \
 		"$ROOT/tests/host/host_print.c" "$ROOT/umd/kernel/rt_print.c" \
@@ -412,5 +436,17 @@ device_printf() {
 	"$O/bin/host_print"
 }
 check device_printf device_printf
+
+module_fake() {
+	[ -f "$MODULE" ] || { echo "no module (vaccel_cc failed)"; return 1; }
+	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
+		"$ROOT/tests/host/host_module.c" -o "$O/bin/host_module" \
+		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
+	mkdir -p "$TMP/fakemodule"
+	ln -sf /dev/zero "$TMP/fakemodule/accel0"
+	VACCEL_DEVICE_DIR=$TMP/fakemodule LD_PRELOAD=$O/bin/fake_vaccel.so \
+		timeout 300 "$O/bin/host_module" "$MODULE"
+}
+check module_fake module_fake
 
 exit $failed

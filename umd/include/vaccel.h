@@ -19,8 +19,13 @@
  * (the caller serialises the calls on one queue); different queues may be
  * used from different threads at once.  Events may be waited for, signalled
  * and reset from any number of threads, and used by several queues.
+ * Modules may be loaded from any number of threads, and their kernels
+ * launched on any number of queues at once; vaccel_kernel_set_stack_size(),
+ * vaccel_module_read_print() and vaccel_module_destroy() must not race
+ * with other uses of the same module.
  * vaccel_device_close() must not race with any other use of that handle or
- * of its buffers, queues and events, which must all be gone by then.
+ * of its buffers, queues, events and modules, which must all be gone by
+ * then.
  *
  * This header does not need the kernel uapi header.  Programs that call
  * vaccel_device_query() include <drm/vaccel_accel.h> for the query types and
@@ -30,6 +35,7 @@
 #define VACCEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__cplusplus)
@@ -70,6 +76,23 @@ struct vaccel_queue;
  * the work that signals it, or no fence at all.
  */
 struct vaccel_event;
+
+/*
+ * struct vaccel_module - a kernel module loaded on a device
+ *
+ * Opaque.  Created by vaccel_module_load() or vaccel_module_load_file(),
+ * destroyed by vaccel_module_destroy().  Its image lives in a buffer of
+ * the device, code executable and read-only, data writable.
+ */
+struct vaccel_module;
+
+/*
+ * struct vaccel_kernel - a kernel of a module, what vaccel_launch() runs
+ *
+ * Opaque.  Found by vaccel_kernel_get(); belongs to its module and goes
+ * with it.
+ */
+struct vaccel_kernel;
 
 /**
  * enum vaccel_engine_class - the kinds of engine (values of the uapi)
@@ -128,6 +151,14 @@ enum vaccel_preempt_granularity {
  *	module (uapi 1.0) does not say
  * @max_bos_per_file: most buffers one device handle holds, allocated and
  *	imported together; 0 if the module (uapi 1.0) does not say
+ * @max_workgroup_items: most work-items in a workgroup; 0 if the module
+ *	(before uapi 1.4) runs no kernels
+ * @max_local_size: most local memory of a workgroup, bytes (uapi 1.4)
+ * @max_stack_size: largest stack of a work-item, bytes (uapi 1.4)
+ * @max_private_size: most stack memory of a workgroup, work-items times
+ *	stack size, bytes (uapi 1.4)
+ * @local_base: GPU address of a workgroup's local memory (uapi 1.4)
+ * @private_base: GPU address of the first work-item's stack (uapi 1.4)
  * @reserved: zero; room for later fields without changing the size
  */
 struct vaccel_device_info {
@@ -151,7 +182,13 @@ struct vaccel_device_info {
 	uint64_t max_bo_size;
 	unsigned int max_bind_ops;
 	unsigned int max_bos_per_file;
-	uint64_t reserved[6];
+	uint32_t max_workgroup_items;
+	uint32_t max_local_size;
+	uint32_t max_stack_size;
+	uint32_t max_private_size;
+	uint64_t local_base;
+	uint64_t private_base;
+	uint64_t reserved[2];
 };
 
 /**
@@ -762,6 +799,269 @@ int vaccel_queue_signal(struct vaccel_queue *q, struct vaccel_event *ev);
  * or @ev has no fence, or an error as for vaccel_queue_flush().
  */
 int vaccel_queue_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
+
+/**
+ * vaccel_queue_dispatch() - record a DISPATCH: run a kernel over a grid
+ * @q: the queue, of the compute class
+ * @entry_va: GPU address of the kernel's first instruction, a multiple of 4
+ * @args_va: GPU address of the argument block, the kernel's a0 (any
+ *	value, 0 included: the kernel decides what it means)
+ * @grid: work-items along x, y and z, each at least 1
+ * @workgroup: work-items of a workgroup along x, y and z, each at least
+ *	1, at most &vaccel_device_info.max_workgroup_items together
+ * @local_size: bytes of local memory of each workgroup, at most
+ *	&vaccel_device_info.max_local_size
+ * @stack_size: bytes of stack of each work-item, a multiple of 16 from 16
+ *	to &vaccel_device_info.max_stack_size, and at most
+ *	&vaccel_device_info.max_private_size for the workgroup's work-items
+ *	together
+ *
+ * The raw packet, for callers that place code and arguments themselves;
+ * vaccel_launch() is the usual way.  The workgroups at the grid's far
+ * edges may be partial.  Since libvaccel 1.4.
+ *
+ * Return: 0, -EINVAL if @q or an array is NULL, @q is not a compute queue
+ * or an operand breaks the limits above (the device would refuse the
+ * packet), -ENOTSUP if the device runs no kernels (uapi before 1.4), or
+ * an error as for vaccel_queue_copy().
+ */
+int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+			  uint64_t args_va, const uint32_t grid[3],
+			  const uint32_t workgroup[3], uint32_t local_size,
+			  uint32_t stack_size);
+
+/* A message buffer of this size holds any message of vaccel_module_load(). */
+#define VACCEL_MODULE_MSG_SIZE		256
+/* Stack of a work-item that vaccel_launch() asks for, unless changed. */
+#define VACCEL_DEFAULT_STACK_SIZE	4096u
+/* Largest argument block of vaccel_launch(). */
+#define VACCEL_LAUNCH_MAX_ARGS		4096u
+/* Bytes of a module's print buffer, for vaccel_printf() (header included). */
+#define VACCEL_MODULE_PRINT_SIZE	(1024u * 1024)
+
+/**
+ * vaccel_module_load() - load a kernel module
+ * @dev: the device
+ * @image: the module, an ELF file as vaccel-cc links it; read only
+ *	during the call
+ * @size: its size in bytes
+ * @out: receives the module on success
+ * @msg: receives a message saying why the module was refused, or ""; may
+ *	be NULL
+ * @msg_size: bytes at @msg (%VACCEL_MODULE_MSG_SIZE holds any message)
+ *
+ * Checks that @image is a module the compute engines can run: an ELF64
+ * little-endian RISC-V static PIE (ET_DYN) for the double-float ABI,
+ * without compressed instructions, whose dynamic relocations are all
+ * R_RISCV_RELATIVE and patch writable segments, with sane segments and
+ * tables, a symbol table and at least one kernel (VACCEL_KERNEL() of
+ * <vaccel_kernel.h>).  Then copies it into a buffer of the device, at a
+ * GPU address of its own, maps its segments with their permissions (code
+ * executable and read-only, read-only data neither writable nor
+ * executable, data writable but not executable), applies the relocations
+ * for that address, relocating those into workgroup-local memory to
+ * &vaccel_device_info.local_base, and finds the kernels.  A module that
+ * calls vaccel_printf() also gets a print buffer
+ * (%VACCEL_MODULE_PRINT_SIZE bytes).  The file is untrusted: any content
+ * gets either a module or an error.  Thread-safe.  Since libvaccel 1.4.
+ *
+ * Return: 0; -EINVAL for a NULL @dev, @image or @out; -ENOTSUP if the
+ * device runs no kernels (uapi before 1.4); for a refused module, with
+ * the reason in @msg: -ENOEXEC if it is not a kernel module (not an
+ * ELF64 RISC-V ET_DYN file, no executable segment, no symbol table, no
+ * kernel), -EBADMSG if it is malformed (a table or segment past the end
+ * of the file, overlapping segments, a relocation or kernel outside the
+ * segments, a name outside its table, duplicates), -ENOTSUP if it needs
+ * what the engines do not have (compressed instructions, another float
+ * ABI, RVE or TSO code, relocations other than R_RISCV_RELATIVE or of a
+ * read-only segment, an interpreter, shared libraries, thread-local
+ * storage, constructors, a writable and executable segment, an alignment
+ * above 64 KiB), -E2BIG if it is too big (an image above 256 MiB or the
+ * device's largest buffer, more local memory than
+ * &vaccel_device_info.max_local_size, more than 1024 kernels, a kernel
+ * name above 255 characters); or an error of allocating and mapping the
+ * buffers (-ENOMEM, -ENOSPC, ...).
+ */
+int vaccel_module_load(struct vaccel_device *dev, const void *image,
+		       size_t size, struct vaccel_module **out, char *msg,
+		       size_t msg_size);
+
+/**
+ * vaccel_module_load_file() - load a kernel module from a file
+ * @dev: the device
+ * @path: the file, such as "vadd.elf"
+ * @out: receives the module on success
+ * @msg: receives a message saying why the module was refused, or ""; may
+ *	be NULL
+ * @msg_size: bytes at @msg
+ *
+ * Reads the file and loads it as vaccel_module_load() does.
+ *
+ * Return: as vaccel_module_load(), and -EINVAL for a NULL @path, -EFBIG
+ * for a file above 1 GiB, or a negative errno of open() or read() (with a
+ * message too).
+ */
+int vaccel_module_load_file(struct vaccel_device *dev, const char *path,
+			    struct vaccel_module **out, char *msg,
+			    size_t msg_size);
+
+/**
+ * vaccel_module_destroy() - unload a kernel module
+ * @mod: the module, or NULL (nothing happens)
+ *
+ * Frees its buffers and its kernels.  Work that runs its kernels must have
+ * completed: the kernels' code goes with the module, and work still
+ * running them faults.
+ */
+void vaccel_module_destroy(struct vaccel_module *mod);
+
+/**
+ * struct vaccel_module_info - a loaded module, from vaccel_module_get_info()
+ * @va: GPU address of its image
+ * @size: bytes of its image, whole pages
+ * @local_size: bytes of workgroup-local memory (its VACCEL_LOCAL objects)
+ *	that vaccel_launch() gives each workgroup of its kernels
+ * @kernel_count: its kernels
+ * @prints: it calls vaccel_printf(), hence has a print buffer
+ * @reserved: zero; room for later fields without changing the size
+ */
+struct vaccel_module_info {
+	uint64_t va;
+	uint64_t size;
+	uint32_t local_size;
+	unsigned int kernel_count;
+	bool prints;
+	uint64_t reserved[4];
+};
+
+/**
+ * vaccel_module_get_info() - what a module is
+ * @mod: the module
+ * @out: filled on success
+ *
+ * Return: 0, or -EINVAL if an argument is NULL.
+ */
+int vaccel_module_get_info(const struct vaccel_module *mod,
+			   struct vaccel_module_info *out);
+
+/**
+ * vaccel_module_read_print() - read what a module's kernels printed
+ * @mod: the module
+ * @buf: receives the text, NUL-terminated
+ * @size: bytes at @buf, at least 1
+ *
+ * Copies the text that vaccel_printf() calls of the module's kernels
+ * appended to the print buffer since the last read, as much as fits, and
+ * keeps the rest for the next call.  Once all of it has been read, the
+ * buffer is emptied, and a line says how many messages were dropped
+ * because it was full, if any.  Call it only while no work running the
+ * module's kernels is in flight (after vaccel_queue_finish(), say): the
+ * kernels append to the buffer while they run.
+ *
+ * Return: the bytes stored at @buf, the NUL excluded (0 if there is
+ * nothing, or the module does not print), or -EINVAL for a NULL pointer or
+ * a zero @size.
+ */
+int vaccel_module_read_print(struct vaccel_module *mod, char *buf, size_t size);
+
+/**
+ * vaccel_kernel_get() - find a kernel of a module by name
+ * @mod: the module
+ * @name: the kernel's name, as given to VACCEL_KERNEL()
+ * @out: receives the kernel on success
+ *
+ * Return: 0, -ENOENT if @mod has no kernel of that name, or -EINVAL if an
+ * argument is NULL.
+ */
+int vaccel_kernel_get(struct vaccel_module *mod, const char *name,
+		      struct vaccel_kernel **out);
+
+/**
+ * vaccel_module_get_kernel() - a kernel of a module by index
+ * @mod: the module
+ * @index: from 0 to &vaccel_module_info.kernel_count - 1, in the order of
+ *	the module's symbol table
+ * @out: receives the kernel on success
+ *
+ * Return: 0, -ENOENT if @index is out of range, or -EINVAL if an argument
+ * is NULL.
+ */
+int vaccel_module_get_kernel(struct vaccel_module *mod, unsigned int index,
+			     struct vaccel_kernel **out);
+
+/**
+ * struct vaccel_kernel_info - a kernel, from vaccel_kernel_get_info()
+ * @name: its name, valid as long as its module
+ * @entry_va: GPU address of its entry, for vaccel_queue_dispatch()
+ * @local_size: bytes of local memory vaccel_launch() gives each workgroup
+ * @stack_size: bytes of stack vaccel_launch() gives each work-item
+ * @reserved: zero; room for later fields without changing the size
+ */
+struct vaccel_kernel_info {
+	const char *name;
+	uint64_t entry_va;
+	uint32_t local_size;
+	uint32_t stack_size;
+	uint64_t reserved[4];
+};
+
+/**
+ * vaccel_kernel_get_info() - what a kernel is
+ * @k: the kernel
+ * @out: filled on success
+ *
+ * Return: 0, or -EINVAL if an argument is NULL.
+ */
+int vaccel_kernel_get_info(const struct vaccel_kernel *k,
+			   struct vaccel_kernel_info *out);
+
+/**
+ * vaccel_kernel_set_stack_size() - the stack its work-items get
+ * @k: the kernel
+ * @stack_size: bytes, a multiple of 16 from 16 to
+ *	&vaccel_device_info.max_stack_size
+ *
+ * vaccel_launch() gives each work-item %VACCEL_DEFAULT_STACK_SIZE bytes of
+ * stack unless this changes it; the launches recorded after the call use
+ * the new size.  A workgroup's stacks together must stay within
+ * &vaccel_device_info.max_private_size, which vaccel_launch() checks.  A
+ * kernel that overflows its stack faults (an address out of range).
+ *
+ * Return: 0, or -EINVAL if @k is NULL or @stack_size breaks the limits.
+ */
+int vaccel_kernel_set_stack_size(struct vaccel_kernel *k, uint32_t stack_size);
+
+/**
+ * vaccel_launch() - record the launch of a kernel over a grid
+ * @q: the queue, of the compute class, of the kernel's device
+ * @k: the kernel
+ * @grid: work-items along x, y and z, each at least 1
+ * @workgroup: work-items of a workgroup along x, y and z, as for
+ *	vaccel_queue_dispatch()
+ * @args: the argument block, which the kernel receives as its parameter;
+ *	may be NULL if @args_size is 0
+ * @args_size: bytes of @args, at most %VACCEL_LAUNCH_MAX_ARGS
+ *
+ * Copies the argument block into the queue's DMA buffer, 16-byte aligned,
+ * just before a DISPATCH of the kernel with the module's local memory
+ * (&vaccel_module_info.local_size) and the kernel's stack size
+ * (vaccel_kernel_set_stack_size()): the block lives exactly as long as
+ * the packet, and @args may be reused as soon as the call returns.  The
+ * kernel sees the block read-only.  Like every recording, the launch
+ * executes after what @q recorded before it, once flushed; the module
+ * must stay loaded until it has completed.  A kernel's fault fails the
+ * queue's work with -EFAULT (see vaccel_queue_finish() and
+ * vaccel_queue_get_stats()).  Since libvaccel 1.4.
+ *
+ * Return: 0, -EINVAL if a pointer is NULL (@args with a non-zero
+ * @args_size), @k belongs to another device, or the grid, workgroup, local
+ * memory or stack break the limits of vaccel_queue_dispatch(), -E2BIG for
+ * a block above %VACCEL_LAUNCH_MAX_ARGS, or an error as for
+ * vaccel_queue_dispatch().
+ */
+int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
+		  const uint32_t grid[3], const uint32_t workgroup[3],
+		  const void *args, size_t args_size);
 
 /**
  * vaccel_event_create() - create an event

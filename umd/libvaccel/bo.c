@@ -174,14 +174,47 @@ static uint32_t vaccel_bo_map_flags(uint32_t flags)
 }
 
 /*
+ * Maps @count ranges of the buffer at @va, all or nothing: one VM_BIND of
+ * @count operations.
+ */
+static int vaccel_bo_bind_ranges(struct vaccel_device *dev, uint32_t handle,
+				 uint64_t va, const struct vaccel_bo_range *ranges,
+				 unsigned int count)
+{
+	struct drm_vaccel_vm_bind_op ops[VACCEL_BO_MAX_RANGES];
+	struct drm_vaccel_vm_bind bind = {
+		.ops = DRM_VACCEL_OBJ_ARRAY(count, ops),
+	};
+	unsigned int i;
+
+	if (count == 1)
+		return vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_MAP,
+					  vaccel_bo_map_flags(ranges[0].flags),
+					  handle, va + ranges[0].offset,
+					  ranges[0].size);
+	memset(ops, 0, sizeof(ops));
+	for (i = 0; i < count; i++) {
+		ops[i].op = DRM_VACCEL_VM_BIND_OP_MAP;
+		ops[i].flags = vaccel_bo_map_flags(ranges[i].flags);
+		ops[i].handle = handle;
+		ops[i].bo_offset = ranges[i].offset;
+		ops[i].va = va + ranges[i].offset;
+		ops[i].size = ranges[i].size;
+	}
+	return drmIoctl(dev->fd, DRM_IOCTL_VACCEL_VM_BIND, &bind) ? -errno : 0;
+}
+
+/*
  * Builds the buffer around a new GEM @handle of @size bytes: a GPU address
- * and a mapping there.  Takes the handle: closes it on failure.
+ * aligned to at least @align and the mappings of @ranges there.  Takes the
+ * handle: closes it on failure.
  */
 static int vaccel_bo_setup(struct vaccel_device *dev, uint32_t handle,
-			   uint64_t size, uint32_t flags, struct vaccel_bo **out)
+			   uint64_t size, uint32_t flags, uint64_t align,
+			   const struct vaccel_bo_range *ranges,
+			   unsigned int count, struct vaccel_bo **out)
 {
 	struct vaccel_bo *bo;
-	uint64_t align;
 	int ret;
 
 	bo = calloc(1, sizeof(*bo));
@@ -195,13 +228,13 @@ static int vaccel_bo_setup(struct vaccel_device *dev, uint32_t handle,
 	bo->size = size;
 	bo->refcount = 1;
 
-	align = size >= VACCEL_BO_BIG_ALIGN ? VACCEL_BO_BIG_ALIGN : VACCEL_PAGE_SIZE;
+	if (size >= VACCEL_BO_BIG_ALIGN && align < VACCEL_BO_BIG_ALIGN)
+		align = VACCEL_BO_BIG_ALIGN;
 	ret = vaccel_va_space_alloc(&dev->va, size, align, &bo->va);
 	if (ret)
 		goto err_free_bo;
 
-	ret = vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_MAP,
-				 vaccel_bo_map_flags(flags), handle, bo->va, size);
+	ret = vaccel_bo_bind_ranges(dev, handle, bo->va, ranges, count);
 	if (ret)
 		goto err_free_va;
 
@@ -217,10 +250,17 @@ err_close:
 	return ret;
 }
 
+/* The one range of a buffer mapped whole. */
+static struct vaccel_bo_range vaccel_bo_whole(uint64_t size, uint32_t flags)
+{
+	return (struct vaccel_bo_range){ .size = size, .flags = flags };
+}
+
 VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
 				  uint32_t flags, struct vaccel_bo **out)
 {
 	struct drm_vaccel_bo_create create = { .size = size };
+	struct vaccel_bo_range range;
 	struct vaccel_bo *bo;
 	int ret;
 
@@ -237,7 +277,38 @@ VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
 	 * import can return it before the buffer is in the table: it is not
 	 * exported yet.  Only the insertion needs the lock.
 	 */
-	ret = vaccel_bo_setup(dev, create.handle, create.size, flags, &bo);
+	range = vaccel_bo_whole(create.size, flags);
+	ret = vaccel_bo_setup(dev, create.handle, create.size, flags,
+			      VACCEL_PAGE_SIZE, &range, 1, &bo);
+	if (ret)
+		return ret;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	vaccel_bo_insert_locked(dev, bo);
+	pthread_mutex_unlock(&dev->bo_lock);
+	*out = bo;
+	return 0;
+}
+
+int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
+			   uint64_t align, const struct vaccel_bo_range *ranges,
+			   unsigned int count, struct vaccel_bo **out)
+{
+	struct drm_vaccel_bo_create create = { .size = size };
+	struct vaccel_bo *bo;
+	unsigned int i;
+	int ret;
+
+	if (!count || count > VACCEL_BO_MAX_RANGES)
+		return -EINVAL;
+	for (i = 0; i < count; i++)
+		if (ranges[i].offset > size || ranges[i].size > size - ranges[i].offset ||
+		    (ranges[i].flags & ~(VACCEL_BO_GPU_READ_ONLY | VACCEL_BO_GPU_NO_EXEC)))
+			return -EINVAL;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
+		return -errno;
+	ret = vaccel_bo_setup(dev, create.handle, create.size, 0, align, ranges,
+			      count, &bo);
 	if (ret)
 		return ret;
 
@@ -252,8 +323,9 @@ VACCEL_EXPORT int vaccel_bo_import(struct vaccel_device *dev, int fd,
 				   struct vaccel_bo **out)
 {
 	struct drm_vaccel_bo_info info = { 0 };
+	struct vaccel_bo_range range;
+	uint32_t handle, flags;
 	struct vaccel_bo *bo;
-	uint32_t handle;
 	int ret;
 
 	if (!dev || fd < 0 || !out)
@@ -281,9 +353,10 @@ VACCEL_EXPORT int vaccel_bo_import(struct vaccel_device *dev, int fd,
 		goto out_unlock;
 	}
 
-	ret = vaccel_bo_setup(dev, handle, info.size,
-			      info.flags & DRM_VACCEL_BO_NO_MMAP ? VACCEL_BO_NO_MMAP : 0,
-			      &bo);
+	flags = info.flags & DRM_VACCEL_BO_NO_MMAP ? VACCEL_BO_NO_MMAP : 0;
+	range = vaccel_bo_whole(info.size, flags);
+	ret = vaccel_bo_setup(dev, handle, info.size, flags, VACCEL_PAGE_SIZE,
+			      &range, 1, &bo);
 	if (ret)
 		goto out_unlock;
 	vaccel_bo_insert_locked(dev, bo);

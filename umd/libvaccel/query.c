@@ -9,7 +9,8 @@
  * The device answer is read into the structure this library was built
  * with: the kernel fills the prefix it has and clears the rest, so an older
  * or newer kernel both work (a uapi 1.0 module reports no max_bo_size,
- * max_bind_ops or max_bos_per_file: they read as zero).  The engine list is
+ * max_bind_ops or max_bos_per_file, one before 1.4 no compute limits:
+ * they read as zero).  The engine list is
  * read whole, in two calls (size, then data), and indexed with the
  * kernel's entry_size.  The VM statistics are read fresh on every call.
  */
@@ -160,6 +161,12 @@ VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
 	out->max_bo_size = info->max_bo_size;
 	out->max_bind_ops = info->max_bind_ops;
 	out->max_bos_per_file = info->max_bos_per_file;
+	out->max_workgroup_items = info->max_workgroup_items;
+	out->max_local_size = info->max_local_size;
+	out->max_stack_size = info->max_stack_size;
+	out->max_private_size = info->max_private_size;
+	out->local_base = info->local_base;
+	out->private_base = info->private_base;
 	return 0;
 }
 

@@ -265,19 +265,29 @@ static int vaccel_queue_next_buffer(struct vaccel_queue *q)
 	return 0;
 }
 
+/*
+ * Makes room for @words words in the current buffer (at most a buffer's
+ * worth), moving on to another buffer if need be: packets written there
+ * together are submitted together.
+ */
+static int vaccel_queue_room(struct vaccel_queue *q, uint32_t words)
+{
+	if (q->error)
+		return q->error;
+	if (!q->cur || q->used + words > q->cur->words)
+		return vaccel_queue_next_buffer(q);
+	return 0;
+}
+
 /* Appends a packet of @words words. */
 static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
 			     uint32_t words)
 {
 	int ret;
 
-	if (q->error)
-		return q->error;
-	if (!q->cur || q->used + words > q->cur->words) {
-		ret = vaccel_queue_next_buffer(q);
-		if (ret)
-			return ret;
-	}
+	ret = vaccel_queue_room(q, words);
+	if (ret)
+		return ret;
 	memcpy(q->cur->map + q->used, pkt, words * 8);
 	q->used += words;
 	return 0;
@@ -486,6 +496,139 @@ VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
 	if (!q)
 		return -EINVAL;
 	return vaccel_queue_emit(q, pkt, 2);
+}
+
+/* --- DISPATCH --- */
+
+#define VACCEL_DISPATCH_WORDS	11
+
+static_assert(VACCEL_LAUNCH_MAX_ARGS % 8 == 0 &&
+	      2 + VACCEL_LAUNCH_MAX_ARGS / 8 + VACCEL_DISPATCH_WORDS <=
+	      VACCEL_QUEUE_BUFFER_SIZE / 8, "a launch fits a DMA buffer");
+
+bool vaccel_stack_size_ok(const struct vaccel_device *dev, uint32_t stack_size)
+{
+	return stack_size >= 16 && !(stack_size % 16) &&
+	       stack_size <= dev->info.max_stack_size;
+}
+
+/*
+ * Whether the device takes a DISPATCH of these operands, as
+ * vaccel_dispatch.c checks them: 0, -EINVAL or -ENOTSUP.
+ */
+static int vaccel_dispatch_check(const struct vaccel_queue *q, uint64_t entry,
+				 const uint32_t grid[3], const uint32_t wg[3],
+				 uint32_t local_size, uint32_t stack_size)
+{
+	const struct drm_vaccel_device_info *info = &q->dev->info;
+	uint64_t items = 1, groups = 1;
+	bool overflow = false;
+	int i;
+
+	if (!grid || !wg || q->engine_class != VACCEL_ENGINE_CLASS_COMPUTE)
+		return -EINVAL;
+	if (!info->max_workgroup_items)
+		return -ENOTSUP;
+	if (!entry || entry % 4)
+		return -EINVAL;
+	for (i = 0; i < 3; i++) {
+		if (!grid[i] || !wg[i] || wg[i] > info->max_workgroup_items)
+			return -EINVAL;
+		items *= wg[i];
+		overflow |= __builtin_mul_overflow(groups,
+						   (uint64_t)(grid[i] - 1) / wg[i] + 1,
+						   &groups);
+	}
+	if (items > info->max_workgroup_items || overflow)
+		return -EINVAL;
+	if (local_size > info->max_local_size ||
+	    !vaccel_stack_size_ok(q->dev, stack_size) ||
+	    items * stack_size > info->max_private_size)
+		return -EINVAL;
+	return 0;
+}
+
+/* The DISPATCH packet, 11 words at @pkt. */
+static void vaccel_dispatch_packet(uint64_t *pkt, uint64_t entry, uint64_t args,
+				   const uint32_t grid[3], const uint32_t wg[3],
+				   uint32_t local_size, uint32_t stack_size)
+{
+	int i;
+
+	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_DISPATCH, 0, VACCEL_DISPATCH_WORDS);
+	pkt[1] = entry;
+	pkt[2] = args;
+	for (i = 0; i < 3; i++) {
+		pkt[3 + i] = grid[i];
+		pkt[6 + i] = wg[i];
+	}
+	pkt[9] = local_size;
+	pkt[10] = stack_size;
+}
+
+VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+					uint64_t args_va, const uint32_t grid[3],
+					const uint32_t workgroup[3],
+					uint32_t local_size, uint32_t stack_size)
+{
+	uint64_t pkt[VACCEL_DISPATCH_WORDS];
+	int ret;
+
+	if (!q)
+		return -EINVAL;
+	ret = vaccel_dispatch_check(q, entry_va, grid, workgroup, local_size,
+				    stack_size);
+	if (ret)
+		return ret;
+	vaccel_dispatch_packet(pkt, entry_va, args_va, grid, workgroup, local_size,
+			       stack_size);
+	return vaccel_queue_emit(q, pkt, VACCEL_DISPATCH_WORDS);
+}
+
+/*
+ * The argument block rides in a NOP packet just before the DISPATCH, in
+ * the same buffer and the same submission: the queue reuses the buffer
+ * only once the device is done with the DISPATCH.  A word of padding in
+ * the NOP puts the block on 16 bytes (buffers are page aligned).
+ */
+int vaccel_queue_record_launch(struct vaccel_queue *q, uint64_t entry,
+			       const void *args, size_t args_size,
+			       const uint32_t grid[3], const uint32_t workgroup[3],
+			       uint32_t local_size, uint32_t stack_size)
+{
+	uint32_t arg_words = (args_size + 7) / 8, nop = 0, pad;
+	uint64_t *p, args_va = 0;
+	int ret;
+
+	ret = vaccel_dispatch_check(q, entry, grid, workgroup, local_size,
+				    stack_size);
+	if (ret)
+		return ret;
+	if (args_size > VACCEL_LAUNCH_MAX_ARGS)
+		return -E2BIG;
+	if (args_size) {
+		ret = vaccel_queue_room(q, 2 + arg_words + VACCEL_DISPATCH_WORDS);
+		if (ret)
+			return ret;
+		pad = (q->used + 1) % 2;
+		nop = 1 + pad + arg_words;
+		p = q->cur->map + q->used;
+		p[0] = VACCEL_PKT(DRM_VACCEL_PKT_NOP, 0, nop);
+		if (pad)
+			p[1] = 0;
+		/* The block's tail, if not a whole word, is zeros. */
+		p[nop - 1] = 0;
+		memcpy(p + 1 + pad, args, args_size);
+		args_va = q->cur->va + (uint64_t)(q->used + 1 + pad) * 8;
+	} else {
+		ret = vaccel_queue_room(q, VACCEL_DISPATCH_WORDS);
+		if (ret)
+			return ret;
+	}
+	vaccel_dispatch_packet(q->cur->map + q->used + nop, entry, args_va, grid,
+			       workgroup, local_size, stack_size);
+	q->used += nop + VACCEL_DISPATCH_WORDS;
+	return 0;
 }
 
 VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)

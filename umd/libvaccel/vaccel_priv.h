@@ -10,6 +10,7 @@
 #define VACCEL_PRIV_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -224,6 +225,185 @@ int vaccel_syncobj_create(struct vaccel_device *dev, uint32_t *handle);
 void vaccel_syncobj_destroy(struct vaccel_device *dev, uint32_t handle);
 int vaccel_syncobj_status(struct vaccel_device *dev, uint32_t handle,
 			  int *status);
+
+/* --- kernel modules --- */
+
+/* Most loadable segments of a module. */
+#define VACCEL_ELF_MAX_SEGMENTS		16
+/* Most kernels of a module. */
+#define VACCEL_ELF_MAX_KERNELS		1024
+/* Longest kernel name, in characters. */
+#define VACCEL_KERNEL_NAME_MAX		255
+/* Largest module image, loadable segments from the first page to the last. */
+#define VACCEL_ELF_MAX_IMAGE		(256ull << 20)
+/* Program header type of local memory (vaccel-kernel.ld), OS-specific range. */
+#define VACCEL_PT_LOCAL			0x60766c6d
+/* The symbols that name kernels: VACCEL_KERNEL() of vaccel_kernel.h. */
+#define VACCEL_KERNEL_PREFIX		"__vaccel_kernel_"
+/* The print descriptor of the device runtime (umd/kernel/rt_print.c). */
+#define VACCEL_PRINT_SYMBOL		"__vaccel_print"
+
+/**
+ * struct vaccel_elf_segment - a loadable segment of a module (elf.c)
+ * @vaddr: link address
+ * @memsz: bytes in memory
+ * @offset: offset of its contents in the file
+ * @filesz: bytes of contents; the rest of @memsz is zeroed
+ * @flags: PF_R, PF_W and PF_X
+ */
+struct vaccel_elf_segment {
+	uint64_t vaddr;
+	uint64_t memsz;
+	uint64_t offset;
+	uint64_t filesz;
+	uint32_t flags;
+};
+
+/**
+ * struct vaccel_elf_image - a module checked by vaccel_elf_parse() (elf.c)
+ * @file: the file, which must outlive the structure
+ * @file_size: its size
+ * @base: link address of the first page of the image
+ * @size: bytes from @base to the end of the last segment, whole pages
+ * @align: alignment of the image's GPU address, a power of two >= 4096
+ * @seg: the loadable segments, by address, no two sharing a page
+ * @nseg: entries of @seg
+ * @has_local: the module has a local memory segment
+ * @local_vaddr: its link address
+ * @local_size: its size, the local memory of the module's kernels
+ * @has_dynamic: the module has a dynamic segment
+ * @dyn_offset: its offset in the file
+ * @dyn_size: its size in the file
+ * @rela_offset: offset of the relocation table in the file
+ * @rela_count: relocations, each R_RISCV_NONE or R_RISCV_RELATIVE
+ * @symtab_offset: offset of the symbol table in the file
+ * @symtab_count: its entries
+ * @strtab_offset: offset of its string table in the file
+ * @strtab_size: its size
+ * @nkernels: kernels of the module, at least one
+ * @has_print: the module has the print descriptor of the device runtime
+ * @print_vaddr: its link address
+ */
+struct vaccel_elf_image {
+	const unsigned char *file;
+	size_t file_size;
+	uint64_t base;
+	uint64_t size;
+	uint64_t align;
+	struct vaccel_elf_segment seg[VACCEL_ELF_MAX_SEGMENTS];
+	unsigned int nseg;
+	bool has_local;
+	uint64_t local_vaddr;
+	uint64_t local_size;
+	bool has_dynamic;
+	uint64_t dyn_offset;
+	uint64_t dyn_size;
+	uint64_t rela_offset;
+	uint64_t rela_count;
+	uint64_t symtab_offset;
+	uint64_t symtab_count;
+	uint64_t strtab_offset;
+	uint64_t strtab_size;
+	unsigned int nkernels;
+	bool has_print;
+	uint64_t print_vaddr;
+};
+
+/*
+ * elf.c, also compiled alone by the host tests: checks @file, 0 or
+ * -ENOEXEC, -EBADMSG, -ENOTSUP, -E2BIG with a message in @msg.
+ */
+int vaccel_elf_parse(const void *file, size_t size, struct vaccel_elf_image *img,
+		     char *msg, size_t msg_size);
+/* The next kernel from symbol *@pos: its name and offset in the image. */
+bool vaccel_elf_next_kernel(const struct vaccel_elf_image *img, uint64_t *pos,
+			    const char **name, uint64_t *offset);
+/*
+ * Writes the image (@img->size bytes) into @dst for GPU address @va, its
+ * relocations applied, those into local memory against @local_base.
+ */
+void vaccel_elf_place(const struct vaccel_elf_image *img, void *dst, uint64_t va,
+		      uint64_t local_base);
+/* Stores @value at link address @vaddr of an image placed in @dst. */
+void vaccel_elf_put64(const struct vaccel_elf_image *img, void *dst, uint64_t vaddr,
+		      uint64_t value);
+
+/* Bytes of the print buffer's header: used, dropped (rt_print.c). */
+#define VACCEL_PRINT_HEADER		8
+
+/**
+ * struct vaccel_kernel - a kernel of a module, see vaccel.h
+ * @mod: its module
+ * @name: its name, without the symbol's prefix
+ * @entry: GPU address of its entry
+ * @stack_size: bytes of stack per work-item vaccel_launch() asks for
+ */
+struct vaccel_kernel {
+	struct vaccel_module *mod;
+	char *name;
+	uint64_t entry;
+	uint32_t stack_size;
+};
+
+/**
+ * struct vaccel_module - a loaded kernel module, see vaccel.h
+ * @dev: the device
+ * @image: the buffer holding the image, mapped segment by segment
+ * @local_size: bytes of local memory of its kernels
+ * @kernels: its kernels
+ * @nkernels: entries of @kernels
+ * @print: the print buffer, or NULL if the module does not print
+ * @print_cpu: its CPU mapping
+ * @print_read: bytes of its text vaccel_module_read_print() returned
+ */
+struct vaccel_module {
+	struct vaccel_device *dev;
+	struct vaccel_bo *image;
+	uint32_t local_size;
+	struct vaccel_kernel *kernels;
+	unsigned int nkernels;
+	struct vaccel_bo *print;
+	unsigned char *print_cpu;
+	uint32_t print_read;
+};
+
+/**
+ * struct vaccel_bo_range - part of a buffer mapped with its own flags (bo.c)
+ * @offset: offset in the buffer, page aligned
+ * @size: bytes, page aligned
+ * @flags: VACCEL_BO_GPU_READ_ONLY and VACCEL_BO_GPU_NO_EXEC
+ *
+ * The parts of a buffer not in any range are not mapped for the device.
+ */
+struct vaccel_bo_range {
+	uint64_t offset;
+	uint64_t size;
+	uint32_t flags;
+};
+
+/* Most ranges of vaccel_bo_alloc_ranges(). */
+#define VACCEL_BO_MAX_RANGES		VACCEL_ELF_MAX_SEGMENTS
+
+/*
+ * bo.c: a buffer of @size bytes at a GPU address aligned to @align (a
+ * power of two, at least what vaccel_bo_alloc() would use), mapped for
+ * the device in @count ranges of their own flags, in one VM_BIND.
+ */
+int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
+			   uint64_t align, const struct vaccel_bo_range *ranges,
+			   unsigned int count, struct vaccel_bo **out);
+
+/*
+ * queue.c: records a DISPATCH whose argument block, @args_size bytes at
+ * @args, is copied into the DMA buffer just before it (so that it lives
+ * exactly as long as the packet); vaccel_launch() of module.c.
+ */
+int vaccel_queue_record_launch(struct vaccel_queue *q, uint64_t entry,
+			       const void *args, size_t args_size,
+			       const uint32_t grid[3], const uint32_t workgroup[3],
+			       uint32_t local_size, uint32_t stack_size);
+/* queue.c: whether a stack size suits the device, as a DISPATCH needs it. */
+bool vaccel_stack_size_ok(const struct vaccel_device *dev, uint32_t stack_size);
 
 /* query.c: fill @dev->info and @dev->engines from the kernel. */
 int vaccel_device_init_queries(struct vaccel_device *dev);

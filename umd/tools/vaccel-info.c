@@ -3,7 +3,8 @@
  * Copyright 2026 The vaccel authors
  *
  * vaccel-info.c - print what libvaccel knows about vaccel devices: node,
- * driver, uapi version, address-space and memory limits and the engines.
+ * driver, uapi version, address-space, memory and compute limits and the
+ * engines.
  *
  *	vaccel-info		every vaccel device
  *	vaccel-info -d N	the device of index N
@@ -112,6 +113,18 @@ static int print_device(const struct vaccel_device *dev)
 		printf("  max bos/file    %u\n", info.max_bos_per_file);
 	else
 		printf("  max bos/file    unknown\n");
+	/* Kernels came with uapi 1.4. */
+	if (info.max_workgroup_items) {
+		printf("  workgroup       %" PRIu32 " work-items, %" PRIu32
+		       " bytes of local memory\n", info.max_workgroup_items,
+		       info.max_local_size);
+		printf("  stacks          %" PRIu32 " bytes per work-item, %" PRIu32
+		       " per workgroup\n", info.max_stack_size, info.max_private_size);
+		printf("  apertures       local 0x%016" PRIx64 ", private 0x%016" PRIx64 "\n",
+		       info.local_base, info.private_base);
+	} else {
+		printf("  kernels         not supported (uapi before 1.4)\n");
+	}
 
 	n = vaccel_device_engine_count(dev);
 	if (n < 0)

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * module.c - kernel modules: the loader, the kernels it finds, and their
+ * launch.
+ *
+ * vaccel_module_load() has elf.c check the file and lay it out, then
+ * places the image in a buffer of its own: one GEM object at a GPU
+ * address aligned as the segments ask, each segment's pages mapped with
+ * its permissions in one VM_BIND (code read-only and executable, read-only
+ * data neither writable nor executable, data writable but not
+ * executable), the pages between segments not mapped at all.  The image
+ * is written through the CPU mapping with its relocations applied for that
+ * address; those that point into the local memory segment (the GOT
+ * entries of VACCEL_LOCAL objects) get the device's local base instead.
+ * The kernel module never sees ELF: it gets entry addresses in DISPATCH
+ * packets.
+ *
+ * A module whose kernels print (it has the runtime's descriptor
+ * __vaccel_print) gets a print buffer, writable by the device and never
+ * executable, whose address and size the loader stores in the descriptor
+ * before the image is used.  vaccel_module_read_print() reads it.
+ *
+ * vaccel_launch() hands the kernel's entry, the module's local memory size
+ * and the kernel's stack size to queue.c, which copies the argument block
+ * into the DMA buffer just before the DISPATCH.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vaccel_priv.h"
+
+/* The largest file vaccel_module_load_file() reads: debug information included. */
+#define VACCEL_MODULE_MAX_FILE	(1ull << 30)
+
+__attribute__((format(printf, 4, 5)))
+static int vaccel_module_fail(char *msg, size_t msg_size, int err,
+			      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && msg_size) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msg_size, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+#define FAIL(err, ...)	vaccel_module_fail(msg, msg_size, (err), __VA_ARGS__)
+
+static void vaccel_module_free(struct vaccel_module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < mod->nkernels; i++)
+		free(mod->kernels[i].name);
+	free(mod->kernels);
+	vaccel_bo_free(mod->print);
+	vaccel_bo_free(mod->image);
+	free(mod);
+}
+
+/* The device flags of a segment's pages. */
+static uint32_t vaccel_segment_flags(uint32_t pflags)
+{
+	/* PF_X 1, PF_W 2: elf.c refuses segments with both. */
+	if (pflags & 1)
+		return VACCEL_BO_GPU_READ_ONLY;
+	if (pflags & 2)
+		return VACCEL_BO_GPU_NO_EXEC;
+	return VACCEL_BO_GPU_READ_ONLY | VACCEL_BO_GPU_NO_EXEC;
+}
+
+/* The image's buffer, mapped segment by segment, and its CPU mapping. */
+static int vaccel_module_place(struct vaccel_module *mod,
+			       const struct vaccel_elf_image *img, void **cpu)
+{
+	struct vaccel_bo_range ranges[VACCEL_ELF_MAX_SEGMENTS];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < img->nseg; i++) {
+		const struct vaccel_elf_segment *s = &img->seg[i];
+		uint64_t start = s->vaddr & ~(VACCEL_PAGE_SIZE - 1);
+		uint64_t end = (s->vaddr + s->memsz + VACCEL_PAGE_SIZE - 1) &
+			       ~(VACCEL_PAGE_SIZE - 1);
+
+		ranges[i].offset = start - img->base;
+		ranges[i].size = end - start;
+		ranges[i].flags = vaccel_segment_flags(s->flags);
+	}
+	ret = vaccel_bo_alloc_ranges(mod->dev, img->size, img->align, ranges,
+				     img->nseg, &mod->image);
+	if (ret)
+		return ret;
+	return vaccel_bo_map(mod->image, cpu);
+}
+
+static int vaccel_module_print_buffer(struct vaccel_module *mod)
+{
+	void *cpu;
+	int ret;
+
+	ret = vaccel_bo_alloc(mod->dev, VACCEL_MODULE_PRINT_SIZE,
+			      VACCEL_BO_GPU_NO_EXEC, &mod->print);
+	if (ret)
+		return ret;
+	ret = vaccel_bo_map(mod->print, &cpu);
+	if (ret)
+		return ret;
+	mod->print_cpu = cpu;
+	return 0;
+}
+
+static int vaccel_module_kernels(struct vaccel_module *mod,
+				 const struct vaccel_elf_image *img)
+{
+	uint64_t pos = 0, offset;
+	const char *name;
+	unsigned int n = 0;
+
+	mod->kernels = calloc(img->nkernels, sizeof(*mod->kernels));
+	if (!mod->kernels)
+		return -ENOMEM;
+	while (n < img->nkernels && vaccel_elf_next_kernel(img, &pos, &name, &offset)) {
+		struct vaccel_kernel *k = &mod->kernels[n];
+
+		k->name = strdup(name);
+		if (!k->name)
+			return -ENOMEM;
+		k->mod = mod;
+		k->entry = vaccel_bo_va(mod->image) + offset;
+		k->stack_size = VACCEL_DEFAULT_STACK_SIZE;
+		mod->nkernels = ++n;
+	}
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_module_load(struct vaccel_device *dev, const void *image,
+				     size_t size, struct vaccel_module **out,
+				     char *msg, size_t msg_size)
+{
+	const struct drm_vaccel_device_info *info;
+	struct vaccel_elf_image img;
+	struct vaccel_module *mod;
+	void *cpu;
+	int ret;
+
+	if (msg && msg_size)
+		msg[0] = '\0';
+	if (!dev || !image || !out)
+		return FAIL(-EINVAL, "no device, image or result");
+	info = &dev->info;
+	if (!info->max_workgroup_items)
+		return FAIL(-ENOTSUP, "the device runs no kernels (uapi %u.%u, kernels need 1.4)",
+			    info->uapi_major, info->uapi_minor);
+
+	ret = vaccel_elf_parse(image, size, &img, msg, msg_size);
+	if (ret)
+		return ret;
+	if (img.local_size > info->max_local_size)
+		return FAIL(-E2BIG, "%" PRIu64 " bytes of local memory, above the device's %u",
+			    img.local_size, info->max_local_size);
+	if (info->max_bo_size && img.size > info->max_bo_size)
+		return FAIL(-E2BIG, "an image of %" PRIu64 " bytes, above the device's largest buffer",
+			    img.size);
+
+	mod = calloc(1, sizeof(*mod));
+	if (!mod)
+		return FAIL(-ENOMEM, "out of memory");
+	mod->dev = dev;
+	mod->local_size = img.local_size;
+
+	ret = vaccel_module_place(mod, &img, &cpu);
+	if (ret) {
+		FAIL(ret, "cannot place the image (%" PRIu64 " bytes): %s", img.size,
+		     strerror(-ret));
+		goto err_free;
+	}
+	vaccel_elf_place(&img, cpu, vaccel_bo_va(mod->image), info->local_base);
+	if (img.has_print) {
+		ret = vaccel_module_print_buffer(mod);
+		if (ret) {
+			FAIL(ret, "cannot allocate the print buffer: %s", strerror(-ret));
+			goto err_free;
+		}
+		vaccel_elf_put64(&img, cpu, img.print_vaddr, vaccel_bo_va(mod->print));
+		vaccel_elf_put64(&img, cpu, img.print_vaddr + 8,
+				 VACCEL_MODULE_PRINT_SIZE - VACCEL_PRINT_HEADER);
+	}
+	ret = vaccel_module_kernels(mod, &img);
+	if (ret) {
+		FAIL(ret, "out of memory");
+		goto err_free;
+	}
+	*out = mod;
+	return 0;
+
+err_free:
+	vaccel_module_free(mod);
+	return ret;
+}
+
+VACCEL_EXPORT int vaccel_module_load_file(struct vaccel_device *dev, const char *path,
+					  struct vaccel_module **out, char *msg,
+					  size_t msg_size)
+{
+	size_t size, done = 0;
+	unsigned char *buf;
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	if (msg && msg_size)
+		msg[0] = '\0';
+	if (!dev || !path || !out)
+		return FAIL(-EINVAL, "no device, path or result");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		return FAIL(ret, "%s: %s", path, strerror(-ret));
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		FAIL(ret, "%s: %s", path, strerror(-ret));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = FAIL(-EINVAL, "%s: not a regular file", path);
+		goto out_close;
+	}
+	if ((uint64_t)st.st_size > VACCEL_MODULE_MAX_FILE) {
+		ret = FAIL(-EFBIG, "%s: a file of %jd bytes, above 1 GiB", path,
+			   (intmax_t)st.st_size);
+		goto out_close;
+	}
+	size = st.st_size;
+	buf = malloc(size ? size : 1);
+	if (!buf) {
+		ret = FAIL(-ENOMEM, "%s: out of memory", path);
+		goto out_close;
+	}
+	while (done < size) {
+		n = read(fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			FAIL(ret, "%s: %s", path, strerror(-ret));
+			goto out_free;
+		}
+		if (!n)
+			break;
+		done += n;
+	}
+	ret = vaccel_module_load(dev, buf, done, out, msg, msg_size);
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return ret;
+}
+
+VACCEL_EXPORT void vaccel_module_destroy(struct vaccel_module *mod)
+{
+	if (mod)
+		vaccel_module_free(mod);
+}
+
+VACCEL_EXPORT int vaccel_module_get_info(const struct vaccel_module *mod,
+					 struct vaccel_module_info *out)
+{
+	if (!mod || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->va = vaccel_bo_va(mod->image);
+	out->size = vaccel_bo_size(mod->image);
+	out->local_size = mod->local_size;
+	out->kernel_count = mod->nkernels;
+	out->prints = mod->print != NULL;
+	return 0;
+}
+
+/*
+ * The print buffer: a header of two 32-bit counters, bytes used and
+ * messages dropped, then the text (rt_print.c).  The device only reserves
+ * bytes for messages that fit, so [0, used) is all text.
+ */
+VACCEL_EXPORT int vaccel_module_read_print(struct vaccel_module *mod, char *buf,
+					   size_t size)
+{
+	uint32_t used, dropped, cap = VACCEL_MODULE_PRINT_SIZE - VACCEL_PRINT_HEADER;
+	uint32_t *hdr;
+	size_t n;
+
+	if (!mod || !buf || !size)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (!mod->print)
+		return 0;
+	hdr = (uint32_t *)mod->print_cpu;
+	used = __atomic_load_n(&hdr[0], __ATOMIC_ACQUIRE);
+	dropped = __atomic_load_n(&hdr[1], __ATOMIC_RELAXED);
+	if (used > cap)
+		used = cap;
+	if (mod->print_read > used)
+		mod->print_read = used;
+
+	n = used - mod->print_read;
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(buf, mod->print_cpu + VACCEL_PRINT_HEADER + mod->print_read, n);
+	mod->print_read += n;
+	if (mod->print_read == used) {
+		/* All read: the buffer starts over, and says what it lost. */
+		if (dropped) {
+			char note[96];
+			size_t len;
+
+			len = snprintf(note, sizeof(note),
+				       "[vaccel_printf: %" PRIu32 " messages dropped, the buffer was full]\n",
+				       dropped);
+			if (len <= size - 1 - n) {
+				memcpy(buf + n, note, len);
+				n += len;
+				dropped = 0;
+			}
+		}
+		if (!dropped) {
+			__atomic_store_n(&hdr[1], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&hdr[0], 0, __ATOMIC_RELEASE);
+			mod->print_read = 0;
+		}
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+VACCEL_EXPORT int vaccel_kernel_get(struct vaccel_module *mod, const char *name,
+				    struct vaccel_kernel **out)
+{
+	unsigned int i;
+
+	if (!mod || !name || !out)
+		return -EINVAL;
+	for (i = 0; i < mod->nkernels; i++) {
+		if (!strcmp(mod->kernels[i].name, name)) {
+			*out = &mod->kernels[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+VACCEL_EXPORT int vaccel_module_get_kernel(struct vaccel_module *mod,
+					   unsigned int index,
+					   struct vaccel_kernel **out)
+{
+	if (!mod || !out)
+		return -EINVAL;
+	if (index >= mod->nkernels)
+		return -ENOENT;
+	*out = &mod->kernels[index];
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_kernel_get_info(const struct vaccel_kernel *k,
+					 struct vaccel_kernel_info *out)
+{
+	if (!k || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->name = k->name;
+	out->entry_va = k->entry;
+	out->local_size = k->mod->local_size;
+	out->stack_size = k->stack_size;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_kernel_set_stack_size(struct vaccel_kernel *k,
+					       uint32_t stack_size)
+{
+	if (!k || !vaccel_stack_size_ok(k->mod->dev, stack_size))
+		return -EINVAL;
+	k->stack_size = stack_size;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
+				const uint32_t grid[3], const uint32_t workgroup[3],
+				const void *args, size_t args_size)
+{
+	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev)
+		return -EINVAL;
+	return vaccel_queue_record_launch(q, k->entry, args, args_size, grid,
+					  workgroup, k->mod->local_size,
+					  k->stack_size);
+}
