@@ -33,9 +33,11 @@
  * Execution is a switch on the decoded handler, with no indirect call:
  * the kernel builds it as a tree of compares (no jump tables under
  * retpolines), user space as a jump table.  The tree's depth is what an
- * instruction pays, so the handlers of the hottest instructions (the
- * loads, stores, branches and arithmetic of inner loops) are numbered
- * below H_COLD and have a switch of their own, which one compare selects.
+ * instruction pays, so the handlers of the hottest instructions are
+ * numbered first and dispatched by switches of their own: the pairs and
+ * triples below H_WARM, then the loads, stores, branches and arithmetic of
+ * inner loops below H_COLD, then the others, each group one compare away
+ * from the next.
  * Reserved encodings decode to the illegal-instruction handler, integer
  * instructions without a destination to a no-op, and loads and jumps
  * without one to handlers that write no register; x0 is zeroed again
@@ -980,11 +982,10 @@ static __always_inline u64 rv_muldiv_w(unsigned int funct3, u64 a, u64 b)
 
 /*
  * What executes a decoded instruction: the labels of vaccel_rv_run().  The
- * hottest come first, below H_COLD: they have a switch of their own.
+ * hottest come first, below H_WARM, then the hot ones, below H_COLD: each
+ * group has a switch of its own.
  */
 enum {
-	H_BEQ,
-	H_BNE,
 	H_ADDI_B,	/* ADDI, then a conditional branch */
 	H_ADDI_ADDI_B,	/* two ADDIs, then a conditional branch */
 	H_ADD_LW,	/* ADD, then a load from its result */
@@ -993,6 +994,9 @@ enum {
 	H_ADD_FLD,
 	H_MUL_ADD,	/* MUL, then an ADD of its result */
 	H_MULW_ADDW,	/* MULW, then an ADDW of its result */
+	H_WARM,		/* the first of the hot but not hottest */
+	H_BEQ = H_WARM,
+	H_BNE,
 	H_LW,
 	H_LD,
 	H_SB,
@@ -1549,8 +1553,8 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				  off + 8 < code_len ?
 				  *(const u32 *)(code + off + 8) : 0, op);
 
-		if (op->handler >= H_COLD)
-			goto cold;
+		if (op->handler >= H_WARM)
+			goto warm;
 		switch (op->handler) {
 		case H_ADDI_ADDI_B:
 			x[op->rd] = x[op->rs1] + op->imm;
@@ -1627,6 +1631,25 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			pc += 8;
 			continue;
 
+		case H_ADDI_B:
+			x[op->rd] = x[op->rs1] + op->imm;
+			if (!rv_pair(op, code, off, code_len, left))
+				break;
+			left--;
+			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
+				pc += 4 + op->imm2;
+				continue;
+			}
+			pc += 8;
+			continue;
+		}
+		pc += 4;
+		continue;
+
+warm:
+		if (op->handler >= H_COLD)
+			goto cold;
+		switch (op->handler) {
 		case H_BEQ:
 			if (x[op->rs1] == x[op->rs2]) {
 				pc += op->imm;
@@ -1640,18 +1663,6 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				continue;
 			}
 			break;
-
-		case H_ADDI_B:
-			x[op->rd] = x[op->rs1] + op->imm;
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			left--;
-			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
-				pc += 4 + op->imm2;
-				continue;
-			}
-			pc += 8;
-			continue;
 
 		case H_LW:
 			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
