@@ -117,6 +117,12 @@ build_initramfs() {
 		copy_libs "$f"
 	done
 	[ -d "$build/umd/lib" ] && cp -a "$build"/umd/lib/libvaccel.so* "$stage/lib/" 2>/dev/null || true
+	# The examples' kernel modules, where example-NAME looks for them
+	# (../share/vaccel/kernels next to /vaccel/bin).
+	if [ -d "$build/umd/share/vaccel/kernels" ]; then
+		mkdir -p "$stage/vaccel/share/vaccel"
+		cp -a "$build/umd/share/vaccel/kernels" "$stage/vaccel/share/vaccel/"
+	fi
 
 	(cd "$stage" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 }
