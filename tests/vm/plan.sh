@@ -118,6 +118,8 @@ run_scheduling() {
 
 # Compute: kernels run by DISPATCH, their faults, their preemption at
 # instructions; the infinite loop is on the short-timeout load below.
+# Then kernels in C through libvaccel: the toolchain, the loader, the
+# launch and the examples' kernels.
 run_compute() {
 	vt_run test_dispatch global_ids_partial_workgroups ids_in_three_dimensions \
 		barrier_and_local_memory atomics_global_and_local \
@@ -129,6 +131,7 @@ run_compute() {
 		dispatch_refused_on_copy_engine \
 		preempted_at_instructions_bit_identical instructions_counted \
 		limits_reported
+	vt_run test_kernels
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
