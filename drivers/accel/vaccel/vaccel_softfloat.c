@@ -461,36 +461,47 @@ static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 }
 
 /*
- * floor(sqrt(sig * 4^k)), digit by digit, for sig below 4^n; *inexact
- * tells whether the root is not exact.  Each step brings down the next two
- * bits and sets the next root bit if (2 * root + 1)^2 still fits, which
- * is rem >= 4 * root + 1 in terms of the remainder.  The remainder never
- * exceeds twice the root, so a root below 2^61 keeps every step within 64
- * bits.  Without branches: the root bits of a square root are as good as
- * random, and mispredictions would cost more than the arithmetic.
+ * 1/sqrt(m) for m in [i/4, (i + 1)/4), i = 4 to 15, at the middle of the
+ * interval: within 6%, four bits, in units of 2^-16.
  */
-static inline void sf_isqrt_step(u64 *root, u64 *rem, u64 digits)
+static const u16 sf_rsqrt_seed[12] = {
+	0xf15c, 0xda51, 0xc8d3, 0xbaf5, 0xaf9d, 0xa61d,
+	0x9e02, 0x96fb, 0x90d1, 0x8b59, 0x8675, 0x820c,
+};
+
+/*
+ * floor(sqrt(sig * 4^k)) for a nonzero sig * 4^k below 2^112; *inexact
+ * tells whether the root is not exact.  With m the radicand scaled into
+ * [1, 4) by an even power of two (Q2.61), Newton steps r += r * (1 -
+ * m * r^2) / 2 (Q1.63, multiplications only) take the seed's four bits of
+ * 1/sqrt(m) to 32 (three steps, for binary32's 28-bit root) or to the
+ * precision of the arithmetic (four), m * r is then the root to within a
+ * unit, and the exact square of the root against the radicand corrects it
+ * and tells the remainder.
+ */
+static u64 sf_isqrt(bool dbl, u64 sig, unsigned int k, bool *inexact)
 {
-	u64 trial, ge;
+	u128 n = (u128)sig << (2 * k);
+	u64 hi = n >> 64, m, r, t, root;
+	int msb, e, i;
+	s64 d;
 
-	*rem = (*rem << 2) | digits;
-	*root <<= 1;
-	trial = (*root << 1) | 1;
-	ge = *rem >= trial;
-	*rem -= trial & (0 - ge);
-	*root |= ge;
-}
-
-static u64 sf_isqrt(u64 sig, unsigned int n, unsigned int k, bool *inexact)
-{
-	u64 root = 0, rem = 0;
-	unsigned int i;
-
-	for (i = n; i-- > 0;)
-		sf_isqrt_step(&root, &rem, (sig >> (2 * i)) & 3);
-	for (i = 0; i < k; i++)
-		sf_isqrt_step(&root, &rem, 0);
-	*inexact = rem != 0;
+	msb = hi ? 127 - sf_clz64(hi) : 63 - sf_clz64((u64)n);
+	e = msb & ~1;
+	m = e > 61 ? (u64)(n >> (e - 61)) : (u64)n << (61 - e);
+	r = (u64)sf_rsqrt_seed[(m >> 59) - 4] << 47;
+	for (i = dbl ? 4 : 3; i > 0; i--) {
+		t = ((u128)r * r) >> 63;
+		t = ((u128)m * t) >> 61;
+		d = (s64)((1ull << 63) - t);
+		r += (s64)(((s128)r * d) >> 64);
+	}
+	root = ((u128)m * r) >> (124 - e / 2);
+	while ((u128)root * root > n)
+		root--;
+	while ((u128)(root + 1) * (root + 1) <= n)
+		root++;
+	*inexact = (u128)root * root != n;
 	return root;
 }
 
@@ -520,7 +531,7 @@ static u64 sf_sqrt(bool dbl, u64 a, unsigned int rm, u32 *flags)
 	}
 	/* sig < 2^54 (2^25): a root of 56 (28) bits, at least 2^55 (2^26) */
 	k = dbl ? 29 : 15;
-	root = sf_isqrt(x.sig, dbl ? 27 : 13, k, &inexact);
+	root = sf_isqrt(dbl, x.sig, k, &inexact);
 	return sf_norm_round_pack(dbl, false, exp / 2 - (int)k, root | inexact,
 				  rm, flags);
 }
