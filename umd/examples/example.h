@@ -249,13 +249,17 @@ static inline float example_randf(uint64_t *state)
 	return (float)((int)(example_rand(state) % 8192) - 4096) / 4096.0f;
 }
 
-/* The last lines of every example: the engine time and the verdict. */
+/*
+ * The last lines of every example: the engine time, the rate of @elements
+ * (of the result, or of the input for a reduction), and the verdict.
+ */
 static inline void example_report(const char *label, uint64_t engine_ns,
-				  double cpu_ms, unsigned long items, bool ok,
+				  double cpu_ms, unsigned long elements, bool ok,
 				  const char *exact)
 {
-	printf("  %-34s %9.3f ms on the engine, %7.2f M work-items/s (CPU %.3f ms)\n",
-	       label, engine_ns / 1e6, engine_ns ? items * 1e3 / engine_ns : 0.0, cpu_ms);
+	printf("  %-34s %9.3f ms on the engine, %7.2f M elements/s (CPU %.3f ms)\n",
+	       label, engine_ns / 1e6, engine_ns ? elements * 1e3 / engine_ns : 0.0,
+	       cpu_ms);
 	printf("result: %s\n", ok ? exact : "WRONG");
 }
 
