@@ -95,6 +95,12 @@ build_initramfs() {
 		"$stage"/vaccel/{bin,modules}
 
 	cp /bin/busybox "$stage/bin/busybox"
+	# bench_compute compares with qemu-riscv64 (static: no libraries);
+	# VACCEL_WITH_QEMU=1 brings it into other modes too.
+	if { [ "$mode" = bench ] || [ -n "${VACCEL_WITH_QEMU:-}" ]; } &&
+	   [ -x /usr/bin/qemu-riscv64-static ]; then
+		cp /usr/bin/qemu-riscv64-static "$stage/bin/"
+	fi
 	cp "$here/guest/init" "$stage/init"
 	chmod +x "$stage/init"
 	cp "${VACCEL_PLAN:-$root/tests/vm/plan.sh}" "$stage/vaccel/plan.sh"

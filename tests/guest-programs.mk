@@ -6,6 +6,7 @@
 #   PROG_DIR   the directory of the sources (absolute)
 #   PROG_GLOB  which sources are programs, such as test_*.c
 #   PROG_LIBS  extra libraries (optional)
+#   CFLAGS_<program>  extra compiler flags of one program (optional)
 # and are called as `make -C DIR O=/abs/out UMD_O=/abs/out/umd [CC=clang]`.
 #
 # libvaccel is linked statically ($(UMD_O)/lib/libvaccel.a, built through
@@ -45,7 +46,7 @@ $(LIBVACCEL): FORCE
 $(BINS): $(O)/bin/%: $(PROG_DIR)/%.c $(LIBVACCEL)
 	@mkdir -p $(@D)
 	@mkdir -p $(O)/obj
-	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $(O)/obj/$*.d -MT $@ $(LDFLAGS) \
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_$*) -MMD -MP -MF $(O)/obj/$*.d -MT $@ $(LDFLAGS) \
 		-o $@ $< $(LIBVACCEL) $(DRM_LIBS) $(PROG_LIBS) -pthread
 
 clean:

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * bench_compute.c - how fast the compute engines run kernels.
+ *
+ * The same work (compute_work.h), an integer kernel and a floating-point
+ * one, runs three ways in this VM:
+ *
+ *   - on a compute engine: the kernel built by vaccel-cc, loaded and
+ *     launched through libvaccel over ITEMS work-items, timed from the
+ *     flush to vaccel_queue_finish();
+ *   - natively: the same C compiled for x86-64 into this program (scalar,
+ *     as RV64G is: no auto-vectorization), looping over the same items;
+ *   - under qemu-riscv64: the same RV64 code from the same compiler, as a
+ *     freestanding Linux program (kernels/compute_qemu.c), its start-up
+ *     (measured with no work) subtracted.
+ *
+ * The engine counts the instructions it executes (debugfs arbiter), which
+ * gives its instructions per second; qemu runs the same instructions.
+ * Ratios are of times measured in this run, best of REPS each.  Targets:
+ * the engine within 15x native on the integer kernel and 40x on the
+ * floating-point one.  The engine's and qemu's results must be equal.
+ *
+ * The cost of the preemption checks: the module is reloaded, in turn, with
+ * a check every 2^20 instructions and with the default 8192, REPS times
+ * each, and the engine's best times compared (target: the default slice
+ * costs under 5 %).  For that the program needs the module's file and the
+ * parameters it was loaded with (the last load is with those):
+ *
+ *	bench_compute [KO [PARAM=VALUE...]]
+ *
+ * Without KO, that part is skipped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <vaccel.h>
+
+#include "bench.h"
+#include "compute_work.h"
+
+#define ITEMS		64
+#define N_INT		40000
+#define N_FP		8000
+#define REPS		3
+#define SEED		12345
+#define BIG_SLICE	1048576
+
+#define QEMU		"/bin/qemu-riscv64-static"
+#define QEMU_PROG	"/vaccel/bin/compute_qemu"
+#define KERNEL_ELF	"/vaccel/bin/compute_kernel.elf"
+
+#define INT_TARGET	15.0
+#define FP_TARGET	40.0
+#define CHECK_TARGET	5.0
+
+enum kind { KIND_INT, KIND_FP };
+
+static const char *const kind_names[] = { "integer", "floating point" };
+
+struct compute_args {
+	uint64_t out;
+	uint64_t seed;
+	uint32_t n;
+	uint32_t pad;
+};
+
+static uint32_t work_n(enum kind k)
+{
+	return k == KIND_INT ? N_INT : N_FP;
+}
+
+/* --- native --- */
+
+static uint64_t fold_native(enum kind k, uint32_t n)
+{
+	uint64_t fold = 0, i;
+
+	for (i = 0; i < ITEMS; i++) {
+		if (k == KIND_INT) {
+			fold ^= work_int(SEED + i, n);
+		} else {
+			double d = work_fp((double)(SEED + i), n);
+			uint64_t u;
+
+			memcpy(&u, &d, sizeof(u));
+			fold ^= u;
+		}
+	}
+	return fold;
+}
+
+/* Defeats the optimizer: the result goes somewhere it cannot see. */
+static volatile uint64_t native_sink;
+
+static double time_native(enum kind k)
+{
+	double best = 0;
+	int r;
+
+	for (r = 0; r < REPS; r++) {
+		uint64_t t0 = bench_now_ns(), t;
+
+		native_sink = fold_native(k, work_n(k));
+		t = bench_now_ns() - t0;
+		if (!r || t < best)
+			best = t;
+	}
+	return best;
+}
+
+/* --- qemu-riscv64 --- */
+
+/* Runs compute_qemu with @n iterations: its time, and its result in @fold. */
+static double run_qemu_once(enum kind k, uint32_t n, uint64_t *fold)
+{
+	char items[16], iters[16], seed[16], out[64];
+	int pipefd[2], status;
+	uint64_t t0, t1;
+	ssize_t len;
+	pid_t pid;
+
+	snprintf(items, sizeof(items), "%u", ITEMS);
+	snprintf(iters, sizeof(iters), "%u", n);
+	snprintf(seed, sizeof(seed), "%u", SEED);
+	if (pipe(pipefd))
+		bench_die("pipe: %s", strerror(errno));
+	t0 = bench_now_ns();
+	pid = fork();
+	if (pid < 0)
+		bench_die("fork: %s", strerror(errno));
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		execl(QEMU, QEMU, QEMU_PROG, k == KIND_INT ? "int" : "fp", items, iters,
+		      seed, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	len = read(pipefd[0], out, sizeof(out) - 1);
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		bench_die("waitpid: %s", strerror(errno));
+	t1 = bench_now_ns();
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || len <= 0)
+		bench_die("%s %s: exit status 0x%x", QEMU, QEMU_PROG, status);
+	out[len] = '\0';
+	*fold = strtoull(out, NULL, 16);
+	return t1 - t0;
+}
+
+static double time_qemu(enum kind k, uint64_t *fold)
+{
+	double best = 0, empty = 0;
+	uint64_t ignored;
+	int r;
+
+	for (r = 0; r < REPS; r++) {
+		double t = run_qemu_once(k, 0, &ignored);
+
+		if (!r || t < empty)
+			empty = t;
+	}
+	for (r = 0; r < REPS; r++) {
+		double t = run_qemu_once(k, work_n(k), fold);
+
+		if (!r || t < best)
+			best = t;
+	}
+	return best > empty ? best - empty : best;
+}
+
+/* --- the engine --- */
+
+struct engine {
+	struct vaccel_device *dev;
+	struct vaccel_queue *q;
+	struct vaccel_module *mod;
+	struct vaccel_kernel *k[2];
+	struct vaccel_bo *out;
+	uint64_t *cpu;
+};
+
+static void engine_open(struct engine *e)
+{
+	char msg[256];
+	void *p;
+	int ret;
+
+	ret = vaccel_device_open(0, &e->dev);
+	if (ret)
+		bench_die("vaccel_device_open: %s", strerror(-ret));
+	ret = vaccel_queue_create(e->dev, VACCEL_ENGINE_CLASS_COMPUTE, VACCEL_PRIORITY_NORMAL, &e->q);
+	if (ret)
+		bench_die("vaccel_queue_create: %s", strerror(-ret));
+	ret = vaccel_module_load_file(e->dev, KERNEL_ELF, &e->mod, msg, sizeof(msg));
+	if (ret)
+		bench_die("vaccel_module_load_file %s: %s: %s", KERNEL_ELF, strerror(-ret), msg);
+	if (vaccel_kernel_get(e->mod, "bench_int", &e->k[KIND_INT]) ||
+	    vaccel_kernel_get(e->mod, "bench_fp", &e->k[KIND_FP]))
+		bench_die("%s: no bench_int or bench_fp kernel", KERNEL_ELF);
+	ret = vaccel_bo_alloc(e->dev, ITEMS * sizeof(uint64_t), 0, &e->out);
+	if (!ret)
+		ret = vaccel_bo_map(e->out, &p);
+	if (ret)
+		bench_die("output buffer: %s", strerror(-ret));
+	e->cpu = p;
+}
+
+static void engine_close(struct engine *e)
+{
+	vaccel_bo_free(e->out);
+	vaccel_module_destroy(e->mod);
+	vaccel_queue_destroy(e->q);
+	vaccel_device_close(e->dev);
+}
+
+/* The instructions every engine of every device has executed. */
+static uint64_t engine_instructions(void)
+{
+	uint64_t total = 0;
+	glob_t g;
+	size_t i;
+
+	if (glob("/sys/kernel/debug/accel/*/arbiter", 0, NULL, &g))
+		bench_die("no debugfs arbiter view (is debugfs mounted?)");
+	for (i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[512];
+
+		if (!f)
+			bench_die("%s: %s", g.gl_pathv[i], strerror(errno));
+		while (fgets(line, sizeof(line), f)) {
+			const char *p = strstr(line, " instructions ");
+
+			if (!strncmp(line, "engine ", 7) && p)
+				total += strtoull(p + 14, NULL, 10);
+		}
+		fclose(f);
+	}
+	globfree(&g);
+	return total;
+}
+
+/*
+ * Runs the kernel over ITEMS work-items, workgroups of 16: its best time,
+ * the instructions of one run and the results folded in @fold.
+ */
+static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64_t *fold)
+{
+	struct compute_args a = {
+		.out = vaccel_bo_va(e->out),
+		.seed = SEED,
+		.n = work_n(k),
+	};
+	const uint32_t grid[3] = { ITEMS, 1, 1 }, wg[3] = { 16, 1, 1 };
+	double best = 0;
+	int r, ret;
+
+	for (r = 0; r < REPS; r++) {
+		uint64_t i0 = engine_instructions(), t0, t1, i;
+
+		memset(e->cpu, 0, ITEMS * sizeof(uint64_t));
+		ret = vaccel_launch(e->q, e->k[k], grid, wg, &a, sizeof(a));
+		if (ret)
+			bench_die("vaccel_launch: %s", strerror(-ret));
+		t0 = bench_now_ns();
+		ret = vaccel_queue_flush(e->q);
+		if (!ret)
+			ret = vaccel_queue_finish(e->q);
+		t1 = bench_now_ns();
+		if (ret)
+			bench_die("the %s kernel failed: %s", kind_names[k], strerror(-ret));
+		*insns = engine_instructions() - i0;
+		*fold = 0;
+		for (i = 0; i < ITEMS; i++)
+			*fold ^= e->cpu[i];
+		if (!r || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+/* --- the cost of the checks --- */
+
+/* Reloads the module with @params and dispatch_slice=@slice (0: none). */
+static void reload(int argc, char **argv, unsigned int slice)
+{
+	char cmd[4096];
+	size_t len;
+	int i;
+
+	len = snprintf(cmd, sizeof(cmd), "rmmod vaccel && insmod %s", argv[1]);
+	for (i = 2; i < argc && len < sizeof(cmd); i++)
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", argv[i]);
+	if (slice && len < sizeof(cmd))
+		len += snprintf(cmd + len, sizeof(cmd) - len, " dispatch_slice=%u", slice);
+	if (len >= sizeof(cmd))
+		bench_die("module parameters too long");
+	if (system(cmd))
+		bench_die("%s: failed", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	double t_nat[2], t_eng[2], t_qemu[2], t_big[2] = { 0, 0 }, t_def[2] = { 0, 0 };
+	uint64_t insns[2], f_eng[2], f_qemu[2], f_big, ignored;
+	bool checks = argc > 1;
+	struct engine e;
+	int k, r;
+
+	bench_name = "compute";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	engine_open(&e);
+	for (k = KIND_INT; k <= KIND_FP; k++) {
+		t_eng[k] = time_engine(&e, k, &insns[k], &f_eng[k]);
+		t_nat[k] = time_native(k);
+		t_qemu[k] = time_qemu(k, &f_qemu[k]);
+		if (f_eng[k] != f_qemu[k])
+			bench_die("%s kernel: the engine computed 0x%016" PRIx64
+				  ", qemu-riscv64 0x%016" PRIx64, kind_names[k], f_eng[k],
+				  f_qemu[k]);
+	}
+	engine_close(&e);
+
+	/*
+	 * The checks' cost: the default slice against a big one, in
+	 * alternating loads, best of each, so that a noisy moment of the host
+	 * does not weigh on one side only.
+	 */
+	for (r = 0; checks && r < 2 * REPS; r++) {
+		unsigned int slice = r % 2 ? 0 : BIG_SLICE;
+		double *best = slice ? t_big : t_def;
+
+		reload(argc, argv, slice);
+		engine_open(&e);
+		for (k = KIND_INT; k <= KIND_FP; k++) {
+			double t = time_engine(&e, k, &ignored, &f_big);
+
+			if (f_big != f_eng[k])
+				bench_die("%s kernel: another result with another slice",
+					  kind_names[k]);
+			if (r < 2 || t < best[k])
+				best[k] = t;
+		}
+		engine_close(&e);
+	}
+
+	printf("the same kernels on a compute engine, natively (x86-64, scalar) and under\n"
+	       "qemu-riscv64, in this VM: %u work-items, best of %u runs\n", ITEMS, REPS);
+	printf("%-16s %12s %10s %10s %10s %12s %9s %9s\n", "kernel", "instructions",
+	       "engine ms", "native ms", "qemu ms", "engine M/s", "/native", "/qemu");
+	for (k = KIND_INT; k <= KIND_FP; k++)
+		printf("%-16s %12" PRIu64 " %10.1f %10.1f %10.1f %12.2f %9.2f %9.2f\n",
+		       kind_names[k], insns[k], t_eng[k] / 1e6, t_nat[k] / 1e6,
+		       t_qemu[k] / 1e6, insns[k] / (t_eng[k] / 1e3), t_eng[k] / t_nat[k],
+		       t_eng[k] / t_qemu[k]);
+	if (checks) {
+		printf("\ncost of the checks: a check every 8192 instructions (the default) against\n"
+		       "one every %u, alternating module loads\n", BIG_SLICE);
+		for (k = KIND_INT; k <= KIND_FP; k++)
+			printf("%-16s %10.1f ms %10.1f ms %+8.2f %%\n", kind_names[k],
+			       t_def[k] / 1e6, t_big[k] / 1e6,
+			       (t_def[k] / t_big[k] - 1) * 100);
+	}
+	printf("\n");
+	printf("bench.compute.int_native_ratio %.2f %s\n", t_eng[KIND_INT] / t_nat[KIND_INT],
+	       t_eng[KIND_INT] / t_nat[KIND_INT] <= INT_TARGET ? "PASS" : "FAIL");
+	printf("bench.compute.fp_native_ratio %.2f %s\n", t_eng[KIND_FP] / t_nat[KIND_FP],
+	       t_eng[KIND_FP] / t_nat[KIND_FP] <= FP_TARGET ? "PASS" : "FAIL");
+	printf("bench.compute.int_qemu_ratio %.2f\n", t_eng[KIND_INT] / t_qemu[KIND_INT]);
+	printf("bench.compute.fp_qemu_ratio %.2f\n", t_eng[KIND_FP] / t_qemu[KIND_FP]);
+	printf("bench.compute.int_mips %.2f\n", insns[KIND_INT] / (t_eng[KIND_INT] / 1e3));
+	printf("bench.compute.fp_mips %.2f\n", insns[KIND_FP] / (t_eng[KIND_FP] / 1e3));
+	if (checks) {
+		double c = (t_def[KIND_INT] / t_big[KIND_INT] - 1) * 100;
+		double d = (t_def[KIND_FP] / t_big[KIND_FP] - 1) * 100;
+
+		printf("bench.compute.check_cost_int_pct %.2f %s\n", c,
+		       c < CHECK_TARGET ? "PASS" : "FAIL");
+		printf("bench.compute.check_cost_fp_pct %.2f %s\n", d,
+		       d < CHECK_TARGET ? "PASS" : "FAIL");
+	}
+	return 0;
+}
