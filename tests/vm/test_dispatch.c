@@ -354,6 +354,17 @@ VTEST(fused_multiply_add_double)
 
 /* --- faults --- */
 
+/* Submits the buffer recorded in @f to @ctx and waits: it must end with @status. */
+static void run_expect_status(struct fx *f, __u32 ctx, int status)
+{
+	__u32 out = vt_syncobj(f->d.fd);
+
+	vt_submit(f->d.fd, ctx, &f->c, 0, out);
+	vt_syncobj_wait(f->d.fd, out);
+	VT_ASSERT_EQ(vt_fence_status(f->d.fd, out), status);
+	drmSyncobjDestroy(f->d.fd, out);
+}
+
 /* What the fault address of a kernel's fault is expected to be. */
 enum fault_va { VA_PC, VA_VALUE, VA_OUT };
 
@@ -368,14 +379,12 @@ static void expect_kernel_fault(const __u32 *w, unsigned int n, unsigned int at,
 				__u64 va)
 {
 	struct fx f = fx_open();
-	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 };
 	__u64 entry = kernel(&f, w, n), off = vt_cmd_offset(&f.c);
 	struct drm_vaccel_context_state s;
 
 	pkt_dispatch(&f.c, entry, args1(&f, 0, 0, 0), grid, wg, 0, 64);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
-	vt_syncobj_wait(f.d.fd, out);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	run_expect_status(&f, f.ctx, -EFAULT);
 	if (how == VA_PC)
 		va = entry + at * 4;
 	else if (how == VA_OUT)
@@ -384,7 +393,6 @@ static void expect_kernel_fault(const __u32 *w, unsigned int n, unsigned int at,
 	s = vt_ctx_state(f.d.fd, f.ctx);
 	VT_ASSERT_EQ(s.fault_pc, entry + at * 4);
 	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_FAULT);
-	drmSyncobjDestroy(f.d.fd, out);
 	fx_close(&f);
 }
 
@@ -438,18 +446,15 @@ VTEST(fault_unmapped_store)
 		LD(A1, A0, 8), ADDI(T0, ZERO, 7), SW(T0, A1, 0), RET,
 	};
 	struct fx f = fx_open();
-	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 };
 	__u64 entry = kernel(&f, k, 4), bad = f.out.va + OUT_SIZE, off;
 
 	off = vt_cmd_offset(&f.c);
 	pkt_dispatch(&f.c, entry, args1(&f, bad, 0, 0), grid, wg, 0, 64);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
-	vt_syncobj_wait(f.d.fd, out);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	run_expect_status(&f, f.ctx, -EFAULT);
 	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_UNMAPPED,
 			DRM_VACCEL_ACCESS_WRITE, bad, off);
 	VT_ASSERT_EQ(vt_ctx_state(f.d.fd, f.ctx).fault_pc, entry + 8);
-	drmSyncobjDestroy(f.d.fd, out);
 	fx_close(&f);
 }
 
@@ -458,18 +463,15 @@ VTEST(fault_fetch_from_no_exec)
 	static const __u32 k[] = { RET };
 	struct fx f = fx_open();
 	struct vt_bo nx = vt_bo_new_flags(&f.d, 4096, DRM_VACCEL_VM_BIND_NO_EXEC);
-	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 }, out = vt_syncobj(f.d.fd);
+	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 };
 	__u64 off = vt_cmd_offset(&f.c);
 
 	memcpy(nx.cpu, k, sizeof(k));
 	pkt_dispatch(&f.c, nx.va, args1(&f, 0, 0, 0), grid, wg, 0, 64);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
-	vt_syncobj_wait(f.d.fd, out);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EFAULT);
+	run_expect_status(&f, f.ctx, -EFAULT);
 	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_PERMISSION,
 			DRM_VACCEL_ACCESS_EXEC, nx.va, off);
 	VT_ASSERT_EQ(vt_ctx_state(f.d.fd, f.ctx).fault_pc, nx.va);
-	drmSyncobjDestroy(f.d.fd, out);
 	fx_close(&f);
 }
 
@@ -514,17 +516,13 @@ VTEST(malformed_dispatches)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct fx f = fx_open();
-		__u32 out = vt_syncobj(f.d.fd);
 		__u64 off = vt_cmd_offset(&f.c), entry = kernel(&f, k, 1);
 
 		pkt_dispatch(&f.c, entry, 0, bad[i].grid, bad[i].wg, bad[i].local,
 			     bad[i].stack);
-		vt_submit(f.d.fd, f.ctx, &f.c, 0, out);
-		vt_syncobj_wait(f.d.fd, out);
-		VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EINVAL);
+		run_expect_status(&f, f.ctx, -EINVAL);
 		vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_MALFORMED,
 				DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
-		drmSyncobjDestroy(f.d.fd, out);
 		fx_close(&f);
 	}
 }
@@ -533,18 +531,15 @@ VTEST(dispatch_refused_on_copy_engine)
 {
 	static const __u32 k[] = { RET };
 	struct fx f = fx_open();
-	__u32 copy = vt_ctx_create(f.d.fd, COPY, 0), out = vt_syncobj(f.d.fd);
+	__u32 copy = vt_ctx_create(f.d.fd, COPY, 0);
 	__u32 one[3] = { 1, 1, 1 };
 	__u64 off = vt_cmd_offset(&f.c);
 
 	pkt_dispatch(&f.c, kernel(&f, k, 1), 0, one, one, 0, 64);
-	vt_submit(f.d.fd, copy, &f.c, 0, out);
-	vt_syncobj_wait(f.d.fd, out);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, out), -EINVAL);
+	run_expect_status(&f, copy, -EINVAL);
 	vt_expect_fault(f.d.fd, copy, DRM_VACCEL_FAULT_MALFORMED,
 			DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
 	vt_ctx_destroy(f.d.fd, copy);
-	drmSyncobjDestroy(f.d.fd, out);
 	fx_close(&f);
 }
 
