@@ -187,11 +187,6 @@ static int vaccel_bo_bind_ranges(struct vaccel_device *dev, uint32_t handle,
 	};
 	unsigned int i;
 
-	if (count == 1)
-		return vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_MAP,
-					  vaccel_bo_map_flags(ranges[0].flags),
-					  handle, va + ranges[0].offset,
-					  ranges[0].size);
 	memset(ops, 0, sizeof(ops));
 	for (i = 0; i < count; i++) {
 		ops[i].op = DRM_VACCEL_VM_BIND_OP_MAP;
