@@ -233,9 +233,11 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
 {
 	struct vaccel_context *ctx = job->ctx;
 	bool kick, start = false;
+	u64 deadline;
 	int error;
 
 	spin_lock(&engine->lock);
+	deadline = engine->arb_deadline;
 	job->arb.entry = &ctx->arb;
 	error = ctx->cancelled;
 	if (!error) {
@@ -248,7 +250,11 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
 		list_add_tail(&job->arb.link, &ctx->arb.ring);
 		error = 0;
 	}
-	kick = engine->attention;
+	/*
+	 * A sleeping packet sized its nap to the old deadline: a new time
+	 * slice or starvation deadline that comes sooner must wake it.
+	 */
+	kick = engine->attention || engine->arb_deadline < deadline;
 	spin_unlock(&engine->lock);
 	if (kick || start)
 		vaccel_engine_kick(engine);
@@ -418,15 +424,6 @@ static void vaccel_engine_preempt_locked(struct vaccel_engine *engine,
 	engine->deferred = VACCEL_PREEMPT_NONE;
 }
 
-/* After a buffer leaves slot 0: empties the TLB unless the next shares it. */
-static void vaccel_engine_switch_tlb(struct vaccel_engine *engine,
-				     struct vaccel_job *job,
-				     struct vaccel_job *next, bool reset)
-{
-	if (reset || !next || next->ctx->vm != job->ctx->vm)
-		vaccel_tlb_detach(&engine->tlb);
-}
-
 static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine)
 {
 	struct vaccel_arbiter *arb = &engine->arbiter;
@@ -434,24 +431,41 @@ static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine
 	return arb->slots_used ? vaccel_job_of(arb->slot[0]) : NULL;
 }
 
+/*
+ * After @job left slot 0: whether the TLB may stay attached, the next
+ * buffer sharing @job's address space.  Decided under the lock: once it
+ * drops, both buffers may be cancelled, completed and freed.
+ */
+static bool vaccel_engine_keeps_tlb_locked(struct vaccel_engine *engine,
+					   const struct vaccel_job *job)
+{
+	struct vaccel_job *next = vaccel_engine_next_locked(engine);
+
+	lockdep_assert_held(&engine->lock);
+	return next && next->ctx->vm == job->ctx->vm;
+}
+
 /* The running buffer stopped at a check: hand the HW queue back. */
 static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *job)
 {
 	u64 now = ktime_get_ns();
 	enum vaccel_preempt_reason reason;
-	struct vaccel_job *next;
 	LIST_HEAD(cancelled);
+	bool keep;
 
 	/* Its time without progress resumes with it. */
 	job->stall_ns = now - engine->stall_since;
 	spin_lock(&engine->lock);
-	reason = engine->stop_reason;
+	/* A reset asked for since the check that stopped it wins. */
+	reason = engine->reset_pending ? VACCEL_PREEMPT_RESET : engine->stop_reason;
 	vaccel_engine_preempt_locked(engine, reason, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
-	next = vaccel_engine_next_locked(engine);
+	keep = reason != VACCEL_PREEMPT_RESET &&
+	       vaccel_engine_keeps_tlb_locked(engine, job);
 	spin_unlock(&engine->lock);
 
-	vaccel_engine_switch_tlb(engine, job, next, reason == VACCEL_PREEMPT_RESET);
+	if (!keep)
+		vaccel_tlb_detach(&engine->tlb);
 	vaccel_engine_complete_list(&cancelled);
 }
 
@@ -519,8 +533,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 {
 	struct vaccel_context *ctx = job->ctx;
 	u64 now = ktime_get_ns();
-	struct vaccel_job *next;
 	LIST_HEAD(cancelled);
+	bool keep;
 
 	spin_lock(&engine->lock);
 	vaccel_engine_charge_locked(engine, now);
@@ -547,10 +561,11 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 					     VACCEL_PREEMPT_FORCED : engine->deferred,
 					     &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
-	next = vaccel_engine_next_locked(engine);
+	keep = vaccel_engine_keeps_tlb_locked(engine, job);
 	spin_unlock(&engine->lock);
 
-	vaccel_engine_switch_tlb(engine, job, next, false);
+	if (!keep)
+		vaccel_tlb_detach(&engine->tlb);
 	vaccel_job_complete(job, ret);
 	vaccel_engine_complete_list(&cancelled);
 }
