@@ -766,7 +766,7 @@ static void fuzz(unsigned long iterations)
 	char msg[VACCEL_MODULE_MSG_SIZE];
 	unsigned long accepted = 0, by_err[5] = { 0 }, it;
 	struct vaccel_elf_image img;
-	static unsigned char dst[16 << 20];
+	unsigned char *dst;
 
 	find_regions();
 	for (it = 0; it < iterations; it++) {
@@ -812,11 +812,15 @@ static void fuzz(unsigned long iterations)
 			k++;
 		}
 		CHECK_EQ(k, img.nkernels);
-		if (img.size <= sizeof(dst)) {
-			vaccel_elf_place(&img, dst, GPU_VA, LOCAL_BASE);
-			if (img.has_print)
-				vaccel_elf_put64(&img, dst, img.print_vaddr + 8, 1);
+		/* An exact-size image, so that ASan sees any write past its end. */
+		dst = malloc(img.size);
+		CHECK(dst);
+		vaccel_elf_place(&img, dst, GPU_VA, LOCAL_BASE);
+		if (img.has_print) {
+			vaccel_elf_put64(&img, dst, img.print_vaddr, 0x1122334455667788ull);
+			vaccel_elf_put64(&img, dst, img.print_vaddr + 8, 1);
 		}
+		free(dst);
 		free(f.p);
 	}
 	printf("# fuzz: %lu mutated modules, %lu accepted, refused: %lu ENOEXEC, "
