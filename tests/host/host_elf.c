@@ -354,6 +354,11 @@ static void c_local_huge(struct file *f) { LOCAL(f)->p_memsz = 1ull << 33; }
 static void c_local_wrap(struct file *f) { LOCAL(f)->p_vaddr = UINT64_MAX - 8; }
 static void c_local_align(struct file *f) { LOCAL(f)->p_align = 8192; }
 static void c_local_overlap(struct file *f) { LOCAL(f)->p_vaddr = 0x2000; }
+static void c_local_misaligned(struct file *f)
+{
+	LOCAL(f)->p_align = 16;
+	LOCAL(f)->p_vaddr = LOCAL_BASE + 8;
+}
 
 static void c_no_load(struct file *f)
 {
@@ -576,6 +581,8 @@ static const struct bad bad[] = {
 	{ "local_wraps", c_local_wrap, -EBADMSG, "wraps around" },
 	{ "local_align", c_local_align, -ENOTSUP, "local memory aligned to 0x2000" },
 	{ "local_overlaps", c_local_overlap, -EBADMSG, "overlaps the loadable segments" },
+	{ "local_misaligned", c_local_misaligned, -EBADMSG,
+	  "local memory at 0x100000000000008 is not aligned to its 0x10" },
 	{ "no_load", c_no_load, -ENOEXEC, "no loadable segment" },
 	{ "no_exec", c_no_exec, -ENOEXEC, "no executable segment" },
 	{ "share_page", c_share_page, -EBADMSG, "share a page" },

@@ -315,6 +315,9 @@ static int add_local(struct vaccel_elf_image *img, const unsigned char *ph,
 	if (align > ELF_PAGE)
 		return FAIL(-ENOTSUP, "segment %u: local memory aligned to 0x%" PRIx64
 			    ", above a page", idx, align);
+	if (align > 1 && vaddr % align)
+		return FAIL(-EBADMSG, "segment %u: local memory at 0x%" PRIx64
+			    " is not aligned to its 0x%" PRIx64, idx, vaddr, align);
 	img->has_local = true;
 	img->local_vaddr = vaddr;
 	img->local_size = memsz;
