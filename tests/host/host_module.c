@@ -541,6 +541,44 @@ static void test_print(struct vaccel_device *dev)
 	CHECK(!strncmp(text, "hello\n[vaccel_printf: 3 messages dropped", 40));
 	CHECK_EQ(vaccel_module_read_print(mod, text, sizeof(text)), 0);
 
+	/*
+	 * A buffer too small for the note: the text first, then the note cut
+	 * short, and the buffer emptied all the same.
+	 */
+	CHECK_EQ(vaccel_queue_copy(q, print_va + 8, b.va + 4096, 6), 0);
+	CHECK_EQ(vaccel_queue_write(q, print_va, 6 | (3ull << 32), 64), 0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(vaccel_module_read_print(mod, text, 8), 6);
+	CHECK(!strcmp(text, "hello\n"));
+	CHECK_EQ(vaccel_module_read_print(mod, text, 8), 7);
+	CHECK(!strcmp(text, "[vaccel"));
+	CHECK_EQ(vaccel_module_read_print(mod, text, 8), 0);
+	CHECK_EQ(text[0], 0);
+	memset(b.cpu, 0xff, 8);
+	CHECK_EQ(vaccel_queue_copy(q, b.va, print_va, 8), 0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(((uint32_t *)b.cpu)[0], 0);
+	CHECK_EQ(((uint32_t *)b.cpu)[1], 0);
+
+	/* Dropped messages only, and room for the NUL alone: emptied too. */
+	CHECK_EQ(vaccel_queue_write(q, print_va, 5ull << 32, 64), 0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	text[0] = 'x';
+	CHECK_EQ(vaccel_module_read_print(mod, text, 1), 0);
+	CHECK_EQ(text[0], 0);
+	memset(b.cpu, 0xff, 8);
+	CHECK_EQ(vaccel_queue_copy(q, b.va, print_va, 8), 0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(((uint32_t *)b.cpu)[0], 0);
+	CHECK_EQ(((uint32_t *)b.cpu)[1], 0);
+	/* And the next text comes alone, no stale note after it. */
+	CHECK_EQ(vaccel_queue_copy(q, print_va + 8, b.va + 4096, 6), 0);
+	CHECK_EQ(vaccel_queue_write(q, print_va, 6, 32), 0);
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	CHECK_EQ(vaccel_module_read_print(mod, text, sizeof(text)), 6);
+	CHECK(!strcmp(text, "hello\n"));
+	CHECK_EQ(vaccel_module_read_print(mod, text, sizeof(text)), 0);
+
 	CHECK_EQ(vaccel_module_read_print(mod, text, 0), -EINVAL);
 	CHECK_EQ(vaccel_module_read_print(mod, NULL, 10), -EINVAL);
 	CHECK_EQ(vaccel_module_read_print(NULL, text, 10), -EINVAL);

@@ -321,7 +321,12 @@ VACCEL_EXPORT int vaccel_module_read_print(struct vaccel_module *mod, char *buf,
 	memcpy(buf, mod->print_cpu + VACCEL_PRINT_HEADER + mod->print_read, n);
 	mod->print_read += n;
 	if (mod->print_read == used) {
-		/* All read: the buffer starts over, and says what it lost. */
+		/*
+		 * All read: the buffer starts over, and says what it lost.  A
+		 * note that does not fit after the text waits for the next
+		 * call; one that does not fit an empty @buf is cut short, so
+		 * that every call makes progress, however small @buf.
+		 */
 		if (dropped) {
 			char note[96];
 			size_t len;
@@ -329,6 +334,8 @@ VACCEL_EXPORT int vaccel_module_read_print(struct vaccel_module *mod, char *buf,
 			len = snprintf(note, sizeof(note),
 				       "[vaccel_printf: %" PRIu32 " messages dropped, the buffer was full]\n",
 				       dropped);
+			if (len > size - 1 - n && !n)
+				len = size - 1;
 			if (len <= size - 1 - n) {
 				memcpy(buf + n, note, len);
 				n += len;
