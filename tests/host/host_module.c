@@ -194,7 +194,9 @@ static void test_refusals(struct vaccel_device *dev)
 {
 	char msg[VACCEL_MODULE_MSG_SIZE];
 	unsigned int before = objects();
-	struct vaccel_module *mod = (struct vaccel_module *)&mod;
+	/* Not a module: what a failed load must leave in its @out. */
+	struct vaccel_module *const none = (struct vaccel_module *)&none;
+	struct vaccel_module *mod = none;
 	unsigned char *bad = malloc(elf_size);
 	Elf64_Phdr *local;
 	char path[] = "/tmp/host_module.XXXXXX";
@@ -204,9 +206,12 @@ static void test_refusals(struct vaccel_device *dev)
 	memcpy(bad, elf, elf_size);
 	((Elf64_Ehdr *)bad)->e_flags |= EF_RISCV_RVC;
 	CHECK_EQ(vaccel_module_load(dev, bad, elf_size, &mod, msg, sizeof(msg)), -ENOTSUP);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "compressed instructions"));
 	CHECK_EQ(vaccel_module_load(dev, bad, elf_size, &mod, NULL, 0), -ENOTSUP);
+	CHECK(mod == none);
 	CHECK_EQ(vaccel_module_load(dev, "\177ELF", 4, &mod, msg, sizeof(msg)), -ENOEXEC);
+	CHECK(mod == none);
 	CHECK(!strcmp(msg, "not an ELF file"));
 
 	/* More local memory than the device has: the device's refusal. */
@@ -215,35 +220,44 @@ static void test_refusals(struct vaccel_device *dev)
 		(phdr(0x60766c6d, 0) - (const Elf64_Phdr *)(elf + ((const Elf64_Ehdr *)elf)->e_phoff));
 	local->p_memsz = 65537;
 	CHECK_EQ(vaccel_module_load(dev, bad, elf_size, &mod, msg, sizeof(msg)), -E2BIG);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "65537 bytes of local memory, above the device's 65536"));
 	local->p_memsz = 65536;
 	CHECK_EQ(vaccel_module_load(dev, bad, elf_size, &mod, msg, sizeof(msg)), 0);
 	vaccel_module_destroy(mod);
+	mod = none;
 
 	CHECK_EQ(vaccel_module_load(NULL, elf, elf_size, &mod, msg, sizeof(msg)), -EINVAL);
+	CHECK(mod == none);
 	CHECK(msg[0]);
 	CHECK_EQ(vaccel_module_load(dev, NULL, elf_size, &mod, msg, sizeof(msg)), -EINVAL);
+	CHECK(mod == none);
 	CHECK_EQ(vaccel_module_load(dev, elf, elf_size, NULL, msg, sizeof(msg)), -EINVAL);
 
 	/* From files. */
 	CHECK_EQ(vaccel_module_load_file(dev, elf_path, &mod, msg, sizeof(msg)), 0);
 	vaccel_module_destroy(mod);
+	mod = none;
 	CHECK_EQ(vaccel_module_load_file(dev, "/nonexistent/k.elf", &mod, msg, sizeof(msg)),
 		 -ENOENT);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "/nonexistent/k.elf: No such file or directory"));
 	CHECK_EQ(vaccel_module_load_file(dev, "/tmp", &mod, msg, sizeof(msg)), -EINVAL);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "not a regular file"));
 	fd = mkstemp(path);
 	CHECK(fd >= 0);
 	CHECK_EQ(vaccel_module_load_file(dev, path, &mod, msg, sizeof(msg)), -ENOEXEC);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "not an ELF file"));
 	CHECK_EQ(write(fd, bad, 100), 100);
 	CHECK_EQ(vaccel_module_load_file(dev, path, &mod, msg, sizeof(msg)), -EBADMSG);
+	CHECK(mod == none);
 	CHECK(strstr(msg, "program headers past the end"));
 	close(fd);
 	unlink(path);
 	CHECK_EQ(vaccel_module_load_file(dev, NULL, &mod, msg, sizeof(msg)), -EINVAL);
-	CHECK(mod != NULL);
+	CHECK(mod == none);
 	free(bad);
 	CHECK_EQ(objects(), before);
 }
@@ -304,7 +318,6 @@ static void test_launch(struct vaccel_device *dev)
 	CHECK_EQ(op[0], ki.entry_va);
 	CHECK(op[1] && !(op[1] % 16));
 	CHECK(!memcmp(seen, args, 40));
-	/* The block's tail is zeros, up to its last word. */
 	CHECK_EQ(op[2], 1000);
 	CHECK_EQ(op[3], 3);
 	CHECK_EQ(op[4], 2);
@@ -323,6 +336,7 @@ static void test_launch(struct vaccel_device *dev)
 	CHECK_EQ(vaccel_queue_finish(q), 0);
 	last_dispatch(op, seen, sizeof(seen));
 	CHECK(!memcmp(seen, args, 13));
+	/* The block's tail is zeros, up to its last word. */
 	CHECK_EQ(seen[13] | seen[14] | seen[15], 0);
 	CHECK(!(op[1] % 16));
 	CHECK_EQ(vaccel_launch(q, k, grid, wg, args, VACCEL_LAUNCH_MAX_ARGS), 0);
@@ -351,7 +365,6 @@ static void test_launch(struct vaccel_device *dev)
 	CHECK_EQ(vaccel_kernel_set_stack_size(k, VACCEL_DEFAULT_STACK_SIZE), 0);
 
 	/* Argument errors record nothing. */
-	n0 = stat("dispatches");
 	CHECK_EQ(vaccel_queue_finish(q), 0);
 	n0 = stat("dispatches");
 	CHECK_EQ(vaccel_launch(q, k, grid, wg, args, VACCEL_LAUNCH_MAX_ARGS + 1), -E2BIG);
