@@ -26,6 +26,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "host_check.h"
+#include "host_lib.h"
 
 #define KIB	1024ull
 #define MIB	(1024ull * 1024)
@@ -289,13 +290,8 @@ static void test_close_live(void)
 
 int main(void)
 {
-	objects = (unsigned int (*)(void))dlsym(RTLD_DEFAULT, "fake_vaccel_objects");
-	fail = (void (*)(unsigned int, int, unsigned int))
-		dlsym(RTLD_DEFAULT, "fake_vaccel_fail");
-	if (!objects || !fail) {
-		fprintf(stderr, "run with LD_PRELOAD=fake_vaccel.so\n");
-		return 2;
-	}
+	objects = (unsigned int (*)(void))host_hook("fake_vaccel_objects");
+	fail = (void (*)(unsigned int, int, unsigned int))host_hook("fake_vaccel_fail");
 	test_basic();
 	test_flags_and_errors();
 	test_refcount();

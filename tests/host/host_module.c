@@ -29,6 +29,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "host_check.h"
+#include "host_lib.h"
 
 #define NR(x)		(DRM_COMMAND_BASE + (x))
 #define LOCAL_BASE	0x0100000000000000ull
@@ -43,33 +44,6 @@ static int (*map_flags)(uint64_t va);
 static unsigned char *elf;
 static size_t elf_size;
 static const char *elf_path;
-
-struct buf {
-	struct vaccel_bo *bo;
-	unsigned char *cpu;
-	uint64_t va;
-};
-
-static struct buf buf_alloc(struct vaccel_device *dev, uint64_t size)
-{
-	struct buf b;
-	void *p;
-
-	CHECK_EQ(vaccel_bo_alloc(dev, size, 0, &b.bo), 0);
-	CHECK_EQ(vaccel_bo_map(b.bo, &p), 0);
-	b.cpu = p;
-	b.va = vaccel_bo_va(b.bo);
-	memset(p, 0, size);
-	return b;
-}
-
-static struct vaccel_queue *queue(struct vaccel_device *dev, enum vaccel_engine_class c)
-{
-	struct vaccel_queue *q;
-
-	CHECK_EQ(vaccel_queue_create(dev, c, VACCEL_PRIORITY_NORMAL, &q), 0);
-	return q;
-}
 
 static const Elf64_Phdr *phdr(unsigned int type, unsigned int nth)
 {
@@ -97,7 +71,7 @@ static void test_load(struct vaccel_device *dev)
 	const Elf64_Dyn *d;
 	const Elf64_Rela *r = NULL;
 	uint64_t relasz = 0, v;
-	struct buf img;
+	struct host_buf img;
 
 	CHECK_EQ(vaccel_module_load(dev, elf, elf_size, &mod, msg, sizeof(msg)), 0);
 	CHECK_EQ(msg[0], 0);
@@ -152,8 +126,8 @@ static void test_load(struct vaccel_device *dev)
 	CHECK_EQ(map_flags(mi.va + mi.size), -1);
 
 	/* The image read back through the device: contents and relocations. */
-	img = buf_alloc(dev, mi.size);
-	q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	img = host_buf_alloc(dev, mi.size);
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 	for (seg = 0; seg < 3; seg++) {
 		const Elf64_Phdr *p = phdr(PT_LOAD, seg);
 
@@ -290,8 +264,8 @@ static void test_unwind(struct vaccel_device *dev)
 /* What vaccel_launch() records: the packet and its argument block. */
 static void test_launch(struct vaccel_device *dev)
 {
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
-	struct vaccel_queue *copy = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *copy = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 	const uint32_t grid[3] = { 1000, 3, 2 }, wg[3] = { 64, 2, 1 };
 	uint32_t g[3], w[3];
 	unsigned char args[VACCEL_LAUNCH_MAX_ARGS + 1], seen[VACCEL_LAUNCH_MAX_ARGS];
@@ -400,7 +374,7 @@ static void test_launch(struct vaccel_device *dev)
 	/* A kernel of another device handle. */
 	CHECK_EQ(vaccel_device_open(0, &other), 0);
 	{
-		struct vaccel_queue *oq = queue(other, VACCEL_ENGINE_CLASS_COMPUTE);
+		struct vaccel_queue *oq = host_queue(other, VACCEL_ENGINE_CLASS_COMPUTE);
 
 		CHECK_EQ(vaccel_launch(oq, k, grid, wg, args, 8), -EINVAL);
 		vaccel_queue_destroy(oq);
@@ -432,8 +406,8 @@ static void test_launch(struct vaccel_device *dev)
 /* vaccel_queue_dispatch(): the raw packet, and its limits. */
 static void test_dispatch(struct vaccel_device *dev)
 {
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
-	struct vaccel_queue *copy = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *copy = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 	const uint32_t one[3] = { 1, 1, 1 }, grid[3] = { 7, 5, 3 }, wg[3] = { 4, 4, 4 };
 	unsigned char seen[16];
 	uint64_t op[10];
@@ -472,7 +446,7 @@ static void test_dispatch(struct vaccel_device *dev)
 	/* A device before uapi 1.4 runs no kernels. */
 	CHECK(!setenv("VT_NO_COMPUTE", "1", 1));
 	CHECK_EQ(vaccel_device_open(0, &old), 0);
-	oq = queue(old, VACCEL_ENGINE_CLASS_COMPUTE);
+	oq = host_queue(old, VACCEL_ENGINE_CLASS_COMPUTE);
 	CHECK_EQ(vaccel_queue_dispatch(oq, 0x10000, 0, one, one, 0, 16), -ENOTSUP);
 	{
 		char msg[VACCEL_MODULE_MSG_SIZE];
@@ -494,11 +468,11 @@ static void test_dispatch(struct vaccel_device *dev)
  */
 static void test_print(struct vaccel_device *dev)
 {
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 	struct vaccel_module_info mi;
 	struct vaccel_module *mod;
 	uint64_t desc[2], print_va;
-	struct buf b = buf_alloc(dev, 8192);
+	struct host_buf b = host_buf_alloc(dev, 8192);
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)elf;
 	const Elf64_Shdr *sh = (const Elf64_Shdr *)(elf + eh->e_shoff);
 	const Elf64_Sym *sym = NULL, *s;
@@ -544,7 +518,7 @@ static void test_print(struct vaccel_device *dev)
 	/* Emptied: the device's counter is 0 again. */
 	CHECK_EQ(vaccel_queue_copy(q, b.va, print_va, 8), 0);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(((uint32_t *)b.cpu)[0], 0);
+	CHECK_EQ(b.w32[0], 0);
 
 	/* Dropped messages: a line says so. */
 	CHECK_EQ(vaccel_queue_copy(q, print_va + 8, b.va + 4096, 6), 0);
@@ -570,8 +544,8 @@ static void test_print(struct vaccel_device *dev)
 	memset(b.cpu, 0xff, 8);
 	CHECK_EQ(vaccel_queue_copy(q, b.va, print_va, 8), 0);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(((uint32_t *)b.cpu)[0], 0);
-	CHECK_EQ(((uint32_t *)b.cpu)[1], 0);
+	CHECK_EQ(b.w32[0], 0);
+	CHECK_EQ(b.w32[1], 0);
 
 	/* Dropped messages only, and room for the NUL alone: emptied too. */
 	CHECK_EQ(vaccel_queue_write(q, print_va, 5ull << 32, 64), 0);
@@ -582,8 +556,8 @@ static void test_print(struct vaccel_device *dev)
 	memset(b.cpu, 0xff, 8);
 	CHECK_EQ(vaccel_queue_copy(q, b.va, print_va, 8), 0);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(((uint32_t *)b.cpu)[0], 0);
-	CHECK_EQ(((uint32_t *)b.cpu)[1], 0);
+	CHECK_EQ(b.w32[0], 0);
+	CHECK_EQ(b.w32[1], 0);
 	/* And the next text comes alone, no stale note after it. */
 	CHECK_EQ(vaccel_queue_copy(q, print_va + 8, b.va + 4096, 6), 0);
 	CHECK_EQ(vaccel_queue_write(q, print_va, 6, 32), 0);
@@ -611,15 +585,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: host_module MODULE\n");
 		return 2;
 	}
-	objects = (unsigned int (*)(void))dlsym(RTLD_DEFAULT, "fake_vaccel_objects");
-	fail = (void (*)(unsigned int, int, unsigned int))dlsym(RTLD_DEFAULT,
-								  "fake_vaccel_fail");
+	objects = (unsigned int (*)(void))host_hook("fake_vaccel_objects");
+	fail = (void (*)(unsigned int, int, unsigned int))host_hook("fake_vaccel_fail");
 	fail_after = (void (*)(unsigned int, int, unsigned int))
-		dlsym(RTLD_DEFAULT, "fake_vaccel_fail_after");
-	stat = (unsigned long long (*)(const char *))dlsym(RTLD_DEFAULT, "fake_vaccel_stat");
+		host_hook("fake_vaccel_fail_after");
+	stat = (unsigned long long (*)(const char *))host_hook("fake_vaccel_stat");
 	last_dispatch = (unsigned long long (*)(uint64_t *, void *, size_t))
-		dlsym(RTLD_DEFAULT, "fake_vaccel_last_dispatch");
-	map_flags = (int (*)(uint64_t))dlsym(RTLD_DEFAULT, "fake_vaccel_map_flags");
+		host_hook("fake_vaccel_last_dispatch");
+	map_flags = (int (*)(uint64_t))host_hook("fake_vaccel_map_flags");
 	CHECK(objects && fail && fail_after && stat && last_dispatch && map_flags);
 
 	elf_path = argv[1];

@@ -30,6 +30,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "host_check.h"
+#include "host_lib.h"
 
 #define KIB		1024ull
 #define NR(x)		(DRM_COMMAND_BASE + (x))
@@ -60,33 +61,6 @@ static void expect_census(struct census c)
 	CHECK_EQ(stat("syncobjs"), c.syncobjs);
 }
 
-struct buf {
-	struct vaccel_bo *bo;
-	uint32_t *cpu;
-	uint64_t va;
-};
-
-static struct buf buf_alloc(struct vaccel_device *dev, uint64_t size)
-{
-	struct buf b;
-	void *p;
-
-	CHECK_EQ(vaccel_bo_alloc(dev, size, 0, &b.bo), 0);
-	CHECK_EQ(vaccel_bo_map(b.bo, &p), 0);
-	b.cpu = p;
-	b.va = vaccel_bo_va(b.bo);
-	memset(p, 0, size);
-	return b;
-}
-
-static struct vaccel_queue *queue(struct vaccel_device *dev, enum vaccel_engine_class c)
-{
-	struct vaccel_queue *q;
-
-	CHECK_EQ(vaccel_queue_create(dev, c, VACCEL_PRIORITY_NORMAL, &q), 0);
-	return q;
-}
-
 /* Every command, on both classes, with the results checked. */
 static void test_commands(struct vaccel_device *dev)
 {
@@ -97,8 +71,8 @@ static void test_commands(struct vaccel_device *dev)
 	unsigned int k, i;
 
 	for (k = 0; k < 2; k++) {
-		struct vaccel_queue *q = queue(dev, classes[k]);
-		struct buf b = buf_alloc(dev, 64 * KIB);
+		struct vaccel_queue *q = host_queue(dev, classes[k]);
+		struct host_buf b = host_buf_alloc(dev, 64 * KIB);
 		uint64_t *w64 = (uint64_t *)b.cpu;
 
 		CHECK_EQ(vaccel_queue_fill(q, b.va, 4096, 0x11223344), 0);
@@ -120,12 +94,12 @@ static void test_commands(struct vaccel_device *dev)
 		CHECK_EQ(vaccel_queue_finish(q), 0);
 
 		for (i = 0; i < 1024; i++)
-			CHECK_EQ(b.cpu[i], 0x11223344);
+			CHECK_EQ(b.w32[i], 0x11223344);
 		for (i = 2048; i < 3072; i++)
-			CHECK_EQ(b.cpu[i], 0x11223344);
+			CHECK_EQ(b.w32[i], 0x11223344);
 		CHECK(w64[2048] == 0x1122334455667788ull);
-		CHECK_EQ(b.cpu[4098], 0x99887766);
-		CHECK_EQ(b.cpu[4099], 0);
+		CHECK_EQ(b.w32[4098], 0x99887766);
+		CHECK_EQ(b.w32[4099], 0);
 		CHECK(w64[2050] > 0);
 
 		/* Bad arguments record nothing. */
@@ -207,8 +181,8 @@ static void test_create_errors(struct vaccel_device *dev)
 static void test_split(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
-	struct buf b = buf_alloc(dev, 64 * KIB);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct host_buf b = host_buf_alloc(dev, 64 * KIB);
 	unsigned long long submits = stat("submits");
 	unsigned int i, per_buffer = VACCEL_QUEUE_BUFFER_SIZE / 24;
 
@@ -225,9 +199,9 @@ static void test_split(struct vaccel_device *dev)
 	CHECK_EQ(vaccel_queue_finish(q), 0);
 	hold(0);
 	CHECK_EQ(stat("submits") - submits, 20000 / per_buffer + 1);
-	CHECK_EQ(b.cpu[0], 9999);
+	CHECK_EQ(b.w32[0], 9999);
 	for (i = 0; i < 10000; i++)
-		CHECK_EQ(b.cpu[1 + i], i + 1);
+		CHECK_EQ(b.w32[1 + i], i + 1);
 	vaccel_queue_destroy(q);
 	vaccel_bo_free(b.bo);
 	expect_census(c0);
@@ -241,11 +215,11 @@ static void test_split(struct vaccel_device *dev)
 static void test_pool(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct buf b = buf_alloc(dev, 64 * KIB);
+	struct host_buf b = host_buf_alloc(dev, 64 * KIB);
 	unsigned int round, i, k, objs0 = objects(), most;
 
 	for (round = 0; round < 2; round++) {
-		struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+		struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 		unsigned long long waits = stat("waits");
 
 		hold(round);
@@ -269,7 +243,7 @@ static void test_pool(struct vaccel_device *dev)
 		CHECK_EQ(vaccel_queue_finish(q), 0);
 		hold(0);
 		for (i = 0; i < 16384; i++)
-			CHECK_EQ(b.cpu[i], i + 16384 * ((79999 - i) / 16384));
+			CHECK_EQ(b.w32[i], i + 16384 * ((79999 - i) / 16384));
 		/* Nothing to submit: finish waits for nothing new. */
 		CHECK_EQ(vaccel_queue_flush(q), 0);
 		CHECK_EQ(vaccel_queue_finish(q), 0);
@@ -285,10 +259,10 @@ static void test_pool(struct vaccel_device *dev)
 static void test_events(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct vaccel_queue *a = queue(dev, VACCEL_ENGINE_CLASS_COPY);
-	struct vaccel_queue *b = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *a = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *b = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
 	struct vaccel_event *ev, *done;
-	struct buf m = buf_alloc(dev, 4096);
+	struct host_buf m = host_buf_alloc(dev, 4096);
 	struct pollfd pfd;
 	int fd = -1;
 
@@ -309,13 +283,13 @@ static void test_events(struct vaccel_device *dev)
 	CHECK_EQ(poll(&pfd, 1, 0), 0);
 	CHECK_EQ(vaccel_event_wait(done, 0), -ETIME);
 	CHECK_EQ(vaccel_event_wait(done, 2000000), -ETIME);
-	CHECK_EQ(m.cpu[3], 5);
-	CHECK_EQ(m.cpu[2], 0);
+	CHECK_EQ(m.w32[3], 5);
+	CHECK_EQ(m.w32[2], 0);
 
-	__atomic_store_n(&m.cpu[0], 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&m.w32[0], 1, __ATOMIC_SEQ_CST);
 	CHECK_EQ(vaccel_event_wait(done, -1), 0);
 	CHECK_EQ(vaccel_event_wait(ev, 0), 0);
-	CHECK_EQ(m.cpu[2], 7);
+	CHECK_EQ(m.w32[2], 7);
 	CHECK_EQ(poll(&pfd, 1, 1000), 1);
 	CHECK(pfd.revents & POLLIN);
 	close(fd);
@@ -328,7 +302,7 @@ static void test_events(struct vaccel_device *dev)
 	CHECK_EQ(vaccel_event_reset(ev), 0);
 	CHECK_EQ(vaccel_queue_write(b, m.va + 16, 9, 32), 0);
 	CHECK_EQ(vaccel_queue_finish(b), 0);
-	CHECK_EQ(m.cpu[4], 9);
+	CHECK_EQ(m.w32[4], 9);
 
 	/* No fence: no wait by a queue, no export; the CPU times out. */
 	CHECK_EQ(vaccel_queue_wait_event(b, ev), -EINVAL);
@@ -353,7 +327,7 @@ static void test_events(struct vaccel_device *dev)
 		}
 		CHECK_EQ(vaccel_queue_write(b, m.va + 20, 11, 32), 0);
 		CHECK_EQ(vaccel_queue_finish(b), 0);
-		CHECK_EQ(m.cpu[5], 11);
+		CHECK_EQ(m.w32[5], 11);
 		for (i = 0; i < 40; i++)
 			vaccel_event_destroy(many[i]);
 		/* Pending waits alone are submitted by a flush. */
@@ -392,10 +366,10 @@ static void test_events(struct vaccel_device *dev)
 static void test_fault(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
-	struct vaccel_queue *ok = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct vaccel_queue *ok = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
 	struct vaccel_event *ev;
-	struct buf m = buf_alloc(dev, 4096);
+	struct host_buf m = host_buf_alloc(dev, 4096);
 	uint64_t hole;
 	unsigned int round;
 
@@ -419,16 +393,16 @@ static void test_fault(struct vaccel_device *dev)
 		CHECK_EQ(vaccel_queue_finish(q), -ECANCELED);
 		CHECK_EQ(vaccel_queue_signal(q, ev), -ECANCELED);
 		CHECK_EQ(vaccel_queue_wait_event(q, ev), -ECANCELED);
-		CHECK_EQ(m.cpu[0], 0);
+		CHECK_EQ(m.w32[0], 0);
 
 		/* Another queue goes on, and may wait for the failed event. */
 		CHECK_EQ(vaccel_queue_wait_event(ok, ev), 0);
 		CHECK_EQ(vaccel_queue_write(ok, m.va + 4, 3, 32), 0);
 		CHECK_EQ(vaccel_queue_finish(ok), 0);
-		CHECK_EQ(m.cpu[1], 3);
-		m.cpu[1] = 0;
+		CHECK_EQ(m.w32[1], 3);
+		m.w32[1] = 0;
 		vaccel_queue_destroy(q);
-		q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+		q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
 	}
 
 	/* A fault found by a later flush: the kernel refuses the submission. */
@@ -453,8 +427,8 @@ static void test_fault(struct vaccel_device *dev)
 static void test_destroy_busy(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
-	struct buf m = buf_alloc(dev, 4096);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct host_buf m = host_buf_alloc(dev, 4096);
 	struct vaccel_event *ev;
 	unsigned int i;
 
@@ -468,14 +442,14 @@ static void test_destroy_busy(struct vaccel_device *dev)
 	vaccel_queue_destroy(q);
 	CHECK_EQ(vaccel_event_wait(ev, -1), -ECANCELED);
 	CHECK_EQ(stat("pending"), 0);
-	CHECK_EQ(m.cpu[1], 0);
+	CHECK_EQ(m.w32[1], 0);
 
 	/* Work waiting for an event: -ESRCH, once the event signalled. */
 	{
-		struct vaccel_queue *a = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+		struct vaccel_queue *a = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
 		struct vaccel_event *ev_b;
 
-		q = queue(dev, VACCEL_ENGINE_CLASS_COPY);
+		q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
 		CHECK_EQ(vaccel_event_create(dev, &ev_b), 0);
 		CHECK_EQ(vaccel_queue_wait_mem(a, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
 		CHECK_EQ(vaccel_queue_signal(a, ev), 0);
@@ -484,10 +458,10 @@ static void test_destroy_busy(struct vaccel_device *dev)
 		CHECK_EQ(vaccel_queue_signal(q, ev_b), 0);
 		vaccel_queue_destroy(q);
 		CHECK_EQ(vaccel_event_wait(ev_b, 1000000), -ETIME);
-		m.cpu[0] = 1;
+		m.w32[0] = 1;
 		CHECK_EQ(vaccel_event_wait(ev_b, -1), -ESRCH);
 		CHECK_EQ(vaccel_event_wait(ev, 0), 0);
-		CHECK_EQ(m.cpu[1], 0);
+		CHECK_EQ(m.w32[1], 0);
 		CHECK_EQ(vaccel_queue_finish(a), 0);
 		vaccel_queue_destroy(a);
 		vaccel_event_destroy(ev_b);
@@ -501,8 +475,8 @@ static void test_destroy_busy(struct vaccel_device *dev)
 static void test_unwind(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct vaccel_queue *q = queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
-	struct buf m = buf_alloc(dev, 64 * KIB);
+	struct vaccel_queue *q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct host_buf m = host_buf_alloc(dev, 64 * KIB);
 	unsigned int objs0 = objects(), per_buffer = VACCEL_QUEUE_BUFFER_SIZE / 24, i, k;
 	struct vaccel_event *ev;
 
@@ -519,7 +493,7 @@ static void test_unwind(struct vaccel_device *dev)
 	fail(NR(DRM_VACCEL_SUBMIT), ENOMEM, 1);
 	CHECK_EQ(vaccel_queue_flush(q), -ENOMEM);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(m.cpu[0], 1);
+	CHECK_EQ(m.w32[0], 1);
 
 	/*
 	 * The submission of a full buffer fails: the write that needed room
@@ -536,7 +510,7 @@ static void test_unwind(struct vaccel_device *dev)
 	CHECK_EQ(k, 1);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
 	for (i = 0; i < per_buffer + 100; i++)
-		CHECK_EQ(m.cpu[i], i + 10);
+		CHECK_EQ(m.w32[i], i + 10);
 
 	/* A queue whose pool cannot grow waits for its buffers instead. */
 	hold(1);
@@ -548,7 +522,7 @@ static void test_unwind(struct vaccel_device *dev)
 	fail(0, 0, 0);
 	hold(0);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(m.cpu[0], per_buffer * 3 - 1);
+	CHECK_EQ(m.w32[0], per_buffer * 3 - 1);
 
 	/* The snapshot of an event, and its syncobj, can fail. */
 	CHECK_EQ(vaccel_event_create(dev, &ev), 0);
@@ -564,7 +538,7 @@ static void test_unwind(struct vaccel_device *dev)
 	CHECK_EQ(vaccel_queue_signal(q, ev), -ENOMEM);
 	CHECK_EQ(vaccel_queue_signal(q, ev), 0);
 	CHECK_EQ(vaccel_event_wait(ev, -1), 0);
-	CHECK_EQ(m.cpu[0], 77);
+	CHECK_EQ(m.w32[0], 77);
 	/* The status of the fence cannot be read. */
 	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD), EMFILE, 1);
 	CHECK_EQ(vaccel_event_wait(ev, -1), -EMFILE);
@@ -574,7 +548,7 @@ static void test_unwind(struct vaccel_device *dev)
 	fail(NR_CORE(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT), EIO, 1);
 	CHECK_EQ(vaccel_queue_finish(q), -EIO);
 	CHECK_EQ(vaccel_queue_finish(q), 0);
-	CHECK_EQ(m.cpu[0], 78);
+	CHECK_EQ(m.w32[0], 78);
 	vaccel_event_destroy(ev);
 
 	vaccel_queue_destroy(q);
@@ -584,14 +558,14 @@ static void test_unwind(struct vaccel_device *dev)
 
 struct thread_arg {
 	struct vaccel_device *dev;
-	struct buf *m;
+	struct host_buf *m;
 	unsigned int index;
 };
 
 static void *thread_fn(void *p)
 {
 	struct thread_arg *a = p;
-	struct vaccel_queue *q = queue(a->dev, a->index % 2 ? VACCEL_ENGINE_CLASS_COPY :
+	struct vaccel_queue *q = host_queue(a->dev, a->index % 2 ? VACCEL_ENGINE_CLASS_COPY :
 					       VACCEL_ENGINE_CLASS_COMPUTE);
 	unsigned int i;
 
@@ -610,7 +584,7 @@ static void *thread_fn(void *p)
 static void test_threads(struct vaccel_device *dev)
 {
 	struct census c0 = census();
-	struct buf m = buf_alloc(dev, 64 * KIB);
+	struct host_buf m = host_buf_alloc(dev, 64 * KIB);
 	struct thread_arg args[4];
 	pthread_t t[4];
 	unsigned int i, k;
@@ -623,20 +597,9 @@ static void test_threads(struct vaccel_device *dev)
 		CHECK_EQ(pthread_join(t[k], NULL), 0);
 	for (k = 0; k < 4; k++)
 		for (i = 0; i < 3000; i++)
-			CHECK_EQ(m.cpu[k * 3000 + i], k << 16 | i);
+			CHECK_EQ(m.w32[k * 3000 + i], k << 16 | i);
 	vaccel_bo_free(m.bo);
 	expect_census(c0);
-}
-
-static void *hook(const char *name)
-{
-	void *p = dlsym(RTLD_DEFAULT, name);
-
-	if (!p) {
-		fprintf(stderr, "%s not found: run with LD_PRELOAD=fake_vaccel.so\n", name);
-		exit(1);
-	}
-	return p;
 }
 
 int main(void)
@@ -644,12 +607,12 @@ int main(void)
 	struct vaccel_device *dev;
 	struct census c0;
 
-	objects = (unsigned int (*)(void))hook("fake_vaccel_objects");
-	fail = (void (*)(unsigned int, int, unsigned int))hook("fake_vaccel_fail");
+	objects = (unsigned int (*)(void))host_hook("fake_vaccel_objects");
+	fail = (void (*)(unsigned int, int, unsigned int))host_hook("fake_vaccel_fail");
 	fail_after = (void (*)(unsigned int, int, unsigned int))
-		hook("fake_vaccel_fail_after");
-	hold = (void (*)(int))hook("fake_vaccel_hold");
-	stat = (unsigned long long (*)(const char *))hook("fake_vaccel_stat");
+		host_hook("fake_vaccel_fail_after");
+	hold = (void (*)(int))host_hook("fake_vaccel_hold");
+	stat = (unsigned long long (*)(const char *))host_hook("fake_vaccel_stat");
 
 	CHECK_EQ(vaccel_device_open(0, &dev), 0);
 	c0 = census();
