@@ -260,15 +260,24 @@ expect_count() {
 	n=$(echo "$out" | grep -c -- "$1")
 	[ "$n" = "$2" ] || { echo "$n lines with '$1', not $2, in: $out"; return 1; }
 }
+# build_fake: fake_vaccel.so, built once for every check that preloads it.
+# Each check runs in a subshell, so the stamp is a file.
+FAKE=$O/bin/fake_vaccel.so
+build_fake() {
+	[ -f "$TMP/fake.built" ] && return 0
+	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
+		-o "$FAKE" -ldl -pthread || { echo "fake_vaccel.so did not build"; return 1; }
+	touch "$TMP/fake.built"
+}
+
 vaccel_info_fake() {
 	local out
-	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
-		-o "$O/bin/fake_vaccel.so" -ldl || return 1
+	build_fake || return 1
 	mkdir -p "$TMP/fake"
 	ln -s /dev/zero "$TMP/fake/accel10"
 	ln -s /dev/null "$TMP/fake/accel1"
 	ln -s /dev/zero "$TMP/fake/accel2"
-	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		VT_COMPUTE=3 VT_COPY=2 VT_VA_BITS=40 "$INFO" 2>&1) ||
 		{ echo "exit $?: $out"; return 1; }
 	expect_out "^$TMP/fake/accel2: vaccel 1\.[0-9]*\.0" || return 1
@@ -284,10 +293,10 @@ vaccel_info_fake() {
 	expect_out 'workgroup *1024 work-items, 65536 bytes of local memory' || return 1
 	expect_out 'stacks *65536 bytes per work-item, 4194304 per workgroup' || return 1
 	expect_out 'apertures *local 0x0100000000000000, private 0x0200000000000000' || return 1
-	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		VT_NO_COMPUTE=1 "$INFO" -d 0 2>&1) || { echo "uapi 1.3: exit $?: $out"; return 1; }
 	expect_out 'kernels *not supported (uapi before 1.4)' || return 1
-	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		"$INFO" -d 1 2>&1) || { echo "-d 1: exit $?: $out"; return 1; }
 	expect_out "^$TMP/fake/accel10:" || return 1
 	expect_count '^/' 1
@@ -295,43 +304,42 @@ vaccel_info_fake() {
 check vaccel_info_fake vaccel_info_fake
 
 libvaccel_mem_fake() {
-	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
-		-o "$O/bin/fake_vaccel.so" -ldl -pthread || return 1
+	build_fake || return 1
 	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
 		"$ROOT/tests/host/host_libvaccel_mem.c" -o "$O/bin/host_libvaccel_mem" \
 		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
 	mkdir -p "$TMP/fakemem"
 	ln -sf /dev/zero "$TMP/fakemem/accel0"
-	VACCEL_DEVICE_DIR=$TMP/fakemem LD_PRELOAD=$O/bin/fake_vaccel.so \
+	VACCEL_DEVICE_DIR=$TMP/fakemem LD_PRELOAD=$FAKE \
 		"$O/bin/host_libvaccel_mem"
 }
 check libvaccel_mem_fake libvaccel_mem_fake
 
 queue_fake() {
-	"$CC" -shared -fPIC $CFLAGS $UAPI_INC "$ROOT/tests/host/fake_vaccel.c" \
-		-o "$O/bin/fake_vaccel.so" -ldl -pthread || return 1
+	build_fake || return 1
 	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
 		"$ROOT/tests/host/host_queue.c" -o "$O/bin/host_queue" \
 		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
 	mkdir -p "$TMP/fakequeue"
 	ln -sf /dev/zero "$TMP/fakequeue/accel0"
-	VACCEL_DEVICE_DIR=$TMP/fakequeue LD_PRELOAD=$O/bin/fake_vaccel.so \
+	VACCEL_DEVICE_DIR=$TMP/fakequeue LD_PRELOAD=$FAKE \
 		timeout 300 "$O/bin/host_queue"
 }
 check queue_fake queue_fake
 
 vaccel_sample_fake() {
 	local out rc
+	build_fake || return 1
 	mkdir -p "$TMP/fakesample"
 	ln -sf /dev/zero "$TMP/fakesample/accel0"
-	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$O/bin/fake_vaccel.so \
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$FAKE \
 		timeout 60 "$SAMPLE" 2>&1) || { echo "exit $?: $out"; return 1; }
 	expect_out 'fill 4 MiB on copy engine: .* ms (.* GB/s)' || return 1
 	expect_out 'fill 4 MiB on compute engine: .* ms' || return 1
 	expect_out 'copy 2 MiB on copy engine: .* ms' || return 1
 	expect_out 'copy 4 MiB on compute engine: .* ms' || return 1
 	expect_out '^result: OK' || return 1
-	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$O/bin/fake_vaccel.so \
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$FAKE \
 		VT_COPY=0 timeout 60 "$SAMPLE" -s 1 2>&1) ||
 		{ echo "no copy engine: exit $?: $out"; return 1; }
 	expect_out 'no copy engine' || return 1
@@ -439,12 +447,13 @@ check device_printf device_printf
 
 module_fake() {
 	[ -f "$MODULE" ] || { echo "no module (vaccel_cc failed)"; return 1; }
+	build_fake || return 1
 	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
 		"$ROOT/tests/host/host_module.c" -o "$O/bin/host_module" \
 		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
 	mkdir -p "$TMP/fakemodule"
 	ln -sf /dev/zero "$TMP/fakemodule/accel0"
-	VACCEL_DEVICE_DIR=$TMP/fakemodule LD_PRELOAD=$O/bin/fake_vaccel.so \
+	VACCEL_DEVICE_DIR=$TMP/fakemodule LD_PRELOAD=$FAKE \
 		timeout 300 "$O/bin/host_module" "$MODULE"
 }
 check module_fake module_fake
