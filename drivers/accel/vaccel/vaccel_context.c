@@ -52,7 +52,9 @@
 #include <linux/capability.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -249,6 +251,7 @@ static void vaccel_context_release(struct kref *kref)
 						  refcount);
 
 	drm_gpuvm_put(&ctx->vm->base);
+	mem_cgroup_put(ctx->memcg);
 	mutex_destroy(&ctx->submit_lock);
 	kfree(ctx);
 	module_put(THIS_MODULE);
@@ -340,6 +343,7 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	vaccel_arbiter_entry_init(&ctx->arb, priority);
 	init_waitqueue_head(&ctx->idle_wq);
 	ctx->file = vfile;
+	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
 	INIT_LIST_HEAD(&ctx->link);
 
 	ctx->sched = vaccel_sched_pool_get(vdev);

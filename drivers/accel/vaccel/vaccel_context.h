@@ -25,6 +25,7 @@ struct vaccel_engine;
 struct vaccel_bind_batch;
 struct vaccel_dispatch;
 struct vaccel_file;
+struct mem_cgroup;
 struct vaccel_vm;
 
 /**
@@ -60,6 +61,8 @@ struct vaccel_vm;
  *	destroy waits for zero, which comes soon once the context is cancelled
  * @idle_wq: woken when @jobs_running drops
  * @file: the file that created it, which outlives it
+ * @memcg: the memory cgroup of its creator, charged for the state its
+ *	DISPATCH packets keep on the engine; referenced
  * @handle: its handle in @file
  * @link: on &vaccel_device.contexts, under &vaccel_device.contexts_lock
  */
@@ -88,6 +91,7 @@ struct vaccel_context {
 	atomic_t jobs_running;
 	wait_queue_head_t idle_wq;
 	struct vaccel_file *file;
+	struct mem_cgroup *memcg;
 	u32 handle;
 	struct list_head link;
 };

@@ -13,7 +13,9 @@
  * work-items' architectural state (&struct vaccel_rv_hart), whether each is
  * ready, waits at the barrier or has ended, its local memory and its
  * stacks.  A preemption therefore needs no copy: the job keeps the state
- * and the packet resumes from it, at the same instruction.
+ * and the packet resumes from it, at the same instruction.  The state is
+ * charged to the memory cgroup of the context's creator.  The interpreter
+ * itself (&struct vaccel_rv_cpu, with its caches) belongs to the engine.
  *
  * Inside a workgroup, one work-item runs at a time until it reaches the
  * barrier or ends, then the next ready one, round robin.  Work-items
@@ -22,18 +24,20 @@
  * it.
  *
  * The engine runs slices of instructions (module parameter dispatch_slice)
- * with its
- * TLB's lock held, so that the host pages the interpreter caches stay valid
- * (an unmap waits for the slice), then checks the engine, at the
- * instruction level inside a workgroup and at the workgroup level between
- * two.  A completed workgroup is the progress that restarts the hang
- * timeout.
+ * with its TLB's lock held, so that the host pages the interpreter caches
+ * stay valid (an unmap waits for the slice), then checks the engine, at
+ * the instruction level inside a workgroup and at the workgroup level
+ * between two.  A completed workgroup is the progress that restarts the
+ * hang timeout.  A slice that stored to memory wakes the WAIT_MEM packets
+ * of the device; one that did not leaves them asleep.
  */
 
+#include <linux/memcontrol.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -46,6 +50,9 @@
 #include "vaccel_packet.h"
 #include "vaccel_rv.h"
 #include "vaccel_tlb.h"
+
+/* translate() hands the interpreter whole pages of its size. */
+static_assert(PAGE_SIZE == VACCEL_RV_PAGE_SIZE);
 
 enum vaccel_item_state {
 	VACCEL_ITEM_READY,
@@ -63,11 +70,11 @@ enum vaccel_item_state {
  * @num_groups: workgroups in all
  * @local_size: local memory asked for, in bytes
  * @stack_size: bytes of stack per work-item
+ * @wg_items: work-items of a whole workgroup
  * @group: index of the workgroup in flight, or of the next one
- * @in_flight: @group has started: @items holds its state
  * @group_id: @group along each dimension
- * @num_items: work-items of @group (fewer at the grid's edges)
- * @live: work-items of @group that have not ended
+ * @live: work-items of @group that have not ended; 0 while no workgroup
+ *	is in flight (every workgroup has at least one)
  * @waiting: work-items of @group waiting at the barrier
  * @cur: the work-item that runs, or runs next
  * @local: local memory, @local_size rounded up to pages
@@ -76,8 +83,8 @@ enum vaccel_item_state {
  * @private_bytes: size of @private
  * @items: the work-items' state
  * @item_state: &enum vaccel_item_state of each work-item
- * @cpu: the interpreter's environment, with its cache of host pages
  * @engine: the engine that runs the dispatch, while it runs
+ * @wrote: a slice wrote to memory outside the apertures
  */
 struct vaccel_dispatch {
 	u64 entry;
@@ -88,10 +95,9 @@ struct vaccel_dispatch {
 	u64 num_groups;
 	u32 local_size;
 	u32 stack_size;
+	u32 wg_items;
 	u64 group;
-	bool in_flight;
 	u32 group_id[3];
-	u32 num_items;
 	u32 live;
 	u32 waiting;
 	u32 cur;
@@ -101,8 +107,8 @@ struct vaccel_dispatch {
 	size_t private_bytes;
 	struct vaccel_rv_hart *items;
 	u8 *item_state;
-	struct vaccel_rv_cpu cpu;
 	struct vaccel_engine *engine;
+	bool wrote;
 };
 
 /* The decoded and checked operands of the packet. */
@@ -134,6 +140,7 @@ static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
 	private = items * op[9];
 	if (private > VACCEL_MAX_PRIVATE_SIZE)
 		return -EINVAL;
+	d->wg_items = items;
 	d->local_size = op[8];
 	d->stack_size = op[9];
 	d->local_bytes = PAGE_ALIGN(d->local_size);
@@ -155,6 +162,9 @@ static u8 *vaccel_dispatch_translate(void *env, u64 va, unsigned int access,
 	    access != VACCEL_RV_EXEC)
 		return d->private + ((va - VACCEL_PRIVATE_BASE) & PAGE_MASK);
 
+	/* The micro-TLB forgets pages at every run: no store goes unseen. */
+	if (access == VACCEL_RV_WRITE)
+		d->wrote = true;
 	page = vaccel_tlb_page_locked(&d->engine->tlb, va,
 				      access == VACCEL_RV_EXEC ? VACCEL_ACCESS_EXEC :
 				      access == VACCEL_RV_WRITE ? VACCEL_ACCESS_WRITE :
@@ -227,26 +237,27 @@ static const struct vaccel_rv_ops vaccel_dispatch_ops = {
 	.csr_read = vaccel_dispatch_csr,
 };
 
-/* Allocates the state of a dispatch for the job's packet. */
-static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
+/*
+ * Allocates the state of a dispatch for @job's packet, charged to the
+ * memory cgroup of the context's creator: a preempted dispatch keeps all
+ * of it, and the engine thread that allocates belongs to no one.
+ */
+static struct vaccel_dispatch *vaccel_dispatch_new(struct vaccel_job *job,
+						   const u64 *op)
 {
+	struct mem_cgroup *old = set_active_memcg(job->ctx->memcg);
 	struct vaccel_dispatch *d;
-	u32 items;
 
-	/*
-	 * Charged to the submitter: a preempted dispatch keeps all of it.
-	 * The interpreter's caches make it 18 KiB: no need for contiguity.
-	 */
-	d = kvzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
-		return ERR_PTR(-ENOMEM);
+		goto nomem;
 	if (vaccel_dispatch_parse(d, op)) {
-		kvfree(d);
+		kfree(d);
+		set_active_memcg(old);
 		return ERR_PTR(-EINVAL);
 	}
-	items = d->wg[0] * d->wg[1] * d->wg[2];
-	d->items = kvcalloc(items, sizeof(*d->items), GFP_KERNEL_ACCOUNT);
-	d->item_state = kvcalloc(items, 1, GFP_KERNEL_ACCOUNT);
+	d->items = kvcalloc(d->wg_items, sizeof(*d->items), GFP_KERNEL_ACCOUNT);
+	d->item_state = kvcalloc(d->wg_items, 1, GFP_KERNEL_ACCOUNT);
 	/* Never show a kernel what the host's memory held before. */
 	d->private = kvzalloc(d->private_bytes, GFP_KERNEL_ACCOUNT);
 	if (d->local_bytes)
@@ -254,10 +265,32 @@ static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
 	if (!d->items || !d->item_state || !d->private ||
 	    (d->local_bytes && !d->local)) {
 		vaccel_dispatch_free(d);
-		return ERR_PTR(-ENOMEM);
+		goto nomem;
 	}
-	vaccel_rv_cpu_init(&d->cpu, &vaccel_dispatch_ops, d, VACCEL_EXIT_PC);
+	set_active_memcg(old);
 	return d;
+
+nomem:
+	set_active_memcg(old);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * vaccel_dispatch_cpu_new() - the interpreter of an engine
+ *
+ * Its caches outlive dispatches: the decode cache checks each instruction
+ * word it caches, and the micro-TLB forgets its pages at every run.
+ *
+ * Context: Process context.
+ * Return: the interpreter, to free with kvfree(), or NULL.
+ */
+struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void)
+{
+	struct vaccel_rv_cpu *cpu = kvzalloc(sizeof(*cpu), GFP_KERNEL);
+
+	if (cpu)
+		vaccel_rv_cpu_init(cpu, &vaccel_dispatch_ops, NULL, VACCEL_EXIT_PC);
+	return cpu;
 }
 
 /**
@@ -274,7 +307,7 @@ void vaccel_dispatch_free(struct vaccel_dispatch *d)
 	kvfree(d->item_state);
 	kvfree(d->private);
 	kvfree(d->local);
-	kvfree(d);
+	kfree(d);
 }
 
 /* Starts workgroup @d->group: its work-items at the entry, memory zeroed. */
@@ -289,7 +322,7 @@ static void vaccel_dispatch_start_group(struct vaccel_dispatch *d)
 	for (i = 0; i < 3; i++)
 		n[i] = min(d->wg[i], d->grid[i] - d->group_id[i] * d->wg[i]);
 
-	d->num_items = 0;
+	d->live = 0;
 	for (z = 0; z < d->wg[2]; z++) {
 		for (y = 0; y < d->wg[1]; y++) {
 			for (x = 0; x < d->wg[0]; x++) {
@@ -307,22 +340,20 @@ static void vaccel_dispatch_start_group(struct vaccel_dispatch *d)
 				h->x[2] = VACCEL_PRIVATE_BASE +
 					  (u64)(flat + 1) * d->stack_size; /* sp */
 				h->x[10] = d->args;		/* a0 */
-				d->num_items++;
+				d->live++;
 			}
 		}
 	}
 	if (d->local_bytes)
 		memset(d->local, 0, d->local_bytes);
-	d->live = d->num_items;
 	d->waiting = 0;
 	d->cur = 0;
-	d->in_flight = true;
 }
 
 /* The next ready work-item after @d->cur, round robin. */
 static void vaccel_dispatch_next_item(struct vaccel_dispatch *d)
 {
-	u32 n = d->wg[0] * d->wg[1] * d->wg[2], i;
+	u32 n = d->wg_items, i;
 
 	for (i = 1; i <= n; i++) {
 		u32 k = (d->cur + i) % n;
@@ -337,7 +368,7 @@ static void vaccel_dispatch_next_item(struct vaccel_dispatch *d)
 /* Releases the barrier once every live work-item waits at it. */
 static void vaccel_dispatch_barrier(struct vaccel_dispatch *d)
 {
-	u32 n = d->wg[0] * d->wg[1] * d->wg[2], i;
+	u32 n = d->wg_items, i;
 
 	if (!d->live || d->waiting < d->live)
 		return;
@@ -417,7 +448,7 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
 			vaccel_dispatch_next_item(d);
 			continue;
 		}
-		stop = vaccel_rv_run(&d->cpu, h, budget, &done, &rvf);
+		stop = vaccel_rv_run(engine->rv, h, budget, &done, &rvf);
 		WRITE_ONCE(engine->instructions, engine->instructions + done);
 		switch (stop) {
 		case VACCEL_RV_BUDGET:
@@ -465,15 +496,16 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	if (engine->desc.engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE)
 		return -EINVAL;
 	if (!d) {
-		d = vaccel_dispatch_new(op);
+		d = vaccel_dispatch_new(job, op);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
 		job->dispatch = d;
 	}
 	d->engine = engine;
+	engine->rv->env = d;
 
 	while (d->group < d->num_groups) {
-		if (!d->in_flight) {
+		if (!d->live) {
 			ret = vaccel_engine_check(engine, job, progressed,
 						  DRM_VACCEL_PREEMPT_WORKGROUP);
 			if (ret)
@@ -486,7 +518,10 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			ret = vaccel_dispatch_slice(d, engine->vdev->topo.dispatch_slice,
 						    fault);
 			vaccel_tlb_unlock(&engine->tlb);
-			vaccel_packet_wrote(engine);
+			if (d->wrote) {
+				d->wrote = false;
+				vaccel_packet_wrote(engine);
+			}
 			if (ret)
 				return ret;
 			cond_resched();
@@ -497,7 +532,6 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			if (ret)
 				return ret;
 		}
-		d->in_flight = false;
 		d->group++;
 		progressed = true;
 	}

@@ -12,6 +12,7 @@ struct vaccel_dispatch;
 struct vaccel_engine;
 struct vaccel_fault;
 struct vaccel_job;
+struct vaccel_rv_cpu;
 
 /* The limits of a DISPATCH, reported by the device query. */
 #define VACCEL_MAX_WORKGROUP_ITEMS	1024
@@ -31,5 +32,6 @@ struct vaccel_job;
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			const u64 *op, struct vaccel_fault *fault);
 void vaccel_dispatch_free(struct vaccel_dispatch *d);
+struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void);
 
 #endif /* __VACCEL_DISPATCH_H__ */

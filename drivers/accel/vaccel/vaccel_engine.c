@@ -21,8 +21,9 @@
  *
  * **Checks.**  While it executes, the engine checks at every point its
  * preemption granularity allows (see vaccel_engine_check()): between
- * packets, and between the pieces of a long packet, or, at the DMA buffer
- * granularity, only between buffers.  A check costs a clock read and three
+ * packets and between the pieces of a long packet, between the workgroups
+ * of a DISPATCH and between its slices of instructions, or, at the DMA
+ * buffer granularity, only between buffers.  A check costs a clock read and three
  * compares; it takes the engine's lock only when something asks for the
  * engine: a buffer of a higher band, a time slice that ends
  * (&vaccel_engine.arb_deadline), a debugfs request, a reset, or a hang.
@@ -43,8 +44,9 @@
  *
  * **Timeout detection and recovery.**  A buffer is hung when it has made
  * no progress for the timeout (module parameter ``timeout_ms``) while on
- * the engine.  Progress is a packet completed or a page of a COPY or FILL
- * moved; a DELAY or WAIT_MEM progresses only by completing.  Time off the
+ * the engine.  Progress is a packet completed, a page of a COPY or FILL
+ * moved, or a workgroup of a DISPATCH completed; a DELAY or WAIT_MEM
+ * progresses only by completing.  Time off the
  * engine, preempted or waiting behind others, never counts: the buffer's
  * time without progress is saved with it when it is preempted, and counted
  * on from there when it resumes.  The engine notices the hang at the first
@@ -80,6 +82,7 @@
 #include <drm/drm_print.h>
 
 #include "vaccel_context.h"
+#include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_packet.h"
@@ -800,6 +803,7 @@ static void vaccel_engines_fini(struct drm_device *drm, void *unused)
 			kthread_stop(engine->thread);
 		drm_WARN_ON(drm, engine->arbiter.slots_used);
 		kfree(engine->bounce);
+		kvfree(engine->rv);
 	}
 }
 
@@ -845,6 +849,9 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		vaccel_arbiter_init(&engine->arbiter, vdev->topo.timeslice_ns);
 		engine->bounce = kzalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!engine->bounce)
+			return -ENOMEM;
+		engine->rv = vaccel_dispatch_cpu_new();
+		if (!engine->rv)
 			return -ENOMEM;
 
 		thread = kthread_create(vaccel_engine_thread, engine, "vaccel%u-%s%u",

@@ -19,6 +19,7 @@ struct task_struct;
 struct vaccel_context;
 struct vaccel_device;
 struct vaccel_job;
+struct vaccel_rv_cpu;
 
 /* Engine resets in %VACCEL_RESET_WINDOW_NS that escalate to a device reset. */
 #define VACCEL_RESET_BURST		3
@@ -32,6 +33,7 @@ struct vaccel_job;
  * @thread: the kernel thread that executes DMA buffers
  * @tlb: the engine's translation cache; only @thread uses it
  * @bounce: a page through which COPY moves data
+ * @rv: the interpreter that runs DISPATCH packets; only @thread uses it
  * @lock: protects @arbiter (the HW queue and the bound contexts' rings),
  *	@num_contexts, the requests and counters below, and the state of
  *	the contexts bound here
@@ -63,6 +65,7 @@ struct vaccel_engine {
 	struct task_struct *thread;
 	struct vaccel_tlb tlb;
 	void *bounce;
+	struct vaccel_rv_cpu *rv;
 	/* Protects the HW queue, the arbiter and the bound contexts' state. */
 	spinlock_t lock;
 	struct vaccel_arbiter arbiter;
