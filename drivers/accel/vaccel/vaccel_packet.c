@@ -19,7 +19,8 @@
  * The engine checks (vaccel_engine_check()) before every packet and, in
  * the long packets, between pieces: ``COPY`` and ``FILL`` work in pieces of
  * at most a page, ``DELAY`` and ``WAIT_MEM`` sleep until the engine needs
- * them.  A check can stop the buffer for a preemption; the packet then
+ * them, ``DISPATCH`` runs workgroups in slices of instructions (see
+ * "Dispatch").  A check can stop the buffer for a preemption; the packet then
  * records its progress in the job (bytes done, or time delayed) and resumes
  * from there, so that a long packet is preemptible in the middle and its
  * result is that of an uninterrupted run: ``COPY`` and ``FILL`` write each
@@ -360,8 +361,9 @@ static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
  * Return: 0 once the last packet executed; -EFAULT for a memory fault and
  * -EINVAL for a malformed packet, @job->offset then being the packet's;
  * -EAGAIN when a check stopped the buffer for a preemption, its progress
- * saved in @job; -ETIMEDOUT when it is hung; or the error of a
- * cancellation.
+ * saved in @job; -ETIMEDOUT when it is hung; -ENOMEM when a DISPATCH
+ * finds no memory for its state; -ENODEV when the engine stops; or the
+ * error of a cancellation.
  */
 int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 		      struct vaccel_fault *fault)

@@ -12,16 +12,18 @@
  * another address space, the engine attaches its TLB to that address space,
  * which empties it; this is the switch of the root page-table pointer.
  *
- * vaccel_tlb_read() and vaccel_tlb_write() are the only way engines touch
- * memory.  An access of up to a page may cross one page boundary; both pages
- * are translated and checked before a byte moves, so an access that faults
+ * Packets touch memory through vaccel_tlb_read() and vaccel_tlb_write().
+ * An access of up to a page may cross one page boundary; both pages are
+ * translated and checked before a byte moves, so an access that faults
  * touches nothing and reports the first address that failed, the kind of
- * access and the reason.
+ * access and the reason.  The interpreter of DISPATCH packets instead
+ * holds the TLB locked for a slice of instructions (vaccel_tlb_lock()) and
+ * reaches the pages vaccel_tlb_page_locked() translates directly.
  *
- * The TLB lock is held across each access.  vaccel_pt_invalidate() takes
- * the lock of every attached TLB in turn, so when it returns, no TLB holds a
- * stale translation and no access that used one is still copying: the
- * pages can go.
+ * The TLB lock is held across each access, or each slice.
+ * vaccel_pt_invalidate() takes the lock of every attached TLB in turn, so
+ * when it returns, no TLB holds a stale translation and no access that
+ * used one is still copying: the pages can go.
  */
 
 #include <linux/highmem.h>
