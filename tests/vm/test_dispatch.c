@@ -119,6 +119,8 @@ static void fx_close(struct fx *f)
 }
 
 /* Copies a kernel into the code BO; returns its entry address. */
+#define KERNEL(f, k)	kernel((f), (k), ARRAY_SIZE(k))
+
 static __u64 kernel(struct fx *f, const __u32 *w, unsigned int n)
 {
 	__u64 va = f->code.va + f->code_words * 4;
@@ -126,23 +128,6 @@ static __u64 kernel(struct fx *f, const __u32 *w, unsigned int n)
 	memcpy(f->code.cpu + f->code_words * 4, w, n * 4);
 	f->code_words += n;
 	return va;
-}
-
-static void pkt_dispatch(struct vt_cmd *c, __u64 entry, __u64 args,
-			 const __u32 grid[3], const __u32 wg[3], __u32 local,
-			 __u32 stack)
-{
-	int i;
-
-	vt_emit(c, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11));
-	vt_emit(c, entry);
-	vt_emit(c, args);
-	for (i = 0; i < 3; i++)
-		vt_emit(c, grid[i]);
-	for (i = 0; i < 3; i++)
-		vt_emit(c, wg[i]);
-	vt_emit(c, local);
-	vt_emit(c, stack);
 }
 
 /* The argument block: the output address, then @extra words. */
@@ -171,7 +156,7 @@ VTEST(global_ids_partial_workgroups)
 	unsigned int i;
 
 	memset(f.out.cpu, 0xee, 4096 * 2);
-	pkt_dispatch(&f.c, kernel(&f, k, 6), args1(&f, 0, 0, 0), grid, wg, 0, 256);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), args1(&f, 0, 0, 0), grid, wg, 0, 256);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	vt_expect_not_faulted(f.d.fd, f.ctx);
 	for (i = 0; i < 1000; i++)
@@ -212,7 +197,7 @@ VTEST(ids_in_three_dimensions)
 	__u32 grid[3] = { 10, 6, 3 }, wg[3] = { 4, 4, 2 };
 	unsigned int x, y, z;
 
-	pkt_dispatch(&f.c, kernel(&f, k, 18), args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), args1(&f, 0, 0, 0), grid, wg, 0, 64);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	for (z = 0; z < 3; z++)
 		for (y = 0; y < 6; y++)
@@ -267,7 +252,7 @@ VTEST(barrier_and_local_memory)
 	struct fx f = fx_open();
 	__u32 grid[3] = { 256 * 8, 1, 1 }, wg[3] = { 256, 1, 1 };
 
-	pkt_dispatch(&f.c, kernel(&f, mirror_kernel, 18), args1(&f, 0, 0, 0),
+	vt_pkt_dispatch(&f.c, KERNEL(&f, mirror_kernel), args1(&f, 0, 0, 0),
 		     grid, wg, 1024, 128);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	vt_expect_not_faulted(f.d.fd, f.ctx);
@@ -300,7 +285,7 @@ VTEST(atomics_global_and_local)
 	unsigned int g;
 
 	VT_U32(&f.out, 0) = 5;
-	pkt_dispatch(&f.c, kernel(&f, k, 15), args1(&f, 0, 0, 0), grid, wg, 64, 64);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), args1(&f, 0, 0, 0), grid, wg, 64, 64);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	VT_ASSERT_EQ(VT_U32(&f.out, 0), 1005);
 	for (g = 0; g < 8; g++)
@@ -341,7 +326,7 @@ VTEST(fused_multiply_add_double)
 		b[i] = (rand() - RAND_MAX / 2) / 7.0e-5;
 		c[i] = -a[i] * b[i] + (rand() % 5) * 1e-9;
 	}
-	pkt_dispatch(&f.c, kernel(&f, k, 16),
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k),
 		     args1(&f, in.va, in.va + 4096, in.va + 8192), grid, wg, 0, 64);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	for (i = 0; i < 512; i++) {
@@ -383,7 +368,7 @@ static void expect_kernel_fault(const __u32 *w, unsigned int n, unsigned int at,
 	__u64 entry = kernel(&f, w, n), off = vt_cmd_offset(&f.c);
 	struct drm_vaccel_context_state s;
 
-	pkt_dispatch(&f.c, entry, args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_pkt_dispatch(&f.c, entry, args1(&f, 0, 0, 0), grid, wg, 0, 64);
 	run_expect_status(&f, f.ctx, -EFAULT);
 	if (how == VA_PC)
 		va = entry + at * 4;
@@ -400,7 +385,7 @@ VTEST(fault_illegal_instruction)
 {
 	static const __u32 k[] = { ADDI(T0, ZERO, 1), ILLEGAL, RET };
 
-	expect_kernel_fault(k, 3, 1, DRM_VACCEL_FAULT_ILLEGAL_INSTRUCTION, -1,
+	expect_kernel_fault(k, ARRAY_SIZE(k), 1, DRM_VACCEL_FAULT_ILLEGAL_INSTRUCTION, -1,
 			    VA_VALUE, ILLEGAL);
 }
 
@@ -408,14 +393,14 @@ VTEST(fault_compressed_instruction)
 {
 	static const __u32 k[] = { C_LI_A0_0, RET };
 
-	expect_kernel_fault(k, 2, 0, DRM_VACCEL_FAULT_COMPRESSED, -1, VA_PC, 0);
+	expect_kernel_fault(k, ARRAY_SIZE(k), 0, DRM_VACCEL_FAULT_COMPRESSED, -1, VA_PC, 0);
 }
 
 VTEST(fault_ecall)
 {
 	static const __u32 k[] = { ADDI(T0, ZERO, 1), ADDI(T0, T0, 1), ECALL, RET };
 
-	expect_kernel_fault(k, 4, 2, DRM_VACCEL_FAULT_TRAP, -1, VA_PC, 0);
+	expect_kernel_fault(k, ARRAY_SIZE(k), 2, DRM_VACCEL_FAULT_TRAP, -1, VA_PC, 0);
 }
 
 VTEST(fault_unknown_and_read_only_csr)
@@ -423,8 +408,9 @@ VTEST(fault_unknown_and_read_only_csr)
 	static const __u32 unknown[] = { CSRR(T0, 0x7c0), RET };
 	static const __u32 write_ro[] = { ADDI(T0, ZERO, 3), CSRW(CSR_LID_X, T0), RET };
 
-	expect_kernel_fault(unknown, 2, 0, DRM_VACCEL_FAULT_CSR, -1, VA_VALUE, 0x7c0);
-	expect_kernel_fault(write_ro, 3, 1, DRM_VACCEL_FAULT_CSR, -1, VA_VALUE,
+	expect_kernel_fault(unknown, ARRAY_SIZE(unknown), 0, DRM_VACCEL_FAULT_CSR, -1,
+			    VA_VALUE, 0x7c0);
+	expect_kernel_fault(write_ro, ARRAY_SIZE(write_ro), 1, DRM_VACCEL_FAULT_CSR, -1, VA_VALUE,
 			    CSR_LID_X);
 }
 
@@ -435,7 +421,7 @@ VTEST(fault_misaligned_atomic)
 		AMOADD_W(ZERO, A1, T0), RET,
 	};
 
-	expect_kernel_fault(k, 5, 3, DRM_VACCEL_FAULT_MISALIGNED,
+	expect_kernel_fault(k, ARRAY_SIZE(k), 3, DRM_VACCEL_FAULT_MISALIGNED,
 			    DRM_VACCEL_ACCESS_WRITE, VA_OUT, 2);
 }
 
@@ -447,10 +433,10 @@ VTEST(fault_unmapped_store)
 	};
 	struct fx f = fx_open();
 	__u32 grid[3] = { 1, 1, 1 }, wg[3] = { 1, 1, 1 };
-	__u64 entry = kernel(&f, k, 4), bad = f.out.va + OUT_SIZE, off;
+	__u64 entry = KERNEL(&f, k), bad = f.out.va + OUT_SIZE, off;
 
 	off = vt_cmd_offset(&f.c);
-	pkt_dispatch(&f.c, entry, args1(&f, bad, 0, 0), grid, wg, 0, 64);
+	vt_pkt_dispatch(&f.c, entry, args1(&f, bad, 0, 0), grid, wg, 0, 64);
 	run_expect_status(&f, f.ctx, -EFAULT);
 	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_UNMAPPED,
 			DRM_VACCEL_ACCESS_WRITE, bad, off);
@@ -467,7 +453,7 @@ VTEST(fault_fetch_from_no_exec)
 	__u64 off = vt_cmd_offset(&f.c);
 
 	memcpy(nx.cpu, k, sizeof(k));
-	pkt_dispatch(&f.c, nx.va, args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_pkt_dispatch(&f.c, nx.va, args1(&f, 0, 0, 0), grid, wg, 0, 64);
 	run_expect_status(&f, f.ctx, -EFAULT);
 	vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_PERMISSION,
 			DRM_VACCEL_ACCESS_EXEC, nx.va, off);
@@ -482,11 +468,11 @@ VTEST(fault_spares_other_contexts)
 	struct fx f = fx_open();
 	__u32 other = vt_ctx_create(f.d.fd, COMPUTE, 0), o1 = vt_syncobj(f.d.fd);
 	__u32 grid[3] = { 256 * 4, 1, 1 }, wg[3] = { 256, 1, 1 }, one[3] = { 1, 1, 1 };
-	__u64 good_entry = kernel(&f, mirror_kernel, 18), bad_entry = kernel(&f, bad, 1);
+	__u64 good_entry = KERNEL(&f, mirror_kernel), bad_entry = KERNEL(&f, bad);
 
-	pkt_dispatch(&f.c, bad_entry, args1(&f, 0, 0, 0), one, one, 0, 64);
+	vt_pkt_dispatch(&f.c, bad_entry, args1(&f, 0, 0, 0), one, one, 0, 64);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o1);
-	pkt_dispatch(&f.c, good_entry, f.args.va, grid, wg, 1024, 64);
+	vt_pkt_dispatch(&f.c, good_entry, f.args.va, grid, wg, 1024, 64);
 	vt_run(f.d.fd, other, &f.c);
 	vt_syncobj_wait(f.d.fd, o1);
 	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o1), -EFAULT);
@@ -516,9 +502,9 @@ VTEST(malformed_dispatches)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct fx f = fx_open();
-		__u64 off = vt_cmd_offset(&f.c), entry = kernel(&f, k, 1);
+		__u64 off = vt_cmd_offset(&f.c), entry = KERNEL(&f, k);
 
-		pkt_dispatch(&f.c, entry, 0, bad[i].grid, bad[i].wg, bad[i].local,
+		vt_pkt_dispatch(&f.c, entry, 0, bad[i].grid, bad[i].wg, bad[i].local,
 			     bad[i].stack);
 		run_expect_status(&f, f.ctx, -EINVAL);
 		vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_MALFORMED,
@@ -535,7 +521,7 @@ VTEST(dispatch_refused_on_copy_engine)
 	__u32 one[3] = { 1, 1, 1 };
 	__u64 off = vt_cmd_offset(&f.c);
 
-	pkt_dispatch(&f.c, kernel(&f, k, 1), 0, one, one, 0, 64);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), 0, one, one, 0, 64);
 	run_expect_status(&f, copy, -EINVAL);
 	vt_expect_fault(f.d.fd, copy, DRM_VACCEL_FAULT_MALFORMED,
 			DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
@@ -583,13 +569,13 @@ VTEST(preempted_at_instructions_bit_identical)
 	struct fx f = fx_open();
 	__u32 grid[3] = { 64, 1, 1 }, wg[3] = { 16, 1, 1 }, o = vt_syncobj(f.d.fd);
 	__u32 mgrid[3] = { 256 * 16, 1, 1 }, mwg[3] = { 256, 1, 1 };
-	__u64 spin = kernel(&f, spin_kernel, 14), mirror = kernel(&f, mirror_kernel, 18);
+	__u64 spin = KERNEL(&f, spin_kernel), mirror = KERNEL(&f, mirror_kernel);
 	struct drm_vaccel_context_state s0, s1;
 	struct vt_preempter p;
 	unsigned int i;
 
 	s0 = vt_ctx_state(f.d.fd, f.ctx);
-	pkt_dispatch(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS, 0),
+	vt_pkt_dispatch(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS, 0),
 		     grid, wg, 0, 64);
 	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
@@ -604,7 +590,7 @@ VTEST(preempted_at_instructions_bit_identical)
 	VT_ASSERT(s1.preemptions - s0.preemptions >= 1000);
 
 	/* Barriers and local memory survive preemption too. */
-	pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
 	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
 	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
@@ -629,13 +615,13 @@ VTEST(infinite_loop_recovered)
 	__u32 oh = vt_syncobj(f.d.fd), oi = vt_syncobj(f.d.fd);
 	__u32 one[3] = { 1, 1, 1 };
 	__u32 mgrid[3] = { 256 * 2, 1, 1 }, mwg[3] = { 256, 1, 1 };
-	__u64 loop = kernel(&f, forever, 1), mirror = kernel(&f, mirror_kernel, 18);
+	__u64 loop = KERNEL(&f, forever), mirror = KERNEL(&f, mirror_kernel);
 	struct drm_vaccel_context_state s;
 
-	pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
+	vt_pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, oh);
 	args1(&f, 0, 0, 0);
-	pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
 	vt_submit(f.d.fd, innocent, &f.c, 0, oi);
 	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oh, 30000), 0);
 	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oh), -ETIMEDOUT);
@@ -654,23 +640,11 @@ VTEST(infinite_loop_recovered)
 /* The engine's instruction counter (debugfs arbiter) of engine @index. */
 static __u64 engine_instructions(int fd, unsigned int index)
 {
-	char *text = vt_debugfs_read(fd, "arbiter"), *line;
-	__u64 n = ~0ull;
+	struct vt_arbiter a;
 
-	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		unsigned int e;
-		const char *p;
-
-		if (sscanf(line, "engine %u:", &e) != 1 || e != index)
-			continue;
-		p = strstr(line, " instructions ");
-		VT_ASSERT(p && p < strchr(line, '\n'));
-		n = strtoull(p + strlen(" instructions "), NULL, 10);
-		break;
-	}
-	free(text);
-	VT_ASSERT(n != ~0ull);
-	return n;
+	vt_arbiter_read(fd, &a);
+	VT_ASSERT(index < a.count);
+	return a.e[index].instructions;
 }
 
 /*
@@ -688,7 +662,7 @@ VTEST(instructions_counted)
 	unsigned int e = vt_ctx_state(f.d.fd, f.ctx).engine_index;
 	__u64 before = engine_instructions(f.d.fd, e);
 
-	pkt_dispatch(&f.c, kernel(&f, k, 6), args1(&f, 0, 0, 0), grid, wg, 0, 64);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), args1(&f, 0, 0, 0), grid, wg, 0, 64);
 	vt_run(f.d.fd, f.ctx, &f.c);
 	VT_ASSERT_EQ(engine_instructions(f.d.fd, e) - before, 6000);
 	fx_close(&f);

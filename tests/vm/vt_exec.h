@@ -405,6 +405,24 @@ static inline void vt_pkt_delay(struct vt_cmd *c, __u64 ns)
 	vt_emit(c, ns);
 }
 
+/* DISPATCH {entry, args, grid[3], workgroup[3], local size, stack size}. */
+static inline void vt_pkt_dispatch(struct vt_cmd *c, __u64 entry, __u64 args,
+				   const __u32 grid[3], const __u32 wg[3],
+				   __u32 local, __u32 stack)
+{
+	int i;
+
+	vt_emit(c, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11));
+	vt_emit(c, entry);
+	vt_emit(c, args);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, grid[i]);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, wg[i]);
+	vt_emit(c, local);
+	vt_emit(c, stack);
+}
+
 /* --- syncobjs --- */
 
 static inline __u32 vt_syncobj_flags(int fd, __u32 flags)
@@ -750,6 +768,7 @@ struct vt_arb_engine {
 	unsigned long long timeout_ns;
 	unsigned long long resets;
 	unsigned long long hangs;
+	unsigned long long instructions;
 	unsigned long long preempt[VT_PREEMPT_REASONS];
 };
 
@@ -762,7 +781,7 @@ struct vt_arbiter {
 
 /*
  * Reads debugfs arbiter:
- *	engine N: granularity G slice_ns S timeout_ns T resets R hangs H
+ *	engine N: granularity G slice_ns S timeout_ns T resets R hangs H instructions I
  *	  preemptions: priority P slice S starvation S forced F reset R
  *	  ...
  *	device_resets D
@@ -782,9 +801,10 @@ static inline void vt_arbiter_read(int fd, struct vt_arbiter *a)
 				vtest_fail(__FILE__, __LINE__, "more than %u engines",
 					   VT_ARB_MAX_ENGINES);
 			cur = &a->e[a->count];
-			if (sscanf(line, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu",
+			if (sscanf(line, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu instructions %llu",
 				   &idx, &cur->granularity, &cur->slice_ns, &cur->timeout_ns,
-				   &cur->resets, &cur->hangs) != 6 || idx != a->count)
+				   &cur->resets, &cur->hangs, &cur->instructions) != 7 ||
+			    idx != a->count)
 				vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
 			a->count++;
 		} else if (!strncmp(line, "  preemptions:", 14)) {
