@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,6 +101,36 @@ static inline double bench_percentile(__u64 *v, size_t n, double pct)
 	qsort(v, n, sizeof(*v), bench_cmp_u64);
 	i = (size_t)(pct / 100.0 * (n - 1) + 0.5);
 	return v[i];
+}
+
+/*
+ * The kernel instructions every engine of every vaccel device has executed,
+ * from the "instructions" counters of debugfs arbiter.
+ */
+static inline __u64 bench_engine_instructions(void)
+{
+	__u64 total = 0;
+	glob_t g;
+	size_t i;
+
+	if (glob("/sys/kernel/debug/accel/*/arbiter", 0, NULL, &g))
+		bench_die("no debugfs arbiter view (is debugfs mounted?)");
+	for (i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[512];
+
+		if (!f)
+			bench_die("%s: %s", g.gl_pathv[i], strerror(errno));
+		while (fgets(line, sizeof(line), f)) {
+			const char *p = strstr(line, " instructions ");
+
+			if (!strncmp(line, "engine ", 7) && p)
+				total += strtoull(p + strlen(" instructions "), NULL, 10);
+		}
+		fclose(f);
+	}
+	globfree(&g);
+	return total;
 }
 
 #endif /* BENCH_H */

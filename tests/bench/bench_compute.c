@@ -34,7 +34,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -67,13 +66,6 @@
 enum kind { KIND_INT, KIND_FP };
 
 static const char *const kind_names[] = { "integer", "floating point" };
-
-struct compute_args {
-	uint64_t out;
-	uint64_t seed;
-	uint32_t n;
-	uint32_t pad;
-};
 
 static uint32_t work_n(enum kind k)
 {
@@ -193,7 +185,7 @@ struct engine {
 
 static void engine_open(struct engine *e)
 {
-	char msg[256];
+	char msg[VACCEL_MODULE_MSG_SIZE];
 	void *p;
 	int ret;
 
@@ -225,33 +217,6 @@ static void engine_close(struct engine *e)
 	vaccel_device_close(e->dev);
 }
 
-/* The instructions every engine of every device has executed. */
-static uint64_t engine_instructions(void)
-{
-	uint64_t total = 0;
-	glob_t g;
-	size_t i;
-
-	if (glob("/sys/kernel/debug/accel/*/arbiter", 0, NULL, &g))
-		bench_die("no debugfs arbiter view (is debugfs mounted?)");
-	for (i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[512];
-
-		if (!f)
-			bench_die("%s: %s", g.gl_pathv[i], strerror(errno));
-		while (fgets(line, sizeof(line), f)) {
-			const char *p = strstr(line, " instructions ");
-
-			if (!strncmp(line, "engine ", 7) && p)
-				total += strtoull(p + 14, NULL, 10);
-		}
-		fclose(f);
-	}
-	globfree(&g);
-	return total;
-}
-
 /*
  * Runs the kernel over ITEMS work-items, workgroups of 16: its best time,
  * the instructions of one run and the results folded in @fold.
@@ -268,7 +233,7 @@ static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64
 	int r, ret;
 
 	for (r = 0; r < REPS; r++) {
-		uint64_t i0 = engine_instructions(), t0, t1, i;
+		uint64_t i0 = bench_engine_instructions(), t0, t1, i;
 
 		memset(e->cpu, 0, ITEMS * sizeof(uint64_t));
 		ret = vaccel_launch(e->q, e->k[k], grid, wg, &a, sizeof(a));
@@ -281,7 +246,7 @@ static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64
 		t1 = bench_now_ns();
 		if (ret)
 			bench_die("the %s kernel failed: %s", kind_names[k], strerror(-ret));
-		*insns = engine_instructions() - i0;
+		*insns = bench_engine_instructions() - i0;
 		*fold = 0;
 		for (i = 0; i < ITEMS; i++)
 			*fold ^= e->cpu[i];
@@ -321,6 +286,9 @@ int main(int argc, char **argv)
 
 	bench_name = "compute";
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (access(QEMU, X_OK))
+		bench_die("%s: %s (the bench VM takes it from qemu-user-static)", QEMU,
+			  strerror(errno));
 
 	engine_open(&e);
 	for (k = KIND_INT; k <= KIND_FP; k++) {

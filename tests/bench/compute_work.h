@@ -21,6 +21,14 @@
 
 #define WORK_TABLE	256
 
+/* The kernels' argument block, as bench_compute fills it. */
+struct compute_args {
+	uint64_t out;	/* GPU address of one 64-bit result per work-item */
+	uint64_t seed;	/* work-item i starts from seed + i */
+	uint32_t n;	/* iterations */
+	uint32_t pad;
+};
+
 static inline uint64_t work_int(uint64_t x, uint32_t n)
 {
 	uint32_t table[WORK_TABLE];

@@ -9,13 +9,6 @@
 
 #include "../compute_work.h"
 
-struct compute_args {
-	uint64_t out;	/* GPU address of one 64-bit result per work-item */
-	uint64_t seed;
-	uint32_t n;
-	uint32_t pad;
-};
-
 VACCEL_KERNEL(bench_int, const struct compute_args *a)
 {
 	uint64_t i = vaccel_global_id(0);
