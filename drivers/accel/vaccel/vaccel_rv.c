@@ -246,14 +246,8 @@ static __always_inline u64 rv_sext32(u64 v)
 	return (s64)(s32)v;
 }
 
-/**
- * vaccel_rv_cpu_flush() - forget every cached translation
- * @cpu: the interpreter
- *
- * vaccel_rv_run() does it on entry; call it when the translations change
- * while the interpreter is not running, if ever.
- */
-void vaccel_rv_cpu_flush(struct vaccel_rv_cpu *cpu)
+/* Forgets every cached translation: vaccel_rv_run() does so on entry. */
+static void vaccel_rv_cpu_flush(struct vaccel_rv_cpu *cpu)
 {
 	unsigned int t, i;
 

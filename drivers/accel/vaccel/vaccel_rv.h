@@ -231,7 +231,6 @@ struct vaccel_rv_cpu {
 
 void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 			const struct vaccel_rv_ops *ops, void *env, u64 exit_pc);
-void vaccel_rv_cpu_flush(struct vaccel_rv_cpu *cpu);
 enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				  struct vaccel_rv_hart *hart, u64 budget,
 				  u64 *executed, struct vaccel_rv_fault *fault);
