@@ -6,7 +6,9 @@
 #   PROG_DIR   the directory of the sources (absolute)
 #   PROG_GLOB  which sources are programs, such as test_*.c
 #   PROG_LIBS  extra libraries (optional)
-#   CFLAGS_<program>  extra compiler flags of one program (optional)
+#   CFLAGS_<name>     extra compiler flags of one program or object (optional)
+#   EXTRA_<program>   further objects linked into one program (optional):
+#                     $(O)/obj/NAME.o is built from $(PROG_DIR)/NAME.c
 # and are called as `make -C DIR O=/abs/out UMD_O=/abs/out/umd [CC=clang]`.
 #
 # libvaccel is linked statically ($(UMD_O)/lib/libvaccel.a, built through
@@ -36,6 +38,7 @@ LIBVACCEL := $(UMD_O)/lib/libvaccel.a
 
 .PHONY: all clean FORCE
 .DELETE_ON_ERROR:
+.SECONDEXPANSION:
 
 all: $(BINS)
 
@@ -43,13 +46,17 @@ all: $(BINS)
 $(LIBVACCEL): FORCE
 	$(MAKE) -C $(ROOT)/umd O=$(UMD_O) ROOT=$(ROOT) lib
 
-$(BINS): $(O)/bin/%: $(PROG_DIR)/%.c $(LIBVACCEL)
+$(BINS): $(O)/bin/%: $(PROG_DIR)/%.c $(LIBVACCEL) $$(EXTRA_$$*)
 	@mkdir -p $(@D)
 	@mkdir -p $(O)/obj
 	$(CC) $(ALL_CFLAGS) $(CFLAGS_$*) -MMD -MP -MF $(O)/obj/$*.d -MT $@ $(LDFLAGS) \
-		-o $@ $< $(LIBVACCEL) $(DRM_LIBS) $(PROG_LIBS) -pthread
+		-o $@ $< $(EXTRA_$*) $(LIBVACCEL) $(DRM_LIBS) $(PROG_LIBS) -pthread
+
+$(O)/obj/%.o: $(PROG_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_$*) -MMD -MP -c -o $@ $<
 
 clean:
 	rm -rf $(O)/bin $(O)/obj
 
--include $(addprefix $(O)/obj/,$(SRCS:.c=.d))
+-include $(wildcard $(O)/obj/*.d)
