@@ -855,6 +855,42 @@ enum drm_vaccel_pkt_op {
 	DRM_VACCEL_PKT_DISPATCH = 7,
 };
 
+/**
+ * enum drm_vaccel_csr - what a DISPATCH tells each work-item
+ *
+ * Custom read-only CSRs (the user range 0xCC0 to 0xCFF) that a kernel reads
+ * with ``csrr``; the three of a vector are x, y and z at the number given
+ * and the next two.  Reading another number of the range, or writing any,
+ * is a CSR fault (%DRM_VACCEL_FAULT_CSR).  Device kernels read them
+ * through <vaccel_kernel.h>.  Since uapi 1.4.
+ */
+enum drm_vaccel_csr {
+	/** @DRM_VACCEL_CSR_LOCAL_ID: the work-item's index in its workgroup */
+	DRM_VACCEL_CSR_LOCAL_ID = 0xcc0,
+	/** @DRM_VACCEL_CSR_GROUP_ID: the workgroup's index in the grid */
+	DRM_VACCEL_CSR_GROUP_ID = 0xcc3,
+	/** @DRM_VACCEL_CSR_LOCAL_SIZE: the packet's workgroup size */
+	DRM_VACCEL_CSR_LOCAL_SIZE = 0xcc6,
+	/** @DRM_VACCEL_CSR_NUM_GROUPS: workgroups in the grid */
+	DRM_VACCEL_CSR_NUM_GROUPS = 0xcc9,
+	/** @DRM_VACCEL_CSR_GLOBAL_SIZE: the packet's grid size in work-items */
+	DRM_VACCEL_CSR_GLOBAL_SIZE = 0xccc,
+	/**
+	 * @DRM_VACCEL_CSR_FLAT_LOCAL_ID: x + y * size x + z * size x *
+	 * size y of the local id (one CSR)
+	 */
+	DRM_VACCEL_CSR_FLAT_LOCAL_ID = 0xccf,
+	/** @DRM_VACCEL_CSR_GLOBAL_ID: group id * local size + local id */
+	DRM_VACCEL_CSR_GLOBAL_ID = 0xcd0,
+	/**
+	 * @DRM_VACCEL_CSR_LOCAL_BASE: the address of the workgroup's local
+	 * memory, &drm_vaccel_device_info.local_base (one CSR)
+	 */
+	DRM_VACCEL_CSR_LOCAL_BASE = 0xcd3,
+	/** @DRM_VACCEL_CSR_LOCAL_MEM_SIZE: the packet's local size (one CSR) */
+	DRM_VACCEL_CSR_LOCAL_MEM_SIZE = 0xcd4,
+};
+
 /** define DRM_VACCEL_PKT_F_64BIT - packet flag, the value is 64 bits wide */
 #define DRM_VACCEL_PKT_F_64BIT		(1u << 0)
 

@@ -111,7 +111,7 @@ extern "C" {
 #define VACCEL_LOCAL \
 	__attribute__((section(".bss.vaccel.local"), visibility("default")))
 
-/* --- the work-item: custom read-only CSRs 0xCC0 to 0xCD4 --- */
+/* --- the work-item: read-only CSRs, enum drm_vaccel_csr of the uapi --- */
 
 #define VACCEL_CSR_LOCAL_ID	0xcc0	/* x, y, z */
 #define VACCEL_CSR_GROUP_ID	0xcc3

@@ -191,41 +191,42 @@ static int vaccel_dispatch_csr(void *env, const struct vaccel_rv_hart *hart,
 	local[0] = flat % d->wg[0];
 	local[1] = flat / d->wg[0] % d->wg[1];
 	local[2] = flat / d->wg[0] / d->wg[1];
-	if (csr >= 0xcc0 && csr <= 0xcce) {
-		dim = (csr - 0xcc0) % 3;
-		switch ((csr - 0xcc0) / 3) {
-		case 0:
+	if (csr >= DRM_VACCEL_CSR_LOCAL_ID && csr < DRM_VACCEL_CSR_FLAT_LOCAL_ID) {
+		/* The five vectors, one after the other. */
+		dim = (csr - DRM_VACCEL_CSR_LOCAL_ID) % 3;
+		switch (csr - dim) {
+		case DRM_VACCEL_CSR_LOCAL_ID:
 			*val = local[dim];
 			break;
-		case 1:
+		case DRM_VACCEL_CSR_GROUP_ID:
 			*val = d->group_id[dim];
 			break;
-		case 2:
+		case DRM_VACCEL_CSR_LOCAL_SIZE:
 			*val = d->wg[dim];
 			break;
-		case 3:
+		case DRM_VACCEL_CSR_NUM_GROUPS:
 			*val = d->groups[dim];
 			break;
-		default:
+		default:	/* DRM_VACCEL_CSR_GLOBAL_SIZE */
 			*val = d->grid[dim];
 			break;
 		}
 		return 0;
 	}
 	switch (csr) {
-	case 0xccf:
+	case DRM_VACCEL_CSR_FLAT_LOCAL_ID:
 		*val = flat;
 		return 0;
-	case 0xcd0:
-	case 0xcd1:
-	case 0xcd2:
-		dim = csr - 0xcd0;
+	case DRM_VACCEL_CSR_GLOBAL_ID:
+	case DRM_VACCEL_CSR_GLOBAL_ID + 1:
+	case DRM_VACCEL_CSR_GLOBAL_ID + 2:
+		dim = csr - DRM_VACCEL_CSR_GLOBAL_ID;
 		*val = (u64)d->group_id[dim] * d->wg[dim] + local[dim];
 		return 0;
-	case 0xcd3:
+	case DRM_VACCEL_CSR_LOCAL_BASE:
 		*val = VACCEL_LOCAL_BASE;
 		return 0;
-	case 0xcd4:
+	case DRM_VACCEL_CSR_LOCAL_MEM_SIZE:
 		*val = d->local_size;
 		return 0;
 	}
