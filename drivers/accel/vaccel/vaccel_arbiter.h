@@ -8,8 +8,11 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+#include "vaccel_topology.h"
+
 #define VACCEL_ARBITER_BANDS	4
-#define VACCEL_ARBITER_SLOTS	2
+/* The slots are the engine's HW queue. */
+#define VACCEL_ARBITER_SLOTS	VACCEL_HW_QUEUE_DEPTH
 
 /*
  * A band that waits this many time slices while higher bands hold the
