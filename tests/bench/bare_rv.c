@@ -221,6 +221,8 @@ uint64_t bare_rv_call(uint64_t a0, uint64_t a1, uint64_t *executed)
 				*executed += n;
 				return x[10];
 			}
+			if (t & 3)
+				die("a jump to a misaligned address,", t);
 			off = (int64_t)(t - code_va) / 4 - (int64_t)i;
 			break;
 		case B_BEQ: if (x[o->rs1] == x[o->rs2]) off = o->imm / 4; break;
