@@ -15,10 +15,10 @@
  *
  * Every context's scheduler runs on one workqueue of the device: per-CPU,
  * so that SUBMIT's run_job work runs on the CPU that queued it instead of
- * waking another one under the workqueue pool's lock; of normal priority,
- * so that it does not preempt a submitter that has more to submit; and
- * not ordered, since drm_sched orders a scheduler's own work and contexts
- * have nothing to order between them.
+ * waking another one under the workqueue pool's lock; high priority, so
+ * that it runs before the submitter goes on; and not ordered, since
+ * drm_sched orders a scheduler's own work and contexts have nothing to
+ * order between them.
  *
  * drm_sched's timeout is not used.  It starts when run_job hands a job
  * over and restarts only when a job completes, so it would count the time

@@ -238,8 +238,8 @@ int vaccel_device_init(struct vaccel_device *vdev)
 		return ret;
 
 	init_waitqueue_head(&vdev->mem_wq);
-	vdev->sched_wq = alloc_workqueue("vaccel%u-sched", WQ_MEM_RECLAIM, 0,
-					 vdev->index);
+	vdev->sched_wq = alloc_workqueue("vaccel%u-sched",
+					 WQ_MEM_RECLAIM | WQ_HIGHPRI, 0, vdev->index);
 	if (!vdev->sched_wq)
 		return -ENOMEM;
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_destroy_sched_wq,

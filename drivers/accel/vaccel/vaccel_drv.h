@@ -35,8 +35,8 @@ struct workqueue_struct;
  * @vms: the VMs of the open files, &vaccel_vm.link
  * @engines: the engines, in the order of the topology
  * @num_engines: number of @engines
- * @sched_wq: the workqueue of every context's drm_sched (per-CPU; see
- *	"Contexts and submission")
+ * @sched_wq: the workqueue of every context's drm_sched (per-CPU, high
+ *	priority; see "Contexts and submission")
  * @mem_wq: WAIT_MEM packets sleep here; woken by engine writes to memory
  * @mem_writes: counts engine writes to memory, for WAIT_MEM
  * @contexts_lock: protects @contexts
