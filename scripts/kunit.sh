@@ -73,7 +73,7 @@ PY
 
 # The UML kernel's own log must be free of warnings and lock reports.
 if [ -f "$build/test.log" ]; then
-	bad=$(grep -E 'WARNING:|BUG:|Oops|possible circular locking|possible recursive locking|inconsistent lock state|INFO: lockdep|Call Trace|kernel BUG|refcount_t:' "$build/test.log" || true)
+	bad=$(kernel_log_problems <"$build/test.log")
 	if [ -z "$bad" ]; then
 		echo "ok kunit.kernel_log_clean" >>"$out/results"
 	else

@@ -14,3 +14,11 @@ load_kernel_env() {
 	# shellcheck disable=SC1091
 	. "$VACCEL_CACHE/kernel.env"
 }
+
+# kernel_log_problems: prints the lines of a kernel log (stdin) that a clean
+# run never shows: warnings and oopses, lock and memory sanitizer reports,
+# stalls, and the errors DRM prints with drm_err() ("[drm] *ERROR* ...",
+# such as drm_sched's push to a killed entity).  Prints nothing when clean.
+kernel_log_problems() {
+	grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN|UBSAN|Call Trace|kernel BUG|soft lockup|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption|\*ERROR\*' || true
+}

@@ -15,7 +15,8 @@
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
 #
 # Besides the tests of the plan, a test run fails if the kernel log shows a
-# WARNING, BUG, Oops, lockdep, KASAN or UBSAN report, or a taint other than
+# WARNING, BUG, Oops, lockdep, KASAN or UBSAN report, a drm *ERROR*
+# line, or a taint other than
 # O (out-of-tree module) and E (unsigned module), or if the VM never reaches
 # the end of the plan.  TCG by default; KVM when /dev/kvm exists and a probe
 # boot with it works (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
@@ -190,6 +191,7 @@ run_and_stream() {
 
 # --- checks after a run ---------------------------------------------------
 
+
 # Prints ok/not ok lines for what the host checks, appends them to results.
 check_run() {
 	local done_marker=$1 log=$work/out.log dmesg taint bad
@@ -207,7 +209,7 @@ check_run() {
 	fi
 
 	dmesg=$(sed -n '/^=== vaccel: dmesg begin/,/^=== vaccel: dmesg end/p' "$work/out.clean")
-	bad=$(grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN|UBSAN|Call Trace|kernel BUG|soft lockup|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption' <<<"$dmesg" || true)
+	bad=$(kernel_log_problems <<<"$dmesg")
 	if [ -z "$bad" ]; then
 		echo "ok vm.kernel_log_clean" | tee -a "$work/results"
 	else

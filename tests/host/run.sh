@@ -60,6 +60,10 @@
 #			(host_module.c): mappings, relocations, kernels,
 #			refusals, the print buffer, DISPATCH packets and
 #			argument blocks, argument errors, unwinding
+#   kernel_log_rule	the rule by which the VM and KUnit runners fail a
+#			run on its kernel log (scripts/lib.sh): each line of
+#			data/kernel-log-bad.txt is caught, none of
+#			data/kernel-log-clean.txt
 
 set -u
 
@@ -457,5 +461,26 @@ module_fake() {
 		timeout 300 "$O/bin/host_module" "$MODULE"
 }
 check module_fake module_fake
+
+kernel_log_rule() {
+	local bad=$ROOT/tests/host/data/kernel-log-bad.txt
+	local clean=$ROOT/tests/host/data/kernel-log-clean.txt
+	local caught missed
+
+	# shellcheck source=../../scripts/lib.sh
+	. "$ROOT/scripts/lib.sh"
+	caught=$(kernel_log_problems <"$bad")
+	missed=$(grep -v -x -F -f <(printf '%s\n' "$caught") "$bad")
+	if [ -n "$missed" ]; then
+		echo "not caught: $missed"
+		return 1
+	fi
+	caught=$(kernel_log_problems <"$clean")
+	if [ -n "$caught" ]; then
+		echo "a clean log caught: $caught"
+		return 1
+	fi
+}
+check kernel_log_rule kernel_log_rule
 
 exit $failed
