@@ -97,12 +97,6 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static const char *const vaccel_debugfs_class[] = {
-	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
-	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
-	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
-};
-
 static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 {
 	struct drm_debugfs_entry *entry = m->private;
@@ -115,7 +109,7 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 
 		spin_lock(&e->lock);
 		seq_printf(m, "engine %u: %s%u %s busy_ns %llu contexts %u\n", i,
-			   vaccel_debugfs_class[e->desc.engine_class],
+			   vaccel_engine_class_name(e->desc.engine_class),
 			   e->desc.instance,
 			   e->arbiter.slots_used ? "busy" : "idle", busy,
 			   e->num_contexts);

@@ -807,12 +807,6 @@ static void vaccel_engines_fini(struct drm_device *drm, void *unused)
 	}
 }
 
-static const char *const vaccel_engine_class_names[] = {
-	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
-	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
-	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
-};
-
 /**
  * vaccel_engines_init() - create the engines of a device and start them
  * @vdev: the device, its topology set
@@ -856,7 +850,7 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 
 		thread = kthread_create(vaccel_engine_thread, engine, "vaccel%u-%s%u",
 					vdev->index,
-					vaccel_engine_class_names[engine->desc.engine_class],
+					vaccel_engine_class_name(engine->desc.engine_class),
 					engine->desc.instance);
 		if (IS_ERR(thread))
 			return PTR_ERR(thread);

@@ -66,6 +66,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
+#include <linux/array_size.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 
@@ -264,4 +265,27 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 err:
 	memset(topo, 0, sizeof(*topo));
 	return -EINVAL;
+}
+
+static const char *const vaccel_engine_class_names[DRM_VACCEL_ENGINE_CLASS_COUNT] = {
+	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
+	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
+	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
+};
+
+/**
+ * vaccel_engine_class_name() - the name of an engine class
+ * @engine_class: &enum drm_vaccel_engine_class
+ *
+ * The one table of the names, which the engine threads, fdinfo's keys
+ * (``drm-engine-<name>``) and debugfs use.
+ *
+ * Context: Any context.
+ * Return: the name, or "unknown" for a class that does not exist.
+ */
+const char *vaccel_engine_class_name(u32 engine_class)
+{
+	if (engine_class >= ARRAY_SIZE(vaccel_engine_class_names))
+		return "unknown";
+	return vaccel_engine_class_names[engine_class];
 }

@@ -119,3 +119,4 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 void vaccel_topology_params_get(struct vaccel_topology_params *params);
 
 #endif /* __VACCEL_TOPOLOGY_H__ */
+const char *vaccel_engine_class_name(u32 engine_class);
