@@ -3,8 +3,8 @@
 #
 # vm.sh - the vaccel dev VM: boots the stock Debian 6.12 kernel under QEMU
 # with an initramfs holding busybox, the DRM modules vaccel needs (resolved
-# from `modinfo -F depends`), our module, our binaries and the shared
-# libraries they use.
+# from `modinfo -F depends`) and vgem, our module, our binaries and the
+# shared libraries they use.
 #
 #   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
 #                 print `ok`/`not ok` lines, then `N passed, N failed`;
@@ -109,7 +109,9 @@ build_initramfs() {
 	cp "$build/vaccel.ko" "$stage/vaccel/vaccel.ko"
 
 	index_modules
-	for n in $(modinfo -F depends "$build/vaccel.ko" | tr , ' '); do
+	# vgem is no dependency of vaccel, but the tests need a foreign
+	# dma-buf exporter and fences they can signal when they choose.
+	for n in $(modinfo -F depends "$build/vaccel.ko" | tr , ' ') vgem; do
 		visit_module "$n"
 	done
 	for n in "${modorder[@]}"; do

@@ -24,6 +24,7 @@
 #include "../vaccel_context.h"
 #include "../vaccel_drv.h"
 #include "../vaccel_engine.h"
+#include "../vaccel_file.h"
 #include "../vaccel_vm.h"
 
 #define CMD_VA		SZ_1M		/* 2 pages of packets */
@@ -38,7 +39,7 @@
 struct vaccel_engine_test {
 	struct vaccel_device *vdev;
 	struct drm_file file;
-	struct vaccel_file vfile;
+	struct vaccel_file *vfile;
 	struct vaccel_context *ctx;
 	struct page *pages[NPAGES];
 	u64 *cmd;
@@ -48,7 +49,7 @@ struct vaccel_engine_test {
 static void map(struct vaccel_engine_test *t, u64 va, unsigned int first,
 		unsigned int n, u64 flags)
 {
-	struct vaccel_vm *vm = t->vfile.vm;
+	struct vaccel_vm *vm = t->vfile->vm;
 
 	mutex_lock(&vm->lock);
 	WARN_ON(vaccel_pt_prepare(&vm->pt, va, n * PAGE_SIZE));
@@ -83,10 +84,8 @@ static int vaccel_engine_test_init(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vaccel_device_init(t->vdev), 0);
 
 	t->file.client_id = 1;
-	xa_init_flags(&t->vfile.contexts, XA_FLAGS_ALLOC1);
-	mutex_init(&t->vfile.contexts_lock);
-	t->vfile.vm = vaccel_vm_create(t->vdev, &t->file);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t->vfile.vm));
+	t->vfile = vaccel_file_create(t->vdev, &t->file);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->vfile));
 
 	for (i = 0; i < NPAGES; i++) {
 		t->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -101,7 +100,7 @@ static int vaccel_engine_test_init(struct kunit *test)
 	map(t, DATA_VA, 2, 2, DRM_VACCEL_PTE_WRITE);
 	map(t, RO_VA, 4, 1, 0);
 
-	t->ctx = vaccel_context_create(t->vdev, &t->vfile, &t->vdev->engines[0],
+	t->ctx = vaccel_context_create(t->vdev, t->vfile, &t->vdev->engines[0],
 				       DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t->ctx));
 	return 0;
@@ -114,8 +113,10 @@ static void vaccel_engine_test_exit(struct kunit *test)
 
 	if (!IS_ERR_OR_NULL(t->ctx))
 		vaccel_context_destroy(t->ctx);
-	if (!IS_ERR_OR_NULL(t->vfile.vm))
-		vaccel_vm_destroy(t->vfile.vm);
+	if (!IS_ERR_OR_NULL(t->vfile))
+		vaccel_file_close(t->vfile);
+	/* The contexts' teardowns, before the pages their buffers used go. */
+	flush_workqueue(vaccel_teardown_wq);
 	if (t->cmd)
 		vunmap(t->cmd);
 	if (t->data)
@@ -123,7 +124,6 @@ static void vaccel_engine_test_exit(struct kunit *test)
 	for (i = 0; i < NPAGES; i++)
 		if (t->pages[i])
 			__free_page(t->pages[i]);
-	mutex_destroy(&t->vfile.contexts_lock);
 }
 
 /* At CMD_VA + 64, 32 bytes: a WAIT_MEM for a 1 at DATA_VA, which holds 0. */
@@ -332,7 +332,7 @@ static void vaccel_test_engine_hwq_bound(struct kunit *test)
 	t->cmd[1] = 200000;
 	ctx[0] = t->ctx;
 	for (i = 1; i < 3; i++) {
-		ctx[i] = vaccel_context_create(t->vdev, &t->vfile, e,
+		ctx[i] = vaccel_context_create(t->vdev, t->vfile, e,
 					       DRM_VACCEL_PRIORITY_NORMAL);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(ctx[i]));
 	}
@@ -376,7 +376,7 @@ static void vaccel_test_engine_fence_errors(struct kunit *test)
 	t->cmd[7] = 2000000;
 	gate_at_64(t);
 
-	other = vaccel_context_create(t->vdev, &t->vfile, e,
+	other = vaccel_context_create(t->vdev, t->vfile, e,
 				      DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
 
@@ -453,9 +453,9 @@ static void vaccel_test_engine_priority(struct kunit *test)
 	t->cmd[2] = HDR(DRM_VACCEL_PKT_WRITE_IMM, 0, 3);
 	t->cmd[3] = DATA_VA;
 	t->cmd[4] = 7;
-	low = vaccel_context_create(t->vdev, &t->vfile, e, DRM_VACCEL_PRIORITY_LOW);
+	low = vaccel_context_create(t->vdev, t->vfile, e, DRM_VACCEL_PRIORITY_LOW);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(low));
-	high = vaccel_context_create(t->vdev, &t->vfile, e, DRM_VACCEL_PRIORITY_HIGH);
+	high = vaccel_context_create(t->vdev, t->vfile, e, DRM_VACCEL_PRIORITY_HIGH);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(high));
 
 	fl = submit(test, low, CMD_VA, 16);
@@ -489,7 +489,7 @@ static void vaccel_test_engine_hang(struct kunit *test)
 
 	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
 	gate_at_64(t);
-	other = vaccel_context_create(t->vdev, &t->vfile, e,
+	other = vaccel_context_create(t->vdev, t->vfile, e,
 				      DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
 
@@ -528,10 +528,10 @@ static void vaccel_test_engine_hang_escalates(struct kunit *test)
 
 	t->cmd[0] = HDR(DRM_VACCEL_PKT_NOP, 0, 2);
 	gate_at_64(t);
-	second = vaccel_context_create(t->vdev, &t->vfile, e,
+	second = vaccel_context_create(t->vdev, t->vfile, e,
 				       DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(second));
-	innocent = vaccel_context_create(t->vdev, &t->vfile, &t->vdev->engines[1],
+	innocent = vaccel_context_create(t->vdev, t->vfile, &t->vdev->engines[1],
 					 DRM_VACCEL_PRIORITY_NORMAL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(innocent));
 
@@ -549,9 +549,49 @@ static void vaccel_test_engine_hang_escalates(struct kunit *test)
 	vaccel_context_destroy(second);
 }
 
+/*
+ * Completions that come out of order, as a cancellation racing run_job
+ * makes them, still signal in seqno order: a job completed before the
+ * jobs started ahead of it waits for them, and signals with them.
+ */
+static void vaccel_test_engine_complete_in_seqno_order(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_job *job[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		job[i] = vaccel_job_alloc();
+		KUNIT_ASSERT_NOT_NULL(test, job[i]);
+		job[i]->ctx = t->ctx;
+		kref_get(&t->ctx->refcount);
+		vaccel_job_start(job[i]);
+	}
+	KUNIT_EXPECT_LT(test, job[0]->hw_fence->seqno, job[1]->hw_fence->seqno);
+
+	vaccel_job_complete(job[2], -ECANCELED);
+	vaccel_job_complete(job[1], -ECANCELED);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(job[2]->hw_fence));
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(job[1]->hw_fence));
+	vaccel_job_complete(job[0], 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(job[i]->hw_fence));
+	/* The first signalled first: a timestamp is taken as each signals. */
+	KUNIT_EXPECT_LE(test, ktime_to_ns(job[0]->hw_fence->timestamp),
+			ktime_to_ns(job[1]->hw_fence->timestamp));
+	KUNIT_EXPECT_LE(test, ktime_to_ns(job[1]->hw_fence->timestamp),
+			ktime_to_ns(job[2]->hw_fence->timestamp));
+	KUNIT_EXPECT_EQ(test, job[0]->hw_fence->error, 0);
+	KUNIT_EXPECT_EQ(test, job[2]->hw_fence->error, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&t->ctx->jobs_completed), 3);
+	for (i = 0; i < 3; i++)
+		vaccel_job_free(job[i]);
+}
+
 static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_engine_packets, vaccel_pkt_gen_params),
 	KUNIT_CASE(vaccel_test_engine_in_order),
+	KUNIT_CASE(vaccel_test_engine_complete_in_seqno_order),
 	KUNIT_CASE(vaccel_test_engine_hwq_bound),
 	KUNIT_CASE(vaccel_test_engine_fence_errors),
 	KUNIT_CASE(vaccel_test_engine_delay_preempted),

@@ -153,6 +153,13 @@ run_compute
 vt_run test_unplug
 vt_unload
 
+# Lifetimes: contexts, fences and devices that outlive their file, and the
+# module's unload after each kind of teardown.  Every case unloads the
+# module and loads it again with the defaults.
+vt_load
+vt_run test_teardown
+vt_unload
+
 # Hangs with a short timeout: detection, bans, recovery of the innocent,
 # and time off the engine that never counts.
 vt_load timeout_ms=300

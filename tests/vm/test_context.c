@@ -7,8 +7,10 @@
  * explicit or DRM_VACCEL_ENGINE_ANY (the engine with the fewest contexts),
  * engine_index against the engine list, every documented error (EINVAL,
  * EPERM without CAP_SYS_NICE, ENOSPC past 256 contexts, ENOENT), handles
- * private to their file, destroying and closing with work pending, and
- * the jobs_submitted / jobs_completed counters.
+ * private to their file, destroying and closing with work pending, the
+ * jobs_submitted / jobs_completed counters, SUBMIT racing DESTROY (held
+ * inside its copy_from_user() by userfaultfd), and the errno of every
+ * buffer a destroy cancels, whatever point it reached.
  *
  * Needs root (CAP_SYS_NICE, debugfs); any topology with a COPY engine and,
  * for some cases, two COMPUTE engines (the default one).  Expects nobody
@@ -19,6 +21,8 @@
 #include <linux/capability.h>
 
 #include "vt_exec.h"
+#include "vt_uffd.h"
+#include "vt_vgem.h"
 
 #define COMPUTE	DRM_VACCEL_ENGINE_CLASS_COMPUTE
 #define COPY	DRM_VACCEL_ENGINE_CLASS_COPY
@@ -537,12 +541,6 @@ static void expect_dev_mem(int fd, const struct vt_dev_mem *want)
 	}
 }
 
-static void bo_cpu_unmap(struct vt_bo *b)
-{
-	VT_ASSERT_EQ(munmap(b->cpu, b->size), 0);
-	b->cpu = NULL;
-}
-
 /*
  * Closing a file whose contexts have work running and queued on every
  * engine: close returns promptly, every job ends with an error, no memory
@@ -582,8 +580,8 @@ VTEST(close_with_pending_work)
 			sf[nsf++] = vt_sync_file_named(d2.fd, o);
 		}
 	}
-	bo_cpu_unmap(&gate);
-	bo_cpu_unmap(&c.bo);
+	vt_bo_cpu_unmap(&gate);
+	vt_bo_cpu_unmap(&c.bo);
 	vt_sleep_ms(VT_SETTLE_MS);
 
 	t = vt_now_ns();
@@ -632,10 +630,166 @@ VTEST(close_with_idle_contexts)
 		vt_run(d2.fd, h, &c);
 		VT_ASSERT_EQ(VT_U32(&data, 4 * i), i + 1);
 	}
-	bo_cpu_unmap(&data);
-	bo_cpu_unmap(&c.bo);
+	vt_bo_cpu_unmap(&data);
+	vt_bo_cpu_unmap(&c.bo);
 	vt_dev_close(&d2);
 	expect_dev_mem(d.fd, &before);
+}
+
+/* A SUBMIT run in a thread, its wait array where the test says. */
+struct stalled_submit {
+	int fd;
+	__u32 ctx;
+	__u64 va;
+	const struct drm_vaccel_sync *waits;
+	__u32 out;
+	int ret;
+	int err;
+};
+
+static void *stalled_submit_fn(void *arg)
+{
+	struct stalled_submit *s = arg;
+	struct drm_vaccel_sync sig = { .handle = s->out };
+
+	s->ret = vt_submit_raw(s->fd, s->ctx, s->va, 8, s->waits, 1, &sig, 1);
+	s->err = errno;
+	return NULL;
+}
+
+/*
+ * A SUBMIT that holds its context and is still copying its arguments when
+ * the context is destroyed: once it goes on, it fails with ENOENT, as for
+ * a handle that no longer exists, and pushes nothing (its out-syncobj gets
+ * no fence).  userfaultfd holds the copy, so the order is certain.
+ */
+VTEST(submit_racing_destroy)
+{
+	struct vt_dev d = vt_dev_open();
+	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
+	__u32 h = vt_ctx_create(d.fd, COMPUTE, 0);
+	struct drm_vaccel_sync wait = {
+		.handle = vt_syncobj_flags(d.fd, DRM_SYNCOBJ_CREATE_SIGNALED),
+	};
+	struct stalled_submit s = { .fd = d.fd, .ctx = h, .out = vt_syncobj(d.fd) };
+	struct drm_syncobj_wait w = { .handles = (uintptr_t)&s.out, .count_handles = 1 };
+	struct vt_uffd u;
+	pthread_t t;
+
+	vt_pkt_nop(&c, 1);
+	s.va = c.bo.va;
+	vt_uffd_init(&u);
+	s.waits = u.page;
+	VT_ASSERT_EQ(pthread_create(&t, NULL, stalled_submit_fn, &s), 0);
+	VT_ASSERT(vt_uffd_wait_fault(&u, VT_TIMEOUT_MS));
+
+	vt_ctx_destroy(d.fd, h);
+	vt_uffd_fill(&u, &wait, sizeof(wait));
+	VT_ASSERT_EQ(pthread_join(t, NULL), 0);
+	VT_ASSERT_EQ(s.ret, -1);
+	VT_ASSERT_EQ(s.err, ENOENT);
+	/* No fence was installed: a wait without WAIT_FOR_SUBMIT refuses. */
+	VT_ASSERT_ERRNO(ioctl(d.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w), EINVAL);
+	vt_uffd_fini(&u);
+}
+
+/*
+ * Destroying a context cancels with ECANCELED every buffer it has not
+ * completed, whatever point it reached: the running one, those queued
+ * behind it (on the ring, in the HW queue, or not yet taken by drm_sched's
+ * run_job), and one waiting for a dependency.  The destroy does not wait
+ * for that dependency, and the buffer that waits for it signals only once
+ * it has.
+ */
+VTEST(destroy_cancels_every_stage)
+{
+	int vgem = vt_vgem_require();
+	struct vt_vgem_fence f = vt_vgem_fence_new(vgem);
+	struct vt_dev d = vt_dev_open();
+	struct vt_cmd c = vt_cmd_new(&d, 64 * VT_KIB);
+	struct vt_bo data = vt_bo_new(&d, VT_PAGE);
+	__u32 h = vt_ctx_create(d.fd, COMPUTE, 0), in = vt_syncobj(d.fd);
+	__u32 out[34];
+	int sf[34], i, n = 0;
+	__u64 t;
+
+	vt_vgem_fence_import(&f, d.fd, in);
+	vt_pkt_write32(&c, data.va, 1);
+	vt_pkt_delay(&c, 60000 * VT_MS);
+	out[n] = vt_syncobj(d.fd);
+	vt_submit(d.fd, h, &c, 0, out[n]);
+	sf[n] = vt_sync_file(d.fd, out[n]);
+	n++;
+	VT_ASSERT(vt_poll_u32(VT_U32P(&data, 0), 1, VT_TIMEOUT_MS));
+	for (i = 0; i < 32; i++, n++) {
+		vt_pkt_write32(&c, data.va + 4, 2);
+		out[n] = vt_syncobj(d.fd);
+		vt_submit(d.fd, h, &c, 0, out[n]);
+		sf[n] = vt_sync_file(d.fd, out[n]);
+	}
+	vt_pkt_write32(&c, data.va + 8, 3);
+	out[n] = vt_syncobj(d.fd);
+	vt_submit(d.fd, h, &c, in, out[n]);
+	sf[n] = vt_sync_file(d.fd, out[n]);
+	n++;
+
+	t = vt_now_ns();
+	vt_ctx_destroy(d.fd, h);
+	t = vt_now_ns() - t;
+	if (t > 1000 * VT_MS)
+		vtest_fail(__FILE__, __LINE__, "destroy took %llu ms",
+			   (unsigned long long)(t / VT_MS));
+	for (i = 0; i < n - 1; i++) {
+		VT_ASSERT(vt_sync_file_wait(sf[i], VT_TIMEOUT_MS));
+		if (vt_sync_file_status(sf[i]) != -ECANCELED)
+			vtest_fail(__FILE__, __LINE__, "buffer %d: status %d", i,
+				   vt_sync_file_status(sf[i]));
+	}
+	/* Not before its dependency. */
+	VT_ASSERT_EQ(vt_sync_file_status(sf[n - 1]), 0);
+	vt_vgem_fence_signal(&f);
+	VT_ASSERT(vt_sync_file_wait(sf[n - 1], VT_TIMEOUT_MS));
+	VT_ASSERT_EQ(vt_sync_file_status(sf[n - 1]), -ECANCELED);
+	VT_ASSERT_EQ(VT_U32(&data, 4), 0);
+	VT_ASSERT_EQ(VT_U32(&data, 8), 0);
+	for (i = 0; i < n; i++)
+		close(sf[i]);
+	close(f.sync_file);
+	close(vgem);
+}
+
+/*
+ * Buffers destroyed right after their SUBMIT, before drm_sched's run_job
+ * could take most of them, all end with ECANCELED or complete: none with
+ * another errno.
+ */
+VTEST(destroy_right_after_submit)
+{
+	struct vt_dev d = vt_dev_open();
+	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
+	int sf[64], round, i, st;
+
+	vt_pkt_nop(&c, 1);
+	for (round = 0; round < 20; round++) {
+		__u32 h = vt_ctx_create(d.fd, COPY, 0);
+
+		for (i = 0; i < 64; i++) {
+			__u32 out = vt_syncobj(d.fd);
+
+			VT_ASSERT_OK(vt_submit_raw(d.fd, h, c.bo.va, 8, NULL, 0,
+						   &(struct drm_vaccel_sync){ .handle = out }, 1));
+			sf[i] = vt_sync_file(d.fd, out);
+		}
+		vt_ctx_destroy(d.fd, h);
+		for (i = 0; i < 64; i++) {
+			VT_ASSERT(vt_sync_file_wait(sf[i], VT_TIMEOUT_MS));
+			st = vt_sync_file_status(sf[i]);
+			if (st != 1 && st != -ECANCELED)
+				vtest_fail(__FILE__, __LINE__, "round %d buffer %d: status %d",
+					   round, i, st);
+			close(sf[i]);
+		}
+	}
 }
 
 VTEST_MAIN()

@@ -662,7 +662,7 @@ static void *destroy_thread_fn(void *p)
 /*
  * Destroying a context whose job waits for another context's job that does
  * not end (a WAIT_MEM never satisfied): destroy does not wait for that
- * other job, and the waiting job ends with -ESRCH.  If destroy does
+ * other job, and the waiting job ends with -ECANCELED once it has.  If destroy does
  * block, the case releases the gate so as not to hang, and fails.
  */
 VTEST(destroy_with_foreign_dependency)
@@ -700,9 +700,9 @@ VTEST(destroy_with_foreign_dependency)
 	if (took >= 1000 * VT_MS)
 		vtest_fail(__FILE__, __LINE__, "destroy took %llu ms",
 			   (unsigned long long)(took / VT_MS));
-	/* Killed while waiting for its dependency: drm_sched's -ESRCH. */
+	/* Cancelled while waiting for its dependency. */
 	VT_ASSERT(vt_sync_file_wait(sfb, VT_TIMEOUT_MS));
-	VT_ASSERT_EQ(vt_sync_file_status(sfb), -ESRCH);
+	VT_ASSERT_EQ(vt_sync_file_status(sfb), -ECANCELED);
 	VT_ASSERT_EQ(VT_U32(&f.data, 4), 0);
 	vt_syncobj_wait(f.d.fd, sa);
 	VT_ASSERT_EQ(vt_fence_status(f.d.fd, sa), 1);

@@ -15,53 +15,8 @@
 
 #include <drm/vaccel_accel.h>
 
+#include "vt_module.h"
 #include "vtest.h"
-
-#define DRV "/sys/bus/platform/drivers/vaccel"
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -errno;
-}
-
-/* Finds the accel node of platform device vaccel.N; returns 0 or -ENOENT. */
-static int node_of(int index, char *path, size_t len)
-{
-	char want[32], link[PATH_MAX], target[PATH_MAX];
-	struct dirent *de;
-	DIR *d = opendir("/sys/class/accel");
-	int ret = -ENOENT;
-
-	if (!d)
-		return -ENOENT;
-	snprintf(want, sizeof(want), "/vaccel.%d", index);
-	while ((de = readdir(d))) {
-		ssize_t n;
-
-		if (strncmp(de->d_name, "accel", 5))
-			continue;
-		snprintf(link, sizeof(link), "/sys/class/accel/%s/device", de->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0)
-			continue;
-		target[n] = 0;
-		if (strlen(target) >= strlen(want) &&
-		    !strcmp(target + strlen(target) - strlen(want), want)) {
-			snprintf(path, len, "/dev/accel/%s", de->d_name);
-			ret = 0;
-			break;
-		}
-	}
-	closedir(d);
-	return ret;
-}
 
 static int query_device(int fd, struct drm_vaccel_device_info *info)
 {
@@ -80,19 +35,19 @@ VTEST(unbind_open_file_gets_enodev)
 	char path[PATH_MAX];
 	int fd, i;
 
-	VT_ASSERT_OK(node_of(0, path, sizeof(path)));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 	fd = open(path, O_RDWR);
 	VT_ASSERT(fd >= 0);
 	VT_ASSERT_OK(query_device(fd, &info));
 
-	VT_ASSERT_OK(write_str(DRV "/unbind", "vaccel.0"));
-	VT_ASSERT_EQ(node_of(0, path, sizeof(path)), -ENOENT);
+	VT_ASSERT_OK(vt_unbind(0));
+	VT_ASSERT_EQ(vt_node_of(0, path, sizeof(path)), -ENOENT);
 	for (i = 0; i < 100; i++)
 		VT_ASSERT_ERRNO(query_device(fd, &info), ENODEV);
 	close(fd);
 
-	VT_ASSERT_OK(write_str(DRV "/bind", "vaccel.0"));
-	VT_ASSERT_OK(node_of(0, path, sizeof(path)));
+	VT_ASSERT_OK(vt_bind(0));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 	fd = open(path, O_RDWR);
 	VT_ASSERT(fd >= 0);
 	memset(&info, 0xff, sizeof(info));
@@ -107,18 +62,18 @@ VTEST(unbind_with_many_files_then_rebind)
 	char path[PATH_MAX];
 	int fds[16], i;
 
-	VT_ASSERT_OK(node_of(0, path, sizeof(path)));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 	for (i = 0; i < 16; i++) {
 		fds[i] = open(path, O_RDWR);
 		VT_ASSERT(fds[i] >= 0);
 	}
-	VT_ASSERT_OK(write_str(DRV "/unbind", "vaccel.0"));
+	VT_ASSERT_OK(vt_unbind(0));
 	for (i = 0; i < 16; i++) {
 		VT_ASSERT_ERRNO(query_device(fds[i], &info), ENODEV);
 		close(fds[i]);
 	}
-	VT_ASSERT_OK(write_str(DRV "/bind", "vaccel.0"));
-	VT_ASSERT_OK(node_of(0, path, sizeof(path)));
+	VT_ASSERT_OK(vt_bind(0));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 }
 
 VTEST(module_busy_while_file_open)
@@ -126,12 +81,10 @@ VTEST(module_busy_while_file_open)
 	char path[PATH_MAX];
 	int fd;
 
-	VT_ASSERT_OK(node_of(0, path, sizeof(path)));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 	fd = open(path, O_RDWR);
 	VT_ASSERT(fd >= 0);
-	errno = 0;
-	VT_ASSERT_EQ(syscall(SYS_delete_module, "vaccel", O_NONBLOCK), -1);
-	VT_ASSERT(errno == EWOULDBLOCK || errno == EBUSY);
+	VT_ASSERT_EQ(vt_module_unload(), -EWOULDBLOCK);
 	close(fd);
 	VT_ASSERT_EQ(access("/sys/module/vaccel", F_OK), 0);
 }

@@ -14,11 +14,9 @@
  *
  * A drm_sched fence names its timeline through the scheduler that made it
  * (fence->sched->name), and SYNC_IOC_FILE_INFO asks for that name unless
- * the sync_file has a user-given one.  A vaccel scheduler lives in its
- * context, so once the context is destroyed that name is gone: to read the
- * status of a job that outlives its context, take the sync_file with
- * vt_sync_file_named() while the job is still pending (the merge that names
- * it keeps the fence itself only while it is unsignalled).
+ * the sync_file has a user-given one; vaccel keeps a scheduler's memory as
+ * long as a fence of it lives.  vt_sync_file_named() gives a sync_file a
+ * name of its own, which says which syncobj it came from.
  *
  * Helpers named *_raw return the ioctl result (-1 and errno); the others
  * fail the case on error.
@@ -168,6 +166,16 @@ static inline struct vt_bo vt_bo_new_flags(struct vt_dev *d, __u64 size,
 static inline struct vt_bo vt_bo_new(struct vt_dev *d, __u64 size)
 {
 	return vt_bo_new_flags(d, size, 0);
+}
+
+/*
+ * Drops the BO's CPU mapping, which, like every mapping of the device
+ * file, keeps the file open after close().
+ */
+static inline void vt_bo_cpu_unmap(struct vt_bo *b)
+{
+	VT_ASSERT_EQ(munmap(b->cpu, b->size), 0);
+	b->cpu = NULL;
 }
 
 /* CPU views of the BO at byte offset @off. */

@@ -586,11 +586,14 @@ struct drm_vaccel_context_create {
 /**
  * struct drm_vaccel_context_destroy - argument to %DRM_IOCTL_VACCEL_CONTEXT_DESTROY
  *
- * Cancels the context's buffers: those ready to run get ``-ECANCELED`` on
- * their fences, those still waiting for dependencies ``-ESRCH`` once the
- * dependencies signal, and the running one stops at its next packet with
- * ``-ECANCELED``.  Returns without waiting for any dependency.  Errors:
- * ``-ENOENT`` for an unknown handle, ``-EINVAL`` for a non-zero @pad.
+ * Cancels every buffer of the context that has not completed: its fence
+ * signals with ``-ECANCELED``, whatever point the buffer reached.  The
+ * running buffer stops at its next check; a buffer still waiting for its
+ * dependencies signals once they have, never before.  Returns once no
+ * buffer of the context is on an engine, without waiting for any
+ * dependency.  A SUBMIT to the context that has not pushed its buffer when
+ * the destroy begins fails with ``-ENOENT``.  Errors: ``-ENOENT`` for an
+ * unknown handle, ``-EINVAL`` for a non-zero @pad.
  */
 struct drm_vaccel_context_destroy {
 	/** @handle: the context */

@@ -159,7 +159,10 @@ enum vaccel_preempt_granularity {
  *	stack size, bytes (uapi 1.4)
  * @local_base: GPU address of a workgroup's local memory (uapi 1.4)
  * @private_base: GPU address of the first work-item's stack (uapi 1.4)
- * @reserved: zero; room for later fields without changing the size
+ * @hang_timeout_ns: engine time a buffer may run without progress before
+ *	it is hung; 0 if the module (before uapi 1.5) does not say
+ * @time_limit_ns: engine time a buffer may use in all, after which it
+ *	fails with -ETIMEDOUT; 0 if the module (before uapi 1.5) does not say
  */
 struct vaccel_device_info {
 	unsigned int uapi_major;
@@ -188,7 +191,8 @@ struct vaccel_device_info {
 	uint32_t max_private_size;
 	uint64_t local_base;
 	uint64_t private_base;
-	uint64_t reserved[2];
+	uint64_t hang_timeout_ns;
+	uint64_t time_limit_ns;
 };
 
 /**
@@ -605,8 +609,8 @@ int vaccel_queue_create(struct vaccel_device *dev,
  *
  * Work recorded but not flushed is dropped; submitted work that has not
  * completed is cancelled, and the events it was to signal signal with an
- * error: -ECANCELED, or -ESRCH for work that still waited for an event (it
- * signals once that event has).  Call vaccel_queue_finish() first to let
+ * error: -ECANCELED, whatever point the work reached (work that still
+ * waited for an event signals once that event has).  Call vaccel_queue_finish() first to let
  * the work complete.  Returns without waiting for any event, once the
  * device no longer uses the queue's DMA buffers.
  */
@@ -1097,8 +1101,8 @@ void vaccel_event_destroy(struct vaccel_event *ev);
  * Return: 0 once the event signalled; -ETIME if it did not in time; the
  * error of the work that signalled it if that failed: -EFAULT or -EINVAL
  * for the buffer that faulted, -ECANCELED for the buffers after it (see
- * vaccel_queue_finish()) and for work cancelled by vaccel_queue_destroy(),
- * -ESRCH for work cancelled while it waited for an event; -EINVAL if @ev
+ * vaccel_queue_finish()) and for work cancelled by vaccel_queue_destroy();
+ * -ETIMEDOUT for work that hung or ran out of its time limit; -EINVAL if @ev
  * is NULL; or another negative errno of the kernel.
  */
 int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns);

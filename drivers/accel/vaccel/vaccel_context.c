@@ -15,38 +15,60 @@
  *
  * Every context's scheduler runs on one workqueue of the device: per-CPU,
  * so that SUBMIT's run_job work runs on the CPU that queued it instead of
- * waking another one under the workqueue pool's lock; high priority, so
- * that it runs before the submitter goes on; and not ordered, since
- * drm_sched orders a scheduler's own work and contexts have nothing to
- * order between them.
+ * waking another one under the workqueue pool's lock; of normal priority,
+ * so that it does not preempt a submitter that has more to submit, nor
+ * give unprivileged work a high-priority kernel worker; and not ordered,
+ * since drm_sched orders a scheduler's own work and contexts have nothing
+ * to order between them.
  *
  * drm_sched's timeout is not used.  It starts when run_job hands a job
  * over and restarts only when a job completes, so it would count the time
  * a job waits on the ring behind other contexts, or preempted, and could
  * not see a long COPY progress; suspending and resuming it at every
  * arbitration would duplicate what the engine knows exactly.  The engine
- * detects hangs itself (see "Engines").
+ * detects hangs and enforces the time limit itself (see "Engines").
  *
- * A job's hardware fence is signalled by the engine; drm_sched derives the
- * finished fence from it, which is what out-syncobjs receive.
+ * **Fences.**  A job's hardware fence is initialised by run_job and
+ * signalled once the engine is done with the job; drm_sched derives the
+ * finished fence from it, which is what out-syncobjs receive.  The
+ * hardware fences of a context share one lock and signal in seqno order,
+ * whatever order the engine and the cancellation paths finish their jobs
+ * in: vaccel_job_complete() signals a job only once every job run before
+ * it has signalled.
  *
- * Destroying a context cancels everything it has queued, kills its
- * entity, then waits until drm_sched has freed every job that went through
- * run_job, which is bounded: cancelled jobs complete at once and the
- * running one stops at its next packet.  Only then is the scheduler torn
- * down.  Jobs that never reached run_job are killed by drm_sched, which
- * finishes them with -ESRCH and frees them once their dependencies signal,
- * possibly much later: each holds a reference on the context, and the
- * context one on the module, so that their release code stays.  Nothing in
- * the teardown waits for a dependency, so a fence that never signals
- * cannot hang CONTEXT_DESTROY or close().
+ * **Submission and destruction.**  SUBMIT copies its arguments, then takes
+ * the context's submit lock to initialise, arm and push the job.
+ * Destroying a context marks it destroyed under the same lock, so that a
+ * SUBMIT either pushes its job before the destruction, which then cancels
+ * it, or fails with ``-ENOENT``, as for a handle that no longer exists.
  *
- * drm_sched's fences read their scheduler's name for as long as they live,
- * in syncobjs and sync_files long after the context is gone (6.12 keeps no
- * copy).  So schedulers are never freed with their context: a torn-down
- * scheduler goes back to a per-device pool, where its memory stays a
- * scheduler with a valid name until a new context reuses it or the device
- * is released.
+ * Destroying a context cancels every buffer it has not completed with
+ * ``-ECANCELED``, whatever point it reached: the engine completes those
+ * of its ring and HW queue at once, stops the running one at its next
+ * check, and completes those that reach run_job later without running
+ * them.  A buffer still waiting for its dependencies is left in the
+ * entity: it reaches run_job, and is cancelled, once they signal, so that
+ * its fence never signals before the fences it depends on.  CONTEXT_DESTROY
+ * and the close wait only for the running buffer to stop, never for a
+ * dependency.
+ *
+ * **Teardown.**  The creator's reference and every job's keep the
+ * context.  The destroy waits for what drm_sched ran to be freed, which is
+ * prompt once it is all signalled, and then, unless a buffer still waits
+ * for a dependency, tears the context down itself: a closed file has
+ * given everything back when close() returns.  Otherwise the last job's
+ * free queues the teardown on vaccel_teardown_wq.  The teardown finalises
+ * the entity and the scheduler, idle by then, and drops the context's
+ * references on the address space and the file.
+ *
+ * drm_sched's fences read their scheduler's name for as long as they
+ * live, in syncobjs and sync_files long after the context is gone (6.12
+ * keeps no copy), so the scheduler's memory, a &struct vaccel_sched_slot,
+ * is referenced by the context and by every hardware fence, which
+ * outlives the finished fence pointing at it.  A hardware fence also
+ * holds a reference on the module, whose code it calls when it goes; it
+ * drops it through vaccel_module_put_deferred(), so that no function
+ * returns into the module's text after the module's last reference.
  */
 
 #include <linux/capability.h>
@@ -67,10 +89,21 @@
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_file.h"
 #include "vaccel_vm.h"
 
 /* Jobs a context's scheduler hands to run_job before they complete. */
 #define VACCEL_CONTEXT_CREDITS	64
+
+/**
+ * struct vaccel_hw_fence - a job's hardware fence
+ * @base: the fence, whose lock is the context's fence lock
+ * @slot: the scheduler memory of its context, referenced once initialised
+ */
+struct vaccel_hw_fence {
+	struct dma_fence base;
+	struct vaccel_sched_slot *slot;
+};
 
 static const char *vaccel_fence_driver_name(struct dma_fence *fence)
 {
@@ -82,94 +115,123 @@ static const char *vaccel_fence_timeline_name(struct dma_fence *fence)
 	return "vaccel-context";
 }
 
-static const struct dma_fence_ops vaccel_fence_ops = {
-	.get_driver_name = vaccel_fence_driver_name,
-	.get_timeline_name = vaccel_fence_timeline_name,
-};
-
-/*
- * A hardware fence carries its own lock: drm_sched keeps the fence, as its
- * finished fence's parent, after the context is gone.
- */
-struct vaccel_hw_fence {
-	struct dma_fence base;
-	/* The fence's lock, as dma_fence requires. */
-	spinlock_t lock;
-};
-
-/* dma_fence_free() frees the fence by its address: the whole wrapper. */
-static_assert(offsetof(struct vaccel_hw_fence, base) == 0);
-
-/**
- * vaccel_sched_pool_get() - a scheduler's memory for a new context
- * @vdev: the device
- *
- * Context: Process context.
- * Return: a scheduler to initialise, or NULL.
- */
-struct drm_gpu_scheduler *vaccel_sched_pool_get(struct vaccel_device *vdev)
+static struct vaccel_sched_slot *vaccel_sched_slot_new(void)
 {
 	struct vaccel_sched_slot *slot;
 
-	mutex_lock(&vdev->sched_pool_lock);
-	slot = list_first_entry_or_null(&vdev->sched_pool,
-					struct vaccel_sched_slot, link);
-	if (slot)
-		list_del(&slot->link);
-	mutex_unlock(&vdev->sched_pool_lock);
+	slot = kzalloc(sizeof(*slot), GFP_KERNEL_ACCOUNT);
 	if (!slot)
-		slot = kzalloc(sizeof(*slot), GFP_KERNEL);
-	return slot ? &slot->sched : NULL;
+		return NULL;
+	kref_init(&slot->refcount);
+	spin_lock_init(&slot->fence_lock);
+	return slot;
 }
 
-/**
- * vaccel_sched_pool_put() - give a torn-down scheduler's memory back
- * @vdev: the device
- * @sched: the scheduler, finalised or never initialised
- *
- * Context: Process context.
- */
-void vaccel_sched_pool_put(struct vaccel_device *vdev,
-			   struct drm_gpu_scheduler *sched)
+static void vaccel_sched_slot_release(struct kref *kref)
 {
-	struct vaccel_sched_slot *slot = container_of(sched, struct vaccel_sched_slot,
-						      sched);
-
-	mutex_lock(&vdev->sched_pool_lock);
-	list_add(&slot->link, &vdev->sched_pool);
-	mutex_unlock(&vdev->sched_pool_lock);
+	kfree(container_of(kref, struct vaccel_sched_slot, refcount));
 }
 
+static void vaccel_sched_slot_put(struct vaccel_sched_slot *slot)
+{
+	kref_put(&slot->refcount, vaccel_sched_slot_release);
+}
+
+/*
+ * The last reference is gone, and with it the finished and scheduled
+ * fences that pointed here: nothing reads the scheduler's name any more.
+ * RCU readers may still look at the fence itself, which is signalled, so
+ * it is freed after a grace period, by the core.
+ */
+static void vaccel_hw_fence_release(struct dma_fence *f)
+{
+	struct vaccel_hw_fence *hw = container_of(f, struct vaccel_hw_fence, base);
+
+	vaccel_sched_slot_put(hw->slot);
+	kfree_rcu(hw, base.rcu);
+	vaccel_module_put_deferred();
+}
+
+static const struct dma_fence_ops vaccel_fence_ops = {
+	.get_driver_name = vaccel_fence_driver_name,
+	.get_timeline_name = vaccel_fence_timeline_name,
+	.release = vaccel_hw_fence_release,
+};
+
 /**
- * vaccel_job_complete() - signal a job's hardware fence
- * @job: the job, off every ring and HW queue
+ * vaccel_job_complete() - the engine is done with a job: signal its fence
+ * @job: the job, off every ring and HW queue, whose fence run_job
+ *	initialised
  * @error: 0, or the error the fence carries
  *
- * Context: Any context.
+ * The fence signals at once if every job its context ran before it has
+ * signalled; otherwise it signals right after the last of those, whoever
+ * completes it.
+ *
+ * Context: Any context; takes the context's fence lock.
  */
 void vaccel_job_complete(struct vaccel_job *job, int error)
 {
-	if (error)
-		dma_fence_set_error(job->hw_fence, error);
-	atomic64_inc(&job->ctx->jobs_completed);
-	dma_fence_signal(job->hw_fence);
+	struct vaccel_context *ctx = job->ctx;
+	struct vaccel_sched_slot *slot = ctx->slot;
+	struct vaccel_job *first;
+	unsigned long flags;
+
+	/* Its jobs may be freed, and the context with them, as they signal. */
+	kref_get(&ctx->refcount);
+	spin_lock_irqsave(&slot->fence_lock, flags);
+	job->done = true;
+	job->error = error;
+	while ((first = list_first_entry_or_null(&ctx->pending, struct vaccel_job,
+						 pending_link)) && first->done) {
+		list_del_init(&first->pending_link);
+		if (first->error)
+			dma_fence_set_error(first->hw_fence, first->error);
+		atomic64_inc(&ctx->jobs_completed);
+		dma_fence_signal_locked(first->hw_fence);
+	}
+	spin_unlock_irqrestore(&slot->fence_lock, flags);
+	vaccel_context_put(ctx);
+}
+
+/**
+ * vaccel_job_start() - initialise a job's hardware fence, next of its context
+ * @job: the job, with its context
+ *
+ * The fence takes the next seqno of the context and joins its pending
+ * jobs, which vaccel_job_complete() signals in that order.
+ *
+ * Context: Any context; run_job calls it, serialised per context.
+ */
+void vaccel_job_start(struct vaccel_job *job)
+{
+	struct vaccel_hw_fence *hw = container_of(job->hw_fence,
+						  struct vaccel_hw_fence, base);
+	struct vaccel_context *ctx = job->ctx;
+	unsigned long flags;
+
+	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &ctx->slot->fence_lock,
+		       ctx->fence_context, ++ctx->fence_seqno);
+	/* Dropped by vaccel_hw_fence_release(), whenever the fence goes. */
+	kref_get(&ctx->slot->refcount);
+	hw->slot = ctx->slot;
+	__module_get(THIS_MODULE);
+	job->ran = true;
+	atomic_inc(&ctx->jobs_ran);
+
+	spin_lock_irqsave(&ctx->slot->fence_lock, flags);
+	list_add_tail(&job->pending_link, &ctx->pending);
+	spin_unlock_irqrestore(&ctx->slot->fence_lock, flags);
 }
 
 static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 {
 	struct vaccel_job *job = to_vaccel_job(sched_job);
-	struct vaccel_hw_fence *hw = container_of(job->hw_fence,
-						  struct vaccel_hw_fence, base);
-	struct vaccel_context *ctx = job->ctx;
 
-	spin_lock_init(&hw->lock);
-	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &hw->lock,
-		       ctx->fence_context, ++ctx->fence_seqno);
-	job->ran = true;
-	atomic_inc(&ctx->jobs_running);
+	vaccel_job_start(job);
 	/* drm_sched holds this reference until the fence signals. */
 	dma_fence_get(job->hw_fence);
-	vaccel_engine_queue_job(ctx->engine, job);
+	vaccel_engine_queue_job(job->ctx->engine, job);
 	return job->hw_fence;
 }
 
@@ -185,23 +247,26 @@ static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *j
 /**
  * vaccel_job_alloc() - a job and its hardware fence, not yet initialised
  *
+ * Charged to the caller's memory cgroup.
+ *
  * Context: Process context.
  * Return: the job, or NULL.
  */
 struct vaccel_job *vaccel_job_alloc(void)
 {
-	struct vaccel_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct vaccel_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	struct vaccel_hw_fence *hw;
 
 	if (!job)
 		return NULL;
-	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL_ACCOUNT);
 	if (!hw) {
 		kfree(job);
 		return NULL;
 	}
 	job->hw_fence = &hw->base;
 	INIT_LIST_HEAD(&job->arb.link);
+	INIT_LIST_HEAD(&job->pending_link);
 	return job;
 }
 
@@ -214,7 +279,6 @@ struct vaccel_job *vaccel_job_alloc(void)
 void vaccel_job_free(struct vaccel_job *job)
 {
 	struct vaccel_context *ctx = job->ctx;
-	bool ran = job->ran;
 
 	if (job->bind)
 		vaccel_vm_bind_batch_free(job->bind);
@@ -225,12 +289,13 @@ void vaccel_job_free(struct vaccel_job *job)
 		dma_fence_put(job->hw_fence);
 	else
 		kfree(container_of(job->hw_fence, struct vaccel_hw_fence, base));
-	kfree(job);
-	if (!ctx)
-		return;
-	if (ran && atomic_dec_and_test(&ctx->jobs_running))
+	if (ctx && job->reserved)
+		vaccel_file_job_release(ctx->file);
+	if (ctx && job->ran && atomic_dec_and_test(&ctx->jobs_ran))
 		wake_up_all(&ctx->idle_wq);
-	vaccel_context_put(ctx);
+	kfree(job);
+	if (ctx)
+		vaccel_context_put(ctx);
 }
 
 static void vaccel_sched_free_job(struct drm_sched_job *sched_job)
@@ -245,23 +310,46 @@ static const struct drm_sched_backend_ops vaccel_sched_ops = {
 	.free_job = vaccel_sched_free_job,
 };
 
+/*
+ * The last reference is gone: every job was freed, so the entity is empty
+ * and the scheduler idle.  Its work may still be finishing the free_job
+ * that dropped the reference: stopping the workqueue waits for it.
+ */
+static void vaccel_context_fini(struct vaccel_context *ctx)
+{
+	struct vaccel_file *vfile = ctx->file;
+
+	drm_sched_wqueue_stop(ctx->sched);
+	drm_sched_entity_fini(&ctx->entity);
+	drm_sched_fini(ctx->sched);
+	vaccel_sched_slot_put(ctx->slot);
+	drm_gpuvm_put(&ctx->vm->base);
+	mem_cgroup_put(ctx->memcg);
+	mutex_destroy(&ctx->submit_lock);
+	kfree(ctx);
+	/* May drop the device and the module: see "Open files". */
+	vaccel_file_put(vfile);
+}
+
+static void vaccel_context_fini_work(struct work_struct *work)
+{
+	vaccel_context_fini(container_of(work, struct vaccel_context, fini_work));
+}
+
 static void vaccel_context_release(struct kref *kref)
 {
 	struct vaccel_context *ctx = container_of(kref, struct vaccel_context,
 						  refcount);
 
-	drm_gpuvm_put(&ctx->vm->base);
-	mem_cgroup_put(ctx->memcg);
-	mutex_destroy(&ctx->submit_lock);
-	kfree(ctx);
-	module_put(THIS_MODULE);
+	/* Not here: the caller may be the scheduler's own free_job work. */
+	queue_work(vaccel_teardown_wq, &ctx->fini_work);
 }
 
 /**
  * vaccel_context_put() - drop a reference to a context
  * @ctx: the context
  *
- * Context: Process context.
+ * Context: Any context.
  */
 void vaccel_context_put(struct vaccel_context *ctx)
 {
@@ -308,12 +396,12 @@ vaccel_context_pick_engine(struct vaccel_device *vdev, u32 engine_class,
 /**
  * vaccel_context_create() - a context on an engine
  * @vdev: the device
- * @vfile: the file whose VM the context executes in, and which outlives it
+ * @vfile: the file whose VM the context executes in
  * @engine: the engine
  * @priority: &enum drm_vaccel_priority, already allowed
  *
  * The context is on the device's list, with handle 0 until its creator
- * gives it one.
+ * gives it one.  Charged to the caller's memory cgroup.
  *
  * Context: Process context.
  * Return: the context, with one reference for the caller, or an ERR_PTR.
@@ -327,30 +415,15 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	struct vaccel_context *ctx;
 	int ret;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
-	/* Released by vaccel_context_release(), however late. */
-	__module_get(THIS_MODULE);
-	kref_init(&ctx->refcount);
-	ctx->vdev = vdev;
-	ctx->vm = vfile->vm;
-	drm_gpuvm_get(&ctx->vm->base);
-	ctx->engine = engine;
-	ctx->priority = priority;
-	mutex_init(&ctx->submit_lock);
-	ctx->fence_context = dma_fence_context_alloc(1);
-	vaccel_arbiter_entry_init(&ctx->arb, priority);
-	init_waitqueue_head(&ctx->idle_wq);
-	ctx->file = vfile;
-	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
-	INIT_LIST_HEAD(&ctx->link);
-
-	ctx->sched = vaccel_sched_pool_get(vdev);
-	if (!ctx->sched) {
+	ctx->slot = vaccel_sched_slot_new();
+	if (!ctx->slot) {
 		ret = -ENOMEM;
-		goto err_put;
+		goto err_free_ctx;
 	}
+	ctx->sched = &ctx->slot->sched;
 	ret = drm_sched_init(ctx->sched, &(struct drm_sched_init_args){
 		.ops = &vaccel_sched_ops,
 		.submit_wq = vdev->sched_wq,
@@ -361,13 +434,29 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 		.dev = vdev->drm.dev,
 	});
 	if (ret)
-		goto err_pool_put;
+		goto err_put_slot;
 	sched = ctx->sched;
 	/* The scheduler's single run queue, priority 0: bands are the arbiter's. */
 	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_KERNEL,
 				    &sched, 1, NULL);
 	if (ret)
 		goto err_sched_fini;
+
+	kref_init(&ctx->refcount);
+	ctx->vdev = vdev;
+	ctx->file = vfile;
+	vaccel_file_get(vfile);
+	ctx->vm = vfile->vm;
+	drm_gpuvm_get(&ctx->vm->base);
+	ctx->engine = engine;
+	ctx->priority = priority;
+	mutex_init(&ctx->submit_lock);
+	ctx->fence_context = dma_fence_context_alloc(1);
+	INIT_LIST_HEAD(&ctx->pending);
+	vaccel_arbiter_entry_init(&ctx->arb, priority);
+	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
+	init_waitqueue_head(&ctx->idle_wq);
+	INIT_WORK(&ctx->fini_work, vaccel_context_fini_work);
 
 	spin_lock(&engine->lock);
 	engine->num_contexts++;
@@ -379,10 +468,10 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 
 err_sched_fini:
 	drm_sched_fini(ctx->sched);
-err_pool_put:
-	vaccel_sched_pool_put(vdev, ctx->sched);
-err_put:
-	vaccel_context_put(ctx);
+err_put_slot:
+	vaccel_sched_slot_put(ctx->slot);
+err_free_ctx:
+	kfree(ctx);
 	return ERR_PTR(ret);
 }
 
@@ -426,7 +515,7 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 		ret = -ENOSPC;
 	} else {
 		ret = xa_alloc(&vfile->contexts, &args->handle, ctx,
-			       xa_limit_32b, GFP_KERNEL);
+			       xa_limit_32b, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			ctx->handle = args->handle;
 			vfile->num_contexts++;
@@ -442,36 +531,46 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
  * vaccel_context_destroy() - cancel a context's work and drop its creator's reference
  * @ctx: the context, out of its creator's table
  *
- * Returns once no buffer of the context is on an engine or can reach one;
- * jobs still waiting for dependencies are left to drm_sched, which frees
- * them when those signal.
+ * Every buffer of the context not yet completed gets ``-ECANCELED``: at
+ * once if it waits on the engine, at its next check if it runs, and when
+ * it reaches run_job if its dependencies have not signalled yet.  Returns
+ * once no buffer of the context is on an engine or can reach one, and the
+ * buffers that went through run_job are freed, without waiting for any
+ * dependency.  Unless a buffer still waits for one, the context is torn
+ * down before this returns, so that the close of a file gives everything
+ * back at once.
  *
- * Context: Process context; may sleep a second for drm_sched's entity.
+ * Context: Process context; sleeps until the running buffer stops and
+ * drm_sched has freed what it ran.
  */
 void vaccel_context_destroy(struct vaccel_context *ctx)
 {
 	struct vaccel_engine *engine = ctx->engine;
+	struct dma_fence *running;
+
+	mutex_lock(&ctx->submit_lock);
+	ctx->destroyed = true;
+	mutex_unlock(&ctx->submit_lock);
 
 	mutex_lock(&ctx->vdev->contexts_lock);
 	list_del_init(&ctx->link);
 	mutex_unlock(&ctx->vdev->contexts_lock);
 
-	vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
-	/*
-	 * Not drm_sched_entity_destroy(): its flush waits for the entity's
-	 * jobs to reach run_job, that is for their dependencies.  Killing
-	 * the entity finishes its queued jobs with -ESRCH instead, once their
-	 * dependencies signal, without anyone waiting for that.
-	 */
-	drm_sched_entity_fini(&ctx->entity);
-	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_running));
-	drm_sched_fini(ctx->sched);
-	vaccel_sched_pool_put(ctx->vdev, ctx->sched);
+	running = vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
+	if (running) {
+		/* It stops at its next check; its fence then signals. */
+		dma_fence_wait(running, false);
+		dma_fence_put(running);
+	}
+	/* Signalled, they are freed by drm_sched's work right away. */
+	wait_event(ctx->idle_wq, !atomic_read(&ctx->jobs_ran));
 
 	spin_lock(&engine->lock);
 	engine->num_contexts--;
 	spin_unlock(&engine->lock);
-	vaccel_context_put(ctx);
+	/* The last reference, here in process context: tear down at once. */
+	if (refcount_dec_and_test(&ctx->refcount.refcount))
+		vaccel_context_fini(ctx);
 }
 
 /**
@@ -663,8 +762,12 @@ static int vaccel_submit_prepare_signals(struct drm_file *file,
  * @signals: syncobjs to signal, &struct drm_vaccel_sync
  * @done: if not NULL, receives a reference to the job's finished fence
  *
+ * Waits, interruptibly, while the context's file has
+ * %VACCEL_MAX_JOBS_PER_FILE jobs.
+ *
  * Context: Process context.
- * Return: 0, or a negative errno with @job freed.
+ * Return: 0; -ENOENT if the context is being destroyed; or another
+ * negative errno.  On error, @job is freed.
  */
 int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 			  struct vaccel_job *job,
@@ -682,23 +785,32 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 	job->ctx = ctx;
 	kref_get(&ctx->refcount);
 
+	/* Everything that may fault, sleep or fail, before the lock. */
 	ret = vaccel_submit_copy_syncs(waits, &wait_args);
 	if (!ret)
 		ret = vaccel_submit_copy_syncs(signals, &signal_args);
 	if (!ret)
 		ret = vaccel_submit_prepare_signals(file, signal_args,
 						    signals->count, &sigs);
-	if (ret) {
-		vaccel_job_free(job);
-		goto out_free_syncs;
+	if (!ret) {
+		ret = vaccel_file_job_reserve(ctx->file);
+		job->reserved = !ret;
 	}
+	if (ret)
+		goto err_free_job;
 
+	ret = mutex_lock_interruptible(&ctx->submit_lock);
+	if (ret)
+		goto err_free_job;
+	/* Serialised with vaccel_context_destroy(): no push after it. */
+	if (ctx->destroyed) {
+		ret = -ENOENT;
+		goto err_unlock;
+	}
 	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, NULL,
 				 file->client_id);
-	if (ret) {
-		vaccel_job_free(job);
-		goto out_free_syncs;
-	}
+	if (ret)
+		goto err_unlock;
 	for (i = 0; i < waits->count; i++) {
 		struct dma_fence *fence;
 
@@ -707,14 +819,9 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 					     wait_args[i].point, 0, &fence);
 		if (!ret)
 			ret = drm_sched_job_add_dependency(&job->base, fence);
-		if (ret) {
-			drm_sched_job_cleanup(&job->base);
-			vaccel_job_free(job);
-			goto out_free_syncs;
-		}
+		if (ret)
+			goto err_cleanup_job;
 	}
-
-	mutex_lock(&ctx->submit_lock);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	atomic64_inc(&ctx->jobs_submitted);
@@ -734,7 +841,14 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 		*done = finished;
 	else
 		dma_fence_put(finished);
+	goto out_free_syncs;
 
+err_cleanup_job:
+	drm_sched_job_cleanup(&job->base);
+err_unlock:
+	mutex_unlock(&ctx->submit_lock);
+err_free_job:
+	vaccel_job_free(job);
 out_free_syncs:
 	vaccel_signals_put(sigs, signals->count);
 	kfree(signal_args);

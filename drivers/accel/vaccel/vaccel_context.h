@@ -9,7 +9,9 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
 #include <drm/vaccel_accel.h>
@@ -29,19 +31,45 @@ struct mem_cgroup;
 struct vaccel_vm;
 
 /**
+ * struct vaccel_sched_slot - the memory of a context's drm_sched scheduler
+ * @sched: the scheduler
+ * @refcount: one for the context, one per hardware fence it initialised:
+ *	drm_sched's fences read their scheduler's name as long as they
+ *	live, and hardware fences outlive the finished fences that point
+ *	at them, so the scheduler's memory stays until the last goes
+ * @fence_lock: the lock of every hardware fence of the context; also
+ *	protects &vaccel_context.pending
+ */
+struct vaccel_sched_slot {
+	struct drm_gpu_scheduler sched;
+	struct kref refcount;
+	/* The context's fences' lock; protects the context's pending list. */
+	spinlock_t fence_lock;
+};
+
+/**
  * struct vaccel_context - a queue of DMA buffers for one engine
- * @refcount: held by the file's context table and by every job
+ * @refcount: held by its creator (the file's context table, or the VM for
+ *	a paging context) and by every job; the last reference queues
+ *	@fini_work
  * @vdev: the device
+ * @file: the file it was created by, referenced: its usage is charged
+ *	there, and its limits count the context's jobs
  * @vm: the address space its buffers execute in, referenced
  * @engine: the engine it is bound to
  * @priority: &enum drm_vaccel_priority
- * @sched: its own drm_sched scheduler, fed by @entity alone; from the
- *	device's pool, see vaccel_sched_pool_get()
+ * @slot: the memory of its scheduler, referenced
+ * @sched: its own drm_sched scheduler, fed by @entity alone
  * @entity: its SW queue
- * @submit_lock: orders drm_sched_job_arm() and drm_sched_entity_push_job()
+ * @submit_lock: orders drm_sched_job_arm() and drm_sched_entity_push_job(),
+ *	and protects @destroyed
+ * @destroyed: CONTEXT_DESTROY or the close has begun: no job may be
+ *	pushed any more
  * @fence_context: dma-fence context of its hardware fences
  * @fence_seqno: last hardware fence seqno; run_job is serialised per
  *	scheduler, so no lock
+ * @pending: jobs that went through run_job and whose hardware fence has
+ *	not signalled, in seqno order; under @slot's fence lock
  * @arb: the context as the engine's arbiter sees it, with its ring of jobs
  *	whose dependencies are met; under the engine's lock
  * @cancelled: the error its remaining jobs get (-ECANCELED once banned or
@@ -57,27 +85,31 @@ struct vaccel_vm;
  * @faulted: a buffer faulted
  * @jobs_submitted: buffers submitted
  * @jobs_completed: buffers whose hardware fence signalled
- * @jobs_running: jobs that went through run_job and are not freed yet;
- *	destroy waits for zero, which comes soon once the context is cancelled
- * @idle_wq: woken when @jobs_running drops
- * @file: the file that created it, which outlives it
+ * @jobs_ran: jobs that went through run_job and are not freed yet
+ * @idle_wq: woken when @jobs_ran drops to zero
  * @memcg: the memory cgroup of its creator, charged for the state its
  *	DISPATCH packets keep on the engine; referenced
  * @handle: its handle in @file
- * @link: on &vaccel_device.contexts, under &vaccel_device.contexts_lock
+ * @link: on &vaccel_device.contexts until it is destroyed, under
+ *	&vaccel_device.contexts_lock
+ * @fini_work: tears the scheduler down once the last job is freed
  */
 struct vaccel_context {
 	struct kref refcount;
 	struct vaccel_device *vdev;
+	struct vaccel_file *file;
 	struct vaccel_vm *vm;
 	struct vaccel_engine *engine;
 	u32 priority;
+	struct vaccel_sched_slot *slot;
 	struct drm_gpu_scheduler *sched;
 	struct drm_sched_entity entity;
-	/* Orders arming and pushing jobs, as drm_sched requires. */
+	/* Orders arming and pushing jobs; protects @destroyed. */
 	struct mutex submit_lock;
+	bool destroyed;
 	u64 fence_context;
 	u64 fence_seqno;
+	struct list_head pending;
 	struct vaccel_arbiter_entry arb;
 	int cancelled;
 	u32 ban_reason;
@@ -88,12 +120,12 @@ struct vaccel_context {
 	bool faulted;
 	atomic64_t jobs_submitted;
 	atomic64_t jobs_completed;
-	atomic_t jobs_running;
+	atomic_t jobs_ran;
 	wait_queue_head_t idle_wq;
-	struct vaccel_file *file;
 	struct mem_cgroup *memcg;
 	u32 handle;
 	struct list_head link;
+	struct work_struct fini_work;
 };
 
 /**
@@ -112,7 +144,12 @@ struct vaccel_context {
  *	at submit, initialised by run_job
  * @arb: the buffer as the arbiter sees it: on its context's ring while it
  *	waits for the engine
- * @ran: went through run_job, so counts in &vaccel_context.jobs_running
+ * @pending_link: on &vaccel_context.pending from run_job until its
+ *	hardware fence signals
+ * @done: the engine is done with it; under the fence lock
+ * @error: the error its fence signals with, once @done
+ * @ran: went through run_job, so counts in &vaccel_context.jobs_ran
+ * @reserved: counts against its file's limit of jobs
  * @bind: for a job of the PAGING engine, the page-table updates it
  *	applies instead of executing packets; NULL otherwise
  * @dispatch: the state of the DISPATCH packet at @offset once it has
@@ -128,7 +165,11 @@ struct vaccel_job {
 	u64 stall_ns;
 	struct dma_fence *hw_fence;
 	struct vaccel_arbiter_buffer arb;
+	struct list_head pending_link;
+	bool done;
+	int error;
 	bool ran;
+	bool reserved;
 	struct vaccel_bind_batch *bind;
 	struct vaccel_dispatch *dispatch;
 };
@@ -138,19 +179,6 @@ static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
 	return container_of(job, struct vaccel_job, base);
 }
 
-/**
- * struct vaccel_sched_slot - a scheduler's memory in the device's pool
- * @sched: the scheduler
- * @link: on &vaccel_device.sched_pool while no context uses it
- */
-struct vaccel_sched_slot {
-	struct drm_gpu_scheduler sched;
-	struct list_head link;
-};
-
-struct drm_gpu_scheduler *vaccel_sched_pool_get(struct vaccel_device *vdev);
-void vaccel_sched_pool_put(struct vaccel_device *vdev,
-			   struct drm_gpu_scheduler *sched);
 struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 					     struct vaccel_file *vfile,
 					     struct vaccel_engine *engine,
@@ -164,6 +192,7 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 			  struct dma_fence **done);
 struct vaccel_job *vaccel_job_alloc(void);
 void vaccel_job_free(struct vaccel_job *job);
+void vaccel_job_start(struct vaccel_job *job);
 void vaccel_job_complete(struct vaccel_job *job, int error);
 void vaccel_contexts_destroy_all(struct vaccel_file *vfile);
 int vaccel_ioctl_context_create(struct drm_device *drm, void *data,

@@ -72,6 +72,7 @@
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_file.h"
 #include "vaccel_vm.h"
 
 static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)

@@ -48,9 +48,49 @@
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_file.h"
 #include "vaccel_gem.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"
+
+/*
+ * vaccel_teardown_wq: where contexts and binds are torn down.  The last reference to a context, or to an applied bind, may be dropped
+ * by drm_sched's own work or by an engine; the teardown then runs here.
+ * Module exit destroys the workqueue, which waits for a teardown that
+ * dropped the module's last reference to return.  Created before any
+ * device, destroyed after the last.
+ */
+struct workqueue_struct *vaccel_teardown_wq;
+
+/*
+ * References on the module let go by code that may run after the module's
+ * last other user is gone (a fence released from any context): dropped
+ * here, on vaccel_teardown_wq, whose destruction module exit waits for,
+ * rather than as the last statement of a function that then returns into
+ * the module's text.
+ */
+static atomic_t vaccel_module_puts;
+
+static void vaccel_module_put_work(struct work_struct *work)
+{
+	int n = atomic_xchg(&vaccel_module_puts, 0);
+
+	while (n--)
+		module_put(THIS_MODULE);
+}
+
+static DECLARE_WORK(vaccel_module_put_worker, vaccel_module_put_work);
+
+/**
+ * vaccel_module_put_deferred() - drop a module reference, soon
+ *
+ * Context: Any context.
+ */
+void vaccel_module_put_deferred(void)
+{
+	atomic_inc(&vaccel_module_puts);
+	queue_work(vaccel_teardown_wq, &vaccel_module_put_worker);
+}
 
 /*
  * The platform devices the module created, in index order.  Written only by
@@ -66,33 +106,18 @@ static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_file *vfile;
-	int ret;
 
 	if (vdev->topo.single_use && atomic_cmpxchg(&vdev->open_files, 0, 1))
 		return -EBUSY;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
-	if (!vfile) {
-		ret = -ENOMEM;
-		goto err_release_single_use;
-	}
-	xa_init_flags(&vfile->contexts, XA_FLAGS_ALLOC1);
-	mutex_init(&vfile->contexts_lock);
-	vfile->vm = vaccel_vm_create(vdev, file);
-	if (IS_ERR(vfile->vm)) {
-		ret = PTR_ERR(vfile->vm);
-		goto err_free_file;
+	vfile = vaccel_file_create(vdev, file);
+	if (IS_ERR(vfile)) {
+		if (vdev->topo.single_use)
+			atomic_set(&vdev->open_files, 0);
+		return PTR_ERR(vfile);
 	}
 	file->driver_priv = vfile;
 	return 0;
-
-err_free_file:
-	mutex_destroy(&vfile->contexts_lock);
-	kfree(vfile);
-err_release_single_use:
-	if (vdev->topo.single_use)
-		atomic_set(&vdev->open_files, 0);
-	return ret;
 }
 
 /*
@@ -102,23 +127,11 @@ err_release_single_use:
 static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
-	struct vaccel_file *vfile = file->driver_priv;
 
-	/* Contexts first: their buffers execute in the VM. */
-	vaccel_contexts_destroy_all(vfile);
-	xa_destroy(&vfile->contexts);
-	mutex_destroy(&vfile->contexts_lock);
-	vaccel_vm_destroy(vfile->vm);
-	kfree(vfile);
+	vaccel_file_close(file->driver_priv);
 	if (vdev->topo.single_use)
 		atomic_set(&vdev->open_files, 0);
 }
-
-static const char *const vaccel_fdinfo_class[] = {
-	[DRM_VACCEL_ENGINE_CLASS_COMPUTE] = "compute",
-	[DRM_VACCEL_ENGINE_CLASS_COPY] = "copy",
-	[DRM_VACCEL_ENGINE_CLASS_PAGING] = "paging",
-};
 
 /*
  * The keys of Documentation/gpu/drm-usage-stats.rst: busy time per engine
@@ -126,21 +139,7 @@ static const char *const vaccel_fdinfo_class[] = {
  */
 static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
-	struct vaccel_device *vdev = to_vaccel_device(file->minor->dev);
-	struct vaccel_file *vfile = file->driver_priv;
-	unsigned int c;
-
-	for (c = 0; c < DRM_VACCEL_ENGINE_CLASS_COUNT; c++) {
-		u32 count = vdev->topo.engine_count[c];
-
-		if (!count)
-			continue;
-		drm_printf(p, "drm-engine-%s:\t%llu ns\n", vaccel_fdinfo_class[c],
-			   atomic64_read(&vfile->busy_ns[c]));
-		if (count > 1)
-			drm_printf(p, "drm-engine-capacity-%s:\t%u\n",
-				   vaccel_fdinfo_class[c], count);
-	}
+	vaccel_file_show_fdinfo(file->driver_priv, p);
 	drm_show_memory_stats(p, file);
 }
 
@@ -191,15 +190,6 @@ static const struct drm_driver vaccel_drm_driver = {
 	.minor = DRM_VACCEL_UAPI_MINOR,
 };
 
-static void vaccel_free_sched_pool(struct drm_device *drm, void *unused)
-{
-	struct vaccel_device *vdev = to_vaccel_device(drm);
-	struct vaccel_sched_slot *slot, *tmp;
-
-	list_for_each_entry_safe(slot, tmp, &vdev->sched_pool, link)
-		kfree(slot);
-}
-
 static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
 {
 	destroy_workqueue(wq);
@@ -228,18 +218,11 @@ int vaccel_device_init(struct vaccel_device *vdev)
 	ret = drmm_mutex_init(&vdev->drm, &vdev->contexts_lock);
 	if (ret)
 		return ret;
-	INIT_LIST_HEAD(&vdev->sched_pool);
 	spin_lock_init(&vdev->reset_lock);
-	ret = drmm_mutex_init(&vdev->drm, &vdev->sched_pool_lock);
-	if (ret)
-		return ret;
-	ret = drmm_add_action(&vdev->drm, vaccel_free_sched_pool, NULL);
-	if (ret)
-		return ret;
 
 	init_waitqueue_head(&vdev->mem_wq);
-	vdev->sched_wq = alloc_workqueue("vaccel%u-sched",
-					 WQ_MEM_RECLAIM | WQ_HIGHPRI, 0, vdev->index);
+	vdev->sched_wq = alloc_workqueue("vaccel%u-sched", WQ_MEM_RECLAIM, 0,
+					 vdev->index);
 	if (!vdev->sched_wq)
 		return -ENOMEM;
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_destroy_sched_wq,
@@ -338,9 +321,13 @@ static int __init vaccel_init(void)
 		return ret;
 	}
 
+	vaccel_teardown_wq = alloc_workqueue("vaccel-teardown", WQ_UNBOUND, 0);
+	if (!vaccel_teardown_wq)
+		return -ENOMEM;
+
 	ret = platform_driver_register(&vaccel_platform_driver);
 	if (ret)
-		return ret;
+		goto err_destroy_wq;
 
 	ret = vaccel_create_devices(params.devices);
 	if (ret)
@@ -352,13 +339,21 @@ err_destroy_devices:
 	vaccel_destroy_devices();
 	platform_driver_unregister(&vaccel_platform_driver);
 	pr_err("vaccel: failed to create devices: %d\n", ret);
+err_destroy_wq:
+	destroy_workqueue(vaccel_teardown_wq);
 	return ret;
 }
 
+/*
+ * Runs once nothing holds the module: no open file, no context draining,
+ * no hardware fence.  What dropped the last reference may still be
+ * returning, on vaccel_teardown_wq: destroying it waits for that.
+ */
 static void __exit vaccel_exit(void)
 {
 	vaccel_destroy_devices();
 	platform_driver_unregister(&vaccel_platform_driver);
+	destroy_workqueue(vaccel_teardown_wq);
 }
 
 module_init(vaccel_init);

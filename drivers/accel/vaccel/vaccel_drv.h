@@ -35,14 +35,12 @@ struct workqueue_struct;
  * @vms: the VMs of the open files, &vaccel_vm.link
  * @engines: the engines, in the order of the topology
  * @num_engines: number of @engines
- * @sched_wq: the workqueue of every context's drm_sched (per-CPU, high
+ * @sched_wq: the workqueue of every context's drm_sched (per-CPU, normal
  *	priority; see "Contexts and submission")
  * @mem_wq: WAIT_MEM packets sleep here; woken by engine writes to memory
  * @mem_writes: counts engine writes to memory, for WAIT_MEM
  * @contexts_lock: protects @contexts
  * @contexts: every context of the device, for debugfs
- * @sched_pool_lock: protects @sched_pool
- * @sched_pool: memory of torn-down schedulers, &vaccel_sched_slot.link
  * @reset_lock: protects @hang_times and @hang_next
  * @hang_times: when the last %VACCEL_RESET_BURST hangs happened, 0 for none
  * @hang_next: the entry of @hang_times the next hang overwrites
@@ -66,9 +64,6 @@ struct vaccel_device {
 	/* Protects @contexts. */
 	struct mutex contexts_lock;
 	struct list_head contexts;
-	/* Protects @sched_pool. */
-	struct mutex sched_pool_lock;
-	struct list_head sched_pool;
 	/* Protects the hang history. */
 	spinlock_t reset_lock;
 	u64 hang_times[VACCEL_RESET_BURST];
@@ -80,6 +75,10 @@ static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
 {
 	return container_of(drm, struct vaccel_device, drm);
 }
+
+extern struct workqueue_struct *vaccel_teardown_wq;
+
+void vaccel_module_put_deferred(void);
 
 int vaccel_device_init(struct vaccel_device *vdev);
 

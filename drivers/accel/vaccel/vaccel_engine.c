@@ -73,6 +73,7 @@
  * stops them, after every file, and thus every context, is gone.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/kthread.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -85,6 +86,7 @@
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_file.h"
 #include "vaccel_packet.h"
 #include "vaccel_vm.h"
 
@@ -100,6 +102,13 @@ static struct vaccel_job *vaccel_job_of(struct vaccel_arbiter_buffer *buf)
 static struct vaccel_context *vaccel_context_of(struct vaccel_arbiter_entry *e)
 {
 	return container_of(e, struct vaccel_context, arb);
+}
+
+static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine)
+{
+	struct vaccel_arbiter *arb = &engine->arbiter;
+
+	return arb->slots_used ? vaccel_job_of(arb->slot[0]) : NULL;
 }
 
 /*
@@ -276,19 +285,27 @@ void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *jo
  * soon as drm_sched runs them.
  *
  * Context: Process context.
+ * Return: a reference to the hardware fence of the context's running
+ * buffer, which signals once the engine is done with it and with every
+ * buffer of the context; NULL if none runs.
  */
-void vaccel_engine_cancel_context(struct vaccel_engine *engine,
-				  struct vaccel_context *ctx, int error)
+struct dma_fence *vaccel_engine_cancel_context(struct vaccel_engine *engine,
+					       struct vaccel_context *ctx,
+					       int error)
 {
+	struct dma_fence *running = NULL;
 	LIST_HEAD(cancelled);
 
 	spin_lock(&engine->lock);
 	vaccel_engine_cancel_locked(engine, ctx, error, &cancelled);
+	if (vaccel_arbiter_runs(&engine->arbiter, &ctx->arb))
+		running = dma_fence_get(vaccel_engine_next_locked(engine)->hw_fence);
 	vaccel_engine_fill_locked(engine, ktime_get_ns());
 	spin_unlock(&engine->lock);
 	/* Wake a running DELAY or WAIT_MEM of the context. */
 	vaccel_engine_kick(engine);
 	vaccel_engine_complete_list(&cancelled);
+	return running;
 }
 
 /**
@@ -425,13 +442,6 @@ static void vaccel_engine_preempt_locked(struct vaccel_engine *engine,
 		engine->resets++;
 	}
 	engine->deferred = VACCEL_PREEMPT_NONE;
-}
-
-static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine)
-{
-	struct vaccel_arbiter *arb = &engine->arbiter;
-
-	return arb->slots_used ? vaccel_job_of(arb->slot[0]) : NULL;
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "vaccel_tlb.h"
 #include "vaccel_topology.h"
 
+struct dma_fence;
 struct seq_file;
 struct task_struct;
 struct vaccel_context;
@@ -86,8 +87,9 @@ struct vaccel_engine {
 
 int vaccel_engines_init(struct vaccel_device *vdev);
 void vaccel_engine_queue_job(struct vaccel_engine *engine, struct vaccel_job *job);
-void vaccel_engine_cancel_context(struct vaccel_engine *engine,
-				  struct vaccel_context *ctx, int error);
+struct dma_fence *vaccel_engine_cancel_context(struct vaccel_engine *engine,
+					       struct vaccel_context *ctx,
+					       int error);
 u64 vaccel_engine_busy_ns(struct vaccel_engine *engine);
 int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 			bool progressed, unsigned int level);

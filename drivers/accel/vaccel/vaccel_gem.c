@@ -36,6 +36,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_drv.h"
+#include "vaccel_file.h"
 #include "vaccel_gem.h"
 #include "vaccel_vm.h"
 

@@ -34,6 +34,7 @@
 
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
+#include "vaccel_file.h"
 #include "vaccel_gem.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"

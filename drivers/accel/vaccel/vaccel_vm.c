@@ -47,20 +47,20 @@
  * ioctls were made.
  */
 
-#include <linux/debugfs.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_context.h"
-#include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_file.h"
 #include "vaccel_gem.h"
 #include "vaccel_vm.h"
 
@@ -778,10 +778,12 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 static void vaccel_vm_free(struct drm_gpuvm *gpuvm)
 {
 	struct vaccel_vm *vm = container_of(gpuvm, struct vaccel_vm, base);
+	struct vaccel_device *vdev = vm->vdev;
 
 	mutex_destroy(&vm->bind_lock);
 	mutex_destroy(&vm->lock);
 	kfree(vm);
+	drm_dev_put(&vdev->drm);
 }
 
 static const struct drm_gpuvm_ops vaccel_gpuvm_ops = {
@@ -834,7 +836,8 @@ struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 	mutex_lock(&vdev->vms_lock);
 	list_add_tail(&vm->link, &vdev->vms);
 	mutex_unlock(&vdev->vms_lock);
-	vaccel_debugfs_vm_add(vm);
+	/* Dropped by vaccel_vm_free(): a VM can outlive its file. */
+	drm_dev_get(&vdev->drm);
 	return vm;
 
 err_fini_pt:
@@ -863,7 +866,6 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 		},
 	};
 
-	vaccel_debugfs_vm_remove(vm);
 	mutex_lock(&vdev->vms_lock);
 	list_del(&vm->link);
 	mutex_unlock(&vdev->vms_lock);

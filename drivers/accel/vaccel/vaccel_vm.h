@@ -62,28 +62,6 @@ struct vaccel_vm {
 	struct dma_fence *last_bind;
 };
 
-/**
- * struct vaccel_file - what the driver keeps per open file
- * @vm: the file's GPU address space
- * @bo_handles: BO handles the file holds, at most %VACCEL_MAX_BOS_PER_FILE;
- *	atomic, as GEM creates and closes handles without a driver lock
- * @contexts: the file's contexts by handle; lookups take the xarray's lock
- * @contexts_lock: serialises creating and destroying contexts, and protects
- *	@num_contexts
- * @num_contexts: contexts in @contexts
- * @busy_ns: time the file's buffers spent on engines, per engine class, for
- *	fdinfo; added to by the engines as buffers retire
- */
-struct vaccel_file {
-	struct vaccel_vm *vm;
-	atomic_t bo_handles;
-	struct xarray contexts;
-	/* Serialises context creation and destruction; protects num_contexts. */
-	struct mutex contexts_lock;
-	unsigned int num_contexts;
-	atomic64_t busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT];
-};
-
 struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 				   struct drm_file *file);
 void vaccel_vm_destroy(struct vaccel_vm *vm);

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_FILE_H__
+#define __VACCEL_FILE_H__
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include <drm/vaccel_accel.h>
+
+struct drm_file;
+struct drm_printer;
+struct vaccel_device;
+struct vaccel_vm;
+
+/* Buffers a file may have submitted and not yet retired, binds included. */
+#define VACCEL_MAX_JOBS_PER_FILE	4096
+
+/**
+ * struct vaccel_file - what the driver keeps per open file
+ * @refcount: one for the open file, one per context; the last reference
+ *	drops the device and the module, see "Open files"
+ * @vdev: the device, referenced
+ * @vm: the file's GPU address space
+ * @client_id: the DRM client id of the file
+ * @bo_handles: BO handles the file holds, at most %VACCEL_MAX_BOS_PER_FILE;
+ *	atomic, as GEM creates and closes handles without a driver lock
+ * @contexts: the file's contexts by handle; lookups take the xarray's lock
+ * @contexts_lock: serialises creating and destroying contexts, and protects
+ *	@num_contexts
+ * @num_contexts: contexts in @contexts
+ * @jobs: jobs allocated for the file's submissions and binds and not yet
+ *	freed, at most %VACCEL_MAX_JOBS_PER_FILE
+ * @jobs_wq: submitters wait here for @jobs to drop
+ * @busy_ns: time the file's buffers spent on engines, per engine class, for
+ *	fdinfo; added to by the engines as buffers retire
+ */
+struct vaccel_file {
+	struct kref refcount;
+	struct vaccel_device *vdev;
+	struct vaccel_vm *vm;
+	u64 client_id;
+	atomic_t bo_handles;
+	struct xarray contexts;
+	/* Serialises context creation and destruction; protects num_contexts. */
+	struct mutex contexts_lock;
+	unsigned int num_contexts;
+	atomic_t jobs;
+	wait_queue_head_t jobs_wq;
+	atomic64_t busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT];
+};
+
+struct vaccel_file *vaccel_file_create(struct vaccel_device *vdev,
+				       struct drm_file *file);
+void vaccel_file_close(struct vaccel_file *vfile);
+void vaccel_file_get(struct vaccel_file *vfile);
+void vaccel_file_put(struct vaccel_file *vfile);
+int vaccel_file_job_reserve(struct vaccel_file *vfile);
+void vaccel_file_job_release(struct vaccel_file *vfile);
+void vaccel_file_show_fdinfo(struct vaccel_file *vfile, struct drm_printer *p);
+
+#endif /* __VACCEL_FILE_H__ */
