@@ -33,6 +33,7 @@
 #define UNMAPPED_VA	SZ_8M
 #define NPAGES		5
 #define TIMEOUT_MS	300
+#define TIME_LIMIT_MS	1000
 
 #define HDR(op, flags, words)	DRM_VACCEL_PKT_HEADER(op, flags, words)
 
@@ -63,6 +64,7 @@ static int vaccel_engine_test_init(struct kunit *test)
 		.devices = 1, .compute_engines = 1, .copy_engines = 1, .va_bits = 48,
 		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
 		.timeout_ms = TIMEOUT_MS,
+		.time_limit_ms = TIME_LIMIT_MS,
 		.dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT,
 	};
 	struct vaccel_engine_test *t;
@@ -588,6 +590,39 @@ static void vaccel_test_engine_complete_in_seqno_order(struct kunit *test)
 		vaccel_job_free(job[i]);
 }
 
+/*
+ * A buffer of DELAYs, each shorter than the hang timeout, progresses at
+ * every packet but runs past its time limit: it fails with -ETIMEDOUT, its
+ * context is banned with reason TIME_LIMIT and its next buffer cancelled,
+ * and the engine, which stopped it itself, is not reset.
+ */
+static void vaccel_test_engine_time_limit(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct dma_fence *f, *after;
+	u64 start, took;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		t->cmd[2 * i] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
+		t->cmd[2 * i + 1] = TIMEOUT_MS / 2 * NSEC_PER_MSEC;
+	}
+	t->cmd[20] = HDR(DRM_VACCEL_PKT_NOP, 0, 1);
+	start = ktime_get_ns();
+	f = submit(test, t->ctx, CMD_VA, 20 * 8);
+	after = submit(test, t->ctx, CMD_VA + 20 * 8, 8);
+	KUNIT_EXPECT_EQ(test, wait(test, f), -ETIMEDOUT);
+	took = ktime_get_ns() - start;
+	KUNIT_EXPECT_EQ(test, wait(test, after), -ECANCELED);
+	KUNIT_EXPECT_GE(test, took, TIME_LIMIT_MS * NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT(test, took, 5 * TIMEOUT_MS / 2 * 10 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, t->ctx->ban_reason, DRM_VACCEL_BAN_TIME_LIMIT);
+	KUNIT_EXPECT_EQ(test, t->ctx->guilty_resets, 0);
+	KUNIT_EXPECT_EQ(test, e->resets, 0);
+	KUNIT_EXPECT_EQ(test, e->hangs, 0);
+}
+
 static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_engine_packets, vaccel_pkt_gen_params),
 	KUNIT_CASE(vaccel_test_engine_in_order),
@@ -598,6 +633,7 @@ static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE(vaccel_test_engine_priority),
 	KUNIT_CASE(vaccel_test_engine_hang),
 	KUNIT_CASE(vaccel_test_engine_hang_escalates),
+	KUNIT_CASE(vaccel_test_engine_time_limit),
 	{}
 };
 

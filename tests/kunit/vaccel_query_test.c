@@ -26,6 +26,7 @@ static int vaccel_query_test_init(struct kunit *test)
 		.devices = 1, .compute_engines = 3, .copy_engines = 2, .va_bits = 40,
 		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
 		.timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT,
+		.time_limit_ms = VACCEL_TIME_LIMIT_MS_DEFAULT,
 		.dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT,
 	};
 	struct vaccel_query_test *t;

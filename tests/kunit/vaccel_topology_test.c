@@ -18,15 +18,20 @@ struct vaccel_topology_case {
 /* Devices, compute, copy, va_bits, single use; default scheduling. */
 #define TOPO(d, c, k, v, ...) \
 	{ d, c, k, v, __VA_ARGS__ + 0, VACCEL_TIMESLICE_MS_DEFAULT, \
-	  VACCEL_TIMEOUT_MS_DEFAULT, VACCEL_DISPATCH_SLICE_DEFAULT }
+	  VACCEL_TIMEOUT_MS_DEFAULT, VACCEL_TIME_LIMIT_MS_DEFAULT, \
+	  VACCEL_DISPATCH_SLICE_DEFAULT }
 /* The default topology with scheduling parameters. */
 #define SCHED(slice, timeout, n, ...) \
-	{ 1, 2, 1, 48, false, slice, timeout, VACCEL_DISPATCH_SLICE_DEFAULT, \
-	  { __VA_ARGS__ }, n }
+	{ 1, 2, 1, 48, false, slice, timeout, VACCEL_TIME_LIMIT_MS_DEFAULT, \
+	  VACCEL_DISPATCH_SLICE_DEFAULT, { __VA_ARGS__ }, n }
 /* The default topology with a dispatch slice. */
 #define DSLICE(n) \
 	{ 1, 2, 1, 48, false, VACCEL_TIMESLICE_MS_DEFAULT, \
-	  VACCEL_TIMEOUT_MS_DEFAULT, n }
+	  VACCEL_TIMEOUT_MS_DEFAULT, VACCEL_TIME_LIMIT_MS_DEFAULT, n }
+/* The default topology with a time limit. */
+#define LIMIT(ms) \
+	{ 1, 2, 1, 48, false, VACCEL_TIMESLICE_MS_DEFAULT, \
+	  VACCEL_TIMEOUT_MS_DEFAULT, ms, VACCEL_DISPATCH_SLICE_DEFAULT }
 
 static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "defaults", TOPO(1, 2, 1, 48), 0 },
@@ -48,6 +53,10 @@ static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "slice_too_long", SCHED(1001, 2000, 0), -EINVAL },
 	{ "timeout_too_short", SCHED(10, 9, 0), -EINVAL },
 	{ "timeout_too_long", SCHED(10, 600001, 0), -EINVAL },
+	{ "time_limit_shortest", LIMIT(100), 0 },
+	{ "time_limit_longest", LIMIT(86400000), 0 },
+	{ "time_limit_too_short", LIMIT(99), -EINVAL },
+	{ "time_limit_too_long", LIMIT(86400001), -EINVAL },
 	{ "dispatch_slice_smallest", DSLICE(64), 0 },
 	{ "dispatch_slice_largest", DSLICE(1 << 20), 0 },
 	{ "dispatch_slice_too_small", DSLICE(63), -EINVAL },
@@ -155,6 +164,8 @@ static void vaccel_test_topology_init(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, topo->timeslice_ns, p->timeslice_ms * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, topo->timeout_ns, p->timeout_ms * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, topo->time_limit_ns,
+			(u64)p->time_limit_ms * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, topo->dispatch_slice, p->dispatch_slice);
 }
 
@@ -173,6 +184,7 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, p.single_use);
 	KUNIT_EXPECT_EQ(test, p.timeslice_ms, 10);
 	KUNIT_EXPECT_EQ(test, p.timeout_ms, 2000);
+	KUNIT_EXPECT_EQ(test, p.time_limit_ms, 30000);
 	KUNIT_EXPECT_EQ(test, p.dispatch_slice, 8192);
 	KUNIT_EXPECT_EQ(test, p.granularity_count, 0);
 
@@ -192,6 +204,7 @@ static void vaccel_test_topology_max_fits(struct kunit *test)
 		.va_bits = VACCEL_VA_BITS_MAX,
 		.timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT,
 		.timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT,
+		.time_limit_ms = VACCEL_TIME_LIMIT_MS_DEFAULT,
 		.dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT,
 	};
 	struct vaccel_topology *topo;

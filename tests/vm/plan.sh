@@ -167,6 +167,12 @@ vt_run test_sched params hang_detected_and_recovered time_off_engine_never_count
 vt_run test_dispatch infinite_loop_recovered
 vt_unload
 
+# The time limit: buffers that progress for ever are stopped all the same.
+vt_load time_limit_ms=1000
+vt_run test_packets time_limit_stops_many_short_packets
+vt_run test_dispatch time_limit_stops_endless_grid
+vt_unload
+
 # Escalation to a device reset, each rule on a load without earlier
 # hangs: three hangs in 30 s, and a hang again before the engine recovered.
 vt_load timeout_ms=300 timeslice_ms=5
@@ -237,6 +243,8 @@ vt_load_refused timeout_ms=600001
 vt_load_refused preempt_granularity=4
 vt_load_refused preempt_granularity=1,1
 vt_load_refused preempt_granularity=3,3,2
+vt_load_refused time_limit_ms=99
+vt_load_refused time_limit_ms=86400001
 vt_load_refused dispatch_slice=63
 vt_load_refused dispatch_slice=1048577
 

@@ -497,6 +497,9 @@ VTEST(malformed_dispatches)
 		{ { 1, 1, 1 }, { 1, 1, 1 }, 0, 0 },		/* no stack */
 		{ { 1, 1, 1 }, { 1, 1, 1 }, 0, 24 },		/* misaligned stack */
 		{ { 1, 1, 1 }, { 1024, 1, 1 }, 0, 65536 },	/* 64 MiB of stacks */
+		/* 2^40 work-items, past max_grid_items: it would run for days. */
+		{ { 1u << 20, 1u << 20, 1 }, { 1, 1, 1 }, 0, 64 },
+		{ { 65536, 65536, 2 }, { 1, 1, 1 }, 0, 64 },
 	};
 	unsigned int i;
 
@@ -511,6 +514,48 @@ VTEST(malformed_dispatches)
 				DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
 		fx_close(&f);
 	}
+}
+
+/*
+ * A grid of 2^32 one-item workgroups progresses at every workgroup, so it
+ * never hangs: the time limit (the plan loads time_limit_ms=1000) stops
+ * it, fails it with ETIMEDOUT and bans its context with reason
+ * TIME_LIMIT, without an engine reset; a context on the other engine runs
+ * on.
+ */
+VTEST_NAMED(time_limit_stops_endless_grid)
+{
+	static const __u32 k[] = { RET };
+	struct fx f = fx_open();
+	__u32 other = vt_ctx_create(f.d.fd, COMPUTE, 1), o = vt_syncobj(f.d.fd);
+	__u32 grid[3] = { 65536, 65536, 1 }, one[3] = { 1, 1, 1 };
+	struct drm_vaccel_context_state s;
+	long long limit_ms = vt_param("time_limit_ms");
+	__u64 t;
+
+	VT_ASSERT_EQ(f.d.info.time_limit_ns, limit_ms * 1000000ull);
+	VT_ASSERT_EQ(f.d.info.max_grid_items, 1ull << 32);
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), 0, grid, one, 0, 64);
+	t = vt_now_ns();
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_OK(vt_syncobj_wait_ms(f.d.fd, o, 60000));
+	t = vt_now_ns() - t;
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), -ETIMEDOUT);
+	s = vt_ctx_state(f.d.fd, f.ctx);
+	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_TIME_LIMIT);
+	VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_BANNED);
+	VT_ASSERT_EQ(s.guilty_resets, 0);
+	/* At least the limit of engine time, and not much more. */
+	VT_ASSERT(t >= (__u64)limit_ms * VT_MS);
+	if (s.engine_ns > (__u64)limit_ms * VT_MS * 3 / 2)
+		vtest_fail(__FILE__, __LINE__, "ran %llu ms of engine time",
+			   (unsigned long long)(s.engine_ns / VT_MS));
+	VT_ASSERT_ERRNO(vt_submit_raw(f.d.fd, f.ctx, f.c.bo.va, 8, NULL, 0, NULL, 0),
+			ECANCELED);
+
+	vt_pkt_dispatch(&f.c, KERNEL(&f, k), 0, one, one, 0, 64);
+	run_expect_status(&f, other, 1);
+	fx_close(&f);
 }
 
 VTEST(dispatch_refused_on_copy_engine)

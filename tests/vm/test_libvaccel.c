@@ -44,8 +44,9 @@ static void check_info(struct vaccel_device *dev)
 	VT_ASSERT(info.driver_name && !strcmp(info.driver_name, "vaccel"));
 	VT_ASSERT(info.driver_desc && strlen(info.driver_desc) > 0);
 	VT_ASSERT_EQ(info.driver_major, DRM_VACCEL_UAPI_MAJOR);
-	for (i = 0; i < ARRAY_SIZE(info.reserved); i++)
-		VT_ASSERT(info.reserved[i] == 0);
+	VT_ASSERT(info.hang_timeout_ns == raw.hang_timeout_ns);
+	VT_ASSERT(info.time_limit_ns == raw.time_limit_ns);
+	VT_ASSERT(info.time_limit_ns >= 100000000ull);
 }
 
 static unsigned int node_minor(const char *path)

@@ -735,9 +735,48 @@ VTEST(malformed_packets)
 	MALFORMED(&f, HDR(DRM_VACCEL_PKT_FILL, 1, 4), v, 4, 0);
 	MALFORMED(&f, HDR(DRM_VACCEL_PKT_TIMESTAMP, 1, 2), v);
 	MALFORMED(&f, HDR(DRM_VACCEL_PKT_DELAY, 0x40, 2), 0);
+	/* Sizes past max_copy_size, whatever is mapped. */
+	VT_ASSERT_EQ(f.d.info.max_copy_size, 4ull << 30);
+	MALFORMED(&f, HDR(DRM_VACCEL_PKT_COPY, 0, 4), v, v + 8, (4ull << 30) + 1);
+	MALFORMED(&f, HDR(DRM_VACCEL_PKT_COPY, 0, 4), v, v + 8, ~0ull);
+	MALFORMED(&f, HDR(DRM_VACCEL_PKT_FILL, 0, 4), v, (4ull << 30) + 4, 0);
+	MALFORMED(&f, HDR(DRM_VACCEL_PKT_FILL, 0, 4), v, ~3ull, 0);
 }
 
 /* A packet that runs past the end of its buffer: MALFORMED. */
+/*
+ * A buffer of short DELAYs progresses at every packet, so it never hangs:
+ * the time limit (the plan loads time_limit_ms=1000) stops it, with
+ * ETIMEDOUT and the ban reason TIME_LIMIT, and cancels what its context
+ * queued behind it.
+ */
+VTEST_NAMED(time_limit_stops_many_short_packets)
+{
+	struct fx f = fx_open();
+	long long limit_ms = vt_param("time_limit_ms");
+	__u32 o1 = vt_syncobj(f.d.fd), o2 = vt_syncobj(f.d.fd);
+	struct drm_vaccel_context_state s;
+	unsigned int i, n = 4 * limit_ms / 100;
+
+	VT_ASSERT_EQ(f.d.info.time_limit_ns, limit_ms * 1000000ull);
+	for (i = 0; i < n; i++)
+		vt_pkt_delay(&f.c, 100 * VT_MS);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o1);
+	vt_pkt_write32(&f.c, f.marks.va, 1);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o2);
+	VT_ASSERT_OK(vt_syncobj_wait_ms(f.d.fd, o2, 4 * limit_ms));
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o1), -ETIMEDOUT);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o2), -ECANCELED);
+	VT_ASSERT_EQ(VT_U32(&f.marks, 0), 0);
+	s = vt_ctx_state(f.d.fd, f.ctx);
+	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_TIME_LIMIT);
+	VT_ASSERT_EQ(s.guilty_resets, 0);
+	if (s.engine_ns < (__u64)limit_ms * VT_MS ||
+	    s.engine_ns > (__u64)limit_ms * VT_MS * 3 / 2)
+		vtest_fail(__FILE__, __LINE__, "stopped after %llu ms of engine time",
+			   (unsigned long long)(s.engine_ns / VT_MS));
+}
+
 VTEST(malformed_past_buffer_end)
 {
 	struct fx f = fx_open();

@@ -18,7 +18,9 @@
  *	ok <program>.<case>
  *	not ok <program>.<case>: <why>
  *
- * Arguments on the command line select cases by name.
+ * Arguments on the command line select cases by name.  A case declared
+ * with VTEST_NAMED() instead of VTEST() runs only when named: it needs a
+ * module load of its own, which the plan gives it.
  */
 #ifndef VTEST_H
 #define VTEST_H
@@ -35,6 +37,7 @@
 struct vtest_case {
 	const char *name;
 	void (*fn)(void);
+	int named_only;
 };
 
 #define VTEST_MAX_CASES 256
@@ -56,15 +59,18 @@ static inline void vtest_fail(const char *file, int line, const char *fmt, ...)
 	_exit(1);
 }
 
-#define VTEST(case_name)						\
+#define VTEST_REGISTER(case_name, named)				\
 	static void vtest_fn_##case_name(void);				\
 	__attribute__((constructor)) static void vtest_reg_##case_name(void) \
 	{								\
 		if (vtest_ncases < VTEST_MAX_CASES)			\
 			vtest_cases[vtest_ncases++] = (struct vtest_case) { \
-				#case_name, vtest_fn_##case_name };	\
+				#case_name, vtest_fn_##case_name, named }; \
 	}								\
 	static void vtest_fn_##case_name(void)
+
+#define VTEST(case_name)	VTEST_REGISTER(case_name, 0)
+#define VTEST_NAMED(case_name)	VTEST_REGISTER(case_name, 1)
 
 #define VT_ASSERT(cond)							\
 	do {								\
@@ -109,12 +115,14 @@ static inline void vtest_fail(const char *file, int line, const char *fmt, ...)
 		return vtest_main(argc, argv);				\
 	}
 
-static inline int vtest_selected(const char *name, int argc, char **argv)
+static inline int vtest_selected(const struct vtest_case *c, int argc,
+				 char **argv)
 {
+	const char *name = c->name;
 	int i;
 
 	if (argc < 2)
-		return 1;
+		return !c->named_only;
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], name))
 			return 1;
@@ -131,7 +139,7 @@ static inline int vtest_main(int argc, char **argv)
 		int status;
 		pid_t pid;
 
-		if (!vtest_selected(c->name, argc, argv))
+		if (!vtest_selected(c, argc, argv))
 			continue;
 		fflush(stdout);
 		pid = fork();

@@ -39,7 +39,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	4
+#define DRM_VACCEL_UAPI_MINOR	5
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -207,6 +207,25 @@ struct drm_vaccel_device_info {
 	 * size (uapi 1.4)
 	 */
 	__u64 private_base;
+	/**
+	 * @hang_timeout_ns: engine time a buffer may run without progress
+	 * before it is hung, module parameter ``timeout_ms`` (uapi 1.5)
+	 */
+	__u64 hang_timeout_ns;
+	/**
+	 * @time_limit_ns: engine time a buffer may use in all, progress or
+	 * not, module parameter ``time_limit_ms``; see "Limits" (uapi 1.5)
+	 */
+	__u64 time_limit_ns;
+	/**
+	 * @max_grid_items: most work-items in the grid of a DISPATCH, the
+	 * product of its three sizes (uapi 1.5)
+	 */
+	__u64 max_grid_items;
+	/**
+	 * @max_copy_size: largest size of a COPY or a FILL, bytes (uapi 1.5)
+	 */
+	__u64 max_copy_size;
 };
 
 /**
@@ -628,6 +647,12 @@ enum drm_vaccel_ban_reason {
 	 * reset
 	 */
 	DRM_VACCEL_BAN_HANG = 2,
+	/**
+	 * @DRM_VACCEL_BAN_TIME_LIMIT: a buffer used up its time limit,
+	 * &drm_vaccel_device_info.time_limit_ns of engine time; its fence
+	 * carries ``-ETIMEDOUT`` (uapi 1.5)
+	 */
+	DRM_VACCEL_BAN_TIME_LIMIT = 3,
 };
 
 /**
@@ -783,6 +808,23 @@ struct drm_vaccel_submit {
 #define DRM_VACCEL_MAX_SYNCS		64
 
 /**
+ * DOC: Limits
+ *
+ * Every buffer ends in finite time, whatever it holds.  A buffer that
+ * makes no progress for &drm_vaccel_device_info.hang_timeout_ns of engine
+ * time is hung (its context banned with %DRM_VACCEL_BAN_HANG, the engine
+ * reset); a buffer that has used &drm_vaccel_device_info.time_limit_ns of
+ * engine time in all, progressing or not, is stopped at its next check
+ * (its context banned with %DRM_VACCEL_BAN_TIME_LIMIT).  Either way its
+ * fence signals with ``-ETIMEDOUT`` and the context's other buffers with
+ * ``-ECANCELED``.  Time off the engine, waiting behind other contexts or
+ * preempted, never counts.  The packets are bounded too: a COPY or FILL of
+ * more than &drm_vaccel_device_info.max_copy_size bytes, or a DISPATCH of
+ * more than &drm_vaccel_device_info.max_grid_items work-items, is
+ * malformed.
+ */
+
+/**
  * DOC: Packets
  *
  * A DMA buffer is a sequence of packets of 64-bit words.  The first word of
@@ -814,11 +856,15 @@ enum drm_vaccel_pkt_op {
 	 * the size.  Length 3.
 	 */
 	DRM_VACCEL_PKT_WRITE_IMM = 1,
-	/** @DRM_VACCEL_PKT_COPY: {src, dst, size}: copies size bytes.  Length 4. */
+	/**
+	 * @DRM_VACCEL_PKT_COPY: {src, dst, size}: copies size bytes, at most
+	 * &drm_vaccel_device_info.max_copy_size.  Length 4.
+	 */
 	DRM_VACCEL_PKT_COPY = 2,
 	/**
-	 * @DRM_VACCEL_PKT_FILL: {dst, size, value}: fills size bytes with the
-	 * low 32 bits of value repeated; dst and size multiples of 4.  Length 4.
+	 * @DRM_VACCEL_PKT_FILL: {dst, size, value}: fills size bytes, at most
+	 * &drm_vaccel_device_info.max_copy_size, with the low 32 bits of value
+	 * repeated; dst and size multiples of 4.  Length 4.
 	 */
 	DRM_VACCEL_PKT_FILL = 3,
 	/**
@@ -851,9 +897,10 @@ enum drm_vaccel_pkt_op {
 	 * runs the RV64 kernel at entry over a grid of work-items, in
 	 * workgroups; every work-item starts with a0 = args, sp at the top of
 	 * its own stack of stack size bytes, and ends when it returns.  The
-	 * grid counts work-items; the workgroups at its far edges may be
-	 * partial.  Limits in &struct drm_vaccel_device_info; COMPUTE engines
-	 * only.  A work-item's fault faults the context.  Length 11 (uapi 1.4).
+	 * grid counts work-items, at most
+	 * &drm_vaccel_device_info.max_grid_items in all; the workgroups at its
+	 * far edges may be partial.  Limits in &struct drm_vaccel_device_info;
+	 * COMPUTE engines only.  A work-item's fault faults the context.  Length 11 (uapi 1.4).
 	 */
 	DRM_VACCEL_PKT_DISPATCH = 7,
 };

@@ -9,8 +9,8 @@
  * The device answer is read into the structure this library was built
  * with: the kernel fills the prefix it has and clears the rest, so an older
  * or newer kernel both work (a uapi 1.0 module reports no max_bo_size,
- * max_bind_ops or max_bos_per_file, one before 1.4 no compute limits:
- * they read as zero).  The engine list is
+ * max_bind_ops or max_bos_per_file, one before 1.4 no compute limits, one
+ * before 1.5 no timeouts: they read as zero).  The engine list is
  * read whole, in two calls (size, then data), and indexed with the
  * kernel's entry_size.  The VM statistics are read fresh on every call.
  */
@@ -38,7 +38,7 @@ _Static_assert(VACCEL_MAX_ENGINE_CLASSES ==
 	       sizeof(((struct drm_vaccel_device_info *)0)->engine_count) /
 	       sizeof(__u32), "engine_count slots differ from the uapi");
 
-/* The fields taken from the reserved space keep the structure's size. */
+/* The fields taken from the reserved space kept the structure's size. */
 _Static_assert(sizeof(struct vaccel_device_info) ==
 	       offsetof(struct vaccel_device_info, max_bo_size) + 8 * sizeof(uint64_t),
 	       "struct vaccel_device_info changed size");
@@ -167,6 +167,8 @@ VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
 	out->max_private_size = info->max_private_size;
 	out->local_base = info->local_base;
 	out->private_base = info->private_base;
+	out->hang_timeout_ns = info->hang_timeout_ns;
+	out->time_limit_ns = info->time_limit_ns;
 	return 0;
 }
 

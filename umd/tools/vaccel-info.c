@@ -125,6 +125,11 @@ static int print_device(const struct vaccel_device *dev)
 	} else {
 		printf("  kernels         not supported (uapi before 1.4)\n");
 	}
+	/* Timeouts came with uapi 1.5. */
+	if (info.time_limit_ns)
+		printf("  buffer limits   hung after %" PRIu64 " ms without progress, "
+		       "stopped after %" PRIu64 " ms\n", info.hang_timeout_ns / 1000000,
+		       info.time_limit_ns / 1000000);
 
 	n = vaccel_device_engine_count(dev);
 	if (n < 0)

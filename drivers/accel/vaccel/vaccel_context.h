@@ -140,6 +140,8 @@ struct vaccel_context {
  *	started
  * @stall_ns: engine time without progress before its last preemption,
  *	which counts towards the hang timeout when it resumes
+ * @run_ns: engine time it used before its current run, which counts
+ *	towards its time limit
  * @hw_fence: signalled by the engine when the buffer completes; allocated
  *	at submit, initialised by run_job
  * @arb: the buffer as the arbiter sees it: on its context's ring while it
@@ -163,6 +165,7 @@ struct vaccel_job {
 	u64 offset;
 	u64 pkt_progress;
 	u64 stall_ns;
+	u64 run_ns;
 	struct dma_fence *hw_fence;
 	struct vaccel_arbiter_buffer arb;
 	struct list_head pending_link;

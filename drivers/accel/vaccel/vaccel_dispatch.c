@@ -132,6 +132,10 @@ static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
 			return -EINVAL;
 		items *= d->wg[i];
 	}
+	/* Each size is below 2^32: the product of two cannot overflow. */
+	if ((u64)d->grid[0] * d->grid[1] > VACCEL_MAX_GRID_ITEMS ||
+	    (u64)d->grid[0] * d->grid[1] * d->grid[2] > VACCEL_MAX_GRID_ITEMS)
+		return -EINVAL;
 	if (items > VACCEL_MAX_WORKGROUP_ITEMS || d->entry % 4)
 		return -EINVAL;
 	if (op[8] > VACCEL_MAX_LOCAL_SIZE || !op[9] ||

@@ -5,6 +5,7 @@
 #ifndef __VACCEL_DISPATCH_H__
 #define __VACCEL_DISPATCH_H__
 
+#include <linux/bits.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -19,6 +20,7 @@ struct vaccel_rv_cpu;
 #define VACCEL_MAX_LOCAL_SIZE		SZ_64K
 #define VACCEL_MAX_STACK_SIZE		SZ_64K
 #define VACCEL_MAX_PRIVATE_SIZE		SZ_4M
+#define VACCEL_MAX_GRID_ITEMS		BIT_ULL(32)
 
 /*
  * The apertures, above any address space's va_end: the workgroup's local

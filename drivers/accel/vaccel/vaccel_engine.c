@@ -60,6 +60,16 @@
  * counts an innocent reset, goes back to its ring and later resumes where
  * it was.  The TLB is emptied.  Nothing innocent is lost or executed twice.
  *
+ * **Time limit.**  Progress alone does not make a buffer finite: a
+ * DISPATCH of billions of workgroups, or a buffer of countless short
+ * packets, progresses for days.  So every buffer also has a limit on its
+ * engine time in all (module parameter ``time_limit_ms``, like the job
+ * timeout of i915 and xe): the engine counts the time a buffer has run,
+ * keeps the count across preemptions, and stops it at the first check
+ * past the limit.  The buffer fails with ``-ETIMEDOUT`` and its context is
+ * banned (reason TIME_LIMIT) with its other buffers cancelled, as for a
+ * fault; the engine needs no reset, since it stopped the buffer itself.
+ *
  * **Escalation.**  Two cases call for a device reset.  An engine reset
  * that does not bring the engine back: the engine hangs again before it
  * has completed any buffer since its reset.  And repeated hangs:
@@ -335,14 +345,15 @@ u64 vaccel_engine_busy_ns(struct vaccel_engine *engine)
  * @engine: the engine
  *
  * Context: The engine's thread.
- * Return: nanoseconds until the arbiter's deadline or the hang timeout,
- * whichever comes first; 0 if it has passed.
+ * Return: nanoseconds until the arbiter's deadline, the hang timeout or
+ * the time limit, whichever comes first; 0 if it has passed.
  */
 u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine)
 {
 	u64 now = ktime_get_ns();
-	u64 until = min(READ_ONCE(engine->arb_deadline),
-			engine->stall_since + engine->timeout_ns);
+	u64 until = min3(READ_ONCE(engine->arb_deadline),
+			 engine->stall_since + engine->timeout_ns,
+			 engine->limit_at);
 
 	return until > now ? until - now : 0;
 }
@@ -355,6 +366,8 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now,
 	enum vaccel_preempt_reason reason;
 	int ret = 0;
 
+	if (now >= engine->limit_at)
+		return -ETIME;
 	if (now - engine->stall_since >= engine->timeout_ns)
 		return -ETIMEDOUT;
 
@@ -402,8 +415,8 @@ static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now,
  * Context: The engine's thread.
  * Return: 0 to go on; -EAGAIN to stop here, with the buffer's progress
  * saved by the caller, for a preemption or a reset; -ETIMEDOUT if the
- * buffer is hung; the context's error if it was cancelled; -ENODEV if the
- * engine stops.
+ * buffer is hung; -ETIME if it used up its time limit; the context's error
+ * if it was cancelled; -ENODEV if the engine stops.
  */
 int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 			bool progressed, unsigned int level)
@@ -420,7 +433,8 @@ int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 		engine->stall_since = now;
 	if (!READ_ONCE(engine->attention) &&
 	    now < READ_ONCE(engine->arb_deadline) &&
-	    now - engine->stall_since < engine->timeout_ns)
+	    now - engine->stall_since < engine->timeout_ns &&
+	    now < engine->limit_at)
 		return 0;
 	return vaccel_engine_checkpoint(engine, now, level);
 }
@@ -466,8 +480,9 @@ static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *
 	LIST_HEAD(cancelled);
 	bool keep;
 
-	/* Its time without progress resumes with it. */
+	/* Its time without progress, and its time in all, resume with it. */
 	job->stall_ns = now - engine->stall_since;
+	job->run_ns += now - engine->run_start;
 	spin_lock(&engine->lock);
 	/* A reset asked for since the check that stopped it wins. */
 	reason = engine->reset_pending ? VACCEL_PREEMPT_RESET : engine->stop_reason;
@@ -554,8 +569,14 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	vaccel_arbiter_retire(&engine->arbiter, now);
 	if (!ret)
 		engine->reset_unproven = false;
-	/* A failed page-table update is the bind's error, not a fault. */
-	if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
+	if (ret == -ETIME) {
+		/* Out of time: banned, like a hang, but the engine is fine. */
+		if (!ctx->ban_reason)
+			ctx->ban_reason = DRM_VACCEL_BAN_TIME_LIMIT;
+		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
+		ret = -ETIMEDOUT;
+	} else if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
+		/* A failed page-table update is the bind's error, not a fault. */
 		if (!ctx->faulted) {
 			ctx->faulted = true;
 			ctx->fault = *fault;
@@ -610,6 +631,9 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 		now = ktime_get_ns();
 		vaccel_arbiter_start(&engine->arbiter, now);
 		engine->stall_since = now - job->stall_ns;
+		engine->run_start = now;
+		engine->limit_at = now + engine->time_limit_ns -
+				   min(job->run_ns, engine->time_limit_ns);
 		vaccel_engine_rearm_locked(engine, now);
 	}
 	spin_unlock(&engine->lock);
@@ -847,6 +871,7 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		engine->index = i;
 		engine->desc = vdev->topo.engines[i];
 		engine->timeout_ns = vdev->topo.timeout_ns;
+		engine->time_limit_ns = vdev->topo.time_limit_ns;
 		engine->arb_deadline = U64_MAX;
 		vaccel_tlb_init(&engine->tlb);
 		spin_lock_init(&engine->lock);

@@ -41,12 +41,16 @@ struct vaccel_rv_cpu;
  * @arbiter: the HW queue and the policy that fills and preempts it
  * @num_contexts: contexts bound to the engine
  * @timeout_ns: time a buffer may run without progress before it is a hang
+ * @time_limit_ns: engine time a buffer may use in all
  * @attention: the running buffer must stop at its next check; written
  *	under @lock, read by @thread without
  * @arb_deadline: when the arbiter may want the engine back without any
  *	new event; written under @lock, read by @thread without
  * @stall_since: when the running buffer last made progress, shifted back
  *	by its earlier time on the engine without progress; @thread's own
+ * @run_start: when the running buffer started its current run; @thread's
+ *	own
+ * @limit_at: when the running buffer reaches its time limit; @thread's own
  * @force_preempt: debugfs asked for a preemption
  * @reset_pending: an engine or device reset was asked for
  * @deferred: the preemption the arbiter wants, postponed to the end of the
@@ -72,9 +76,12 @@ struct vaccel_engine {
 	struct vaccel_arbiter arbiter;
 	unsigned int num_contexts;
 	u64 timeout_ns;
+	u64 time_limit_ns;
 	bool attention;
 	u64 arb_deadline;
 	u64 stall_since;
+	u64 run_start;
+	u64 limit_at;
 	bool force_preempt;
 	bool reset_pending;
 	enum vaccel_preempt_reason deferred;

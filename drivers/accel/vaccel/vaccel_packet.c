@@ -131,9 +131,10 @@ static int vaccel_exec_write_imm(struct vaccel_exec *x, u32 flags, const u64 *op
 
 /*
  * Runs @step over [0, @size) in pieces of at most a page, from the end when
- * @backwards, checking between pieces and letting others run every 64 KiB.
+ * @backwards, checking between pieces.
  * The one loop of the long packets: it starts from the job's progress and
- * leaves it there when a check stops it.
+ * leaves it there when a check stops it.  A piece copies a page at most,
+ * and every piece is a point where the CPU may run something else.
  */
 static int vaccel_exec_pieces(struct vaccel_exec *x, const u64 *op, u64 size,
 			      bool backwards,
@@ -150,8 +151,7 @@ static int vaccel_exec_pieces(struct vaccel_exec *x, const u64 *op, u64 size,
 		if (ret)
 			break;
 		done += len;
-		if (!(done % SZ_64K))
-			cond_resched();
+		cond_resched();
 		if (done < size) {
 			ret = vaccel_exec_check(x, true);
 			if (ret)
@@ -182,7 +182,7 @@ static int vaccel_exec_copy(struct vaccel_exec *x, u32 flags, const u64 *op)
 {
 	u64 src = op[0], dst = op[1], size = op[2];
 
-	if (flags)
+	if (flags || size > VACCEL_MAX_COPY_SIZE)
 		return vaccel_exec_malformed(x);
 	/* Overlapping forward copies run backwards: memmove semantics. */
 	return vaccel_exec_pieces(x, op, size, dst > src && dst - src < size,
@@ -202,7 +202,7 @@ static int vaccel_exec_fill(struct vaccel_exec *x, u32 flags, const u64 *op)
 	u32 *bounce = x->engine->bounce;
 	unsigned int i;
 
-	if (flags || op[0] % 4 || op[1] % 4)
+	if (flags || op[0] % 4 || op[1] % 4 || op[1] > VACCEL_MAX_COPY_SIZE)
 		return vaccel_exec_malformed(x);
 	for (i = 0; i < PAGE_SIZE / 4; i++)
 		bounce[i] = (u32)op[2];

@@ -5,6 +5,11 @@
 #ifndef __VACCEL_PACKET_H__
 #define __VACCEL_PACKET_H__
 
+#include <linux/sizes.h>
+
+/* The largest COPY or FILL, reported by the device query: a BO's most. */
+#define VACCEL_MAX_COPY_SIZE	SZ_4G
+
 struct vaccel_engine;
 struct vaccel_fault;
 struct vaccel_job;

@@ -36,6 +36,7 @@
 #include "vaccel_drv.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_packet.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"
 
@@ -75,6 +76,10 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->max_private_size = VACCEL_MAX_PRIVATE_SIZE;
 	info->local_base = VACCEL_LOCAL_BASE;
 	info->private_base = VACCEL_PRIVATE_BASE;
+	info->hang_timeout_ns = topo->timeout_ns;
+	info->time_limit_ns = topo->time_limit_ns;
+	info->max_grid_items = VACCEL_MAX_GRID_ITEMS;
+	info->max_copy_size = VACCEL_MAX_COPY_SIZE;
 }
 
 /**

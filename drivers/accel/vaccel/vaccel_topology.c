@@ -22,6 +22,9 @@
  *                                       priority band, see "Scheduler"
  * timeout_ms        10 to      2000     engine time without progress after
  *                   600000              which a buffer is hung
+ * time_limit_ms     100 to     30000    engine time a buffer may use in all,
+ *                   86400000            progress or not; past it the buffer
+ *                                       fails with ``-ETIMEDOUT``
  * preempt_granul-   0 to 3     finest   preemption granularity: 0 between
  * arity                                 DMA buffers, 1 between packets and
  *                                       inside long packets, 2 also
@@ -63,10 +66,10 @@
  * ``-EINVAL`` and a message naming the parameter, before any device exists.
  */
 
+#include <linux/array_size.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/moduleparam.h>
-#include <linux/array_size.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 
@@ -100,6 +103,10 @@ static unsigned int timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "Engine time without progress before a buffer is hung, ms [10..600000] (default 2000)");
 
+static unsigned int time_limit_ms = VACCEL_TIME_LIMIT_MS_DEFAULT;
+module_param(time_limit_ms, uint, 0444);
+MODULE_PARM_DESC(time_limit_ms, "Engine time a buffer may use in all, ms [100..86400000] (default 30000)");
+
 static unsigned int dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT;
 module_param(dispatch_slice, uint, 0444);
 MODULE_PARM_DESC(dispatch_slice, "Instructions a workgroup runs between two checks of its engine [64..1048576] (default 8192)");
@@ -125,6 +132,7 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->single_use = single_use;
 	params->timeslice_ms = timeslice_ms;
 	params->timeout_ms = timeout_ms;
+	params->time_limit_ms = time_limit_ms;
 	params->dispatch_slice = dispatch_slice;
 	memcpy(params->granularity, preempt_granularity,
 	       sizeof(params->granularity));
@@ -245,6 +253,11 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		*why = "timeout_ms must be 10 to 600000";
 		goto err;
 	}
+	if (params->time_limit_ms < VACCEL_TIME_LIMIT_MS_MIN ||
+	    params->time_limit_ms > VACCEL_TIME_LIMIT_MS_MAX) {
+		*why = "time_limit_ms must be 100 to 86400000";
+		goto err;
+	}
 	if (params->dispatch_slice < VACCEL_DISPATCH_SLICE_MIN ||
 	    params->dispatch_slice > VACCEL_DISPATCH_SLICE_MAX) {
 		*why = "dispatch_slice must be 64 to 1048576";
@@ -255,6 +268,7 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 
 	topo->timeslice_ns = (u64)params->timeslice_ms * NSEC_PER_MSEC;
 	topo->timeout_ns = (u64)params->timeout_ms * NSEC_PER_MSEC;
+	topo->time_limit_ns = (u64)params->time_limit_ms * NSEC_PER_MSEC;
 	topo->dispatch_slice = params->dispatch_slice;
 	topo->va_bits = params->va_bits;
 	topo->va_start = VACCEL_VA_START;

@@ -36,6 +36,10 @@
 #define VACCEL_TIMEOUT_MS_DEFAULT	2000
 #define VACCEL_TIMEOUT_MS_MIN		10
 #define VACCEL_TIMEOUT_MS_MAX		600000
+/* The time limit of a buffer: engine time in all, see DOC: Engines. */
+#define VACCEL_TIME_LIMIT_MS_DEFAULT	30000
+#define VACCEL_TIME_LIMIT_MS_MIN	100
+#define VACCEL_TIME_LIMIT_MS_MAX	86400000
 /* Instructions a workgroup runs between two checks of its engine. */
 #define VACCEL_DISPATCH_SLICE_MIN	64
 #define VACCEL_DISPATCH_SLICE_DEFAULT	8192
@@ -50,6 +54,7 @@
  * @single_use: one address space per device: one open file at a time
  * @timeslice_ms: the time slice of contexts of one band
  * @timeout_ms: time without progress that makes a buffer hung
+ * @time_limit_ms: engine time a buffer may use in all
  * @dispatch_slice: instructions a workgroup runs between two checks
  * @granularity: preemption granularity of each compute and copy engine, in
  *	engine order, or of all of them if @granularity_count is 1
@@ -64,6 +69,7 @@ struct vaccel_topology_params {
 	bool single_use;
 	unsigned int timeslice_ms;
 	unsigned int timeout_ms;
+	unsigned int time_limit_ms;
 	unsigned int dispatch_slice;
 	unsigned int granularity[VACCEL_MAX_ENGINES];
 	unsigned int granularity_count;
@@ -95,6 +101,7 @@ struct vaccel_engine_desc {
  * @single_use: the device admits one open file at a time
  * @timeslice_ns: the time slice
  * @timeout_ns: time without progress that makes a buffer hung
+ * @time_limit_ns: engine time a buffer may use in all
  * @dispatch_slice: instructions a workgroup runs between two checks
  * @engines: every engine, ordered by class then instance
  *
@@ -109,6 +116,7 @@ struct vaccel_topology {
 	bool single_use;
 	u64 timeslice_ns;
 	u64 timeout_ns;
+	u64 time_limit_ns;
 	u32 dispatch_slice;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
@@ -117,6 +125,6 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 			 const struct vaccel_topology_params *params,
 			 const char **why);
 void vaccel_topology_params_get(struct vaccel_topology_params *params);
+const char *vaccel_engine_class_name(u32 engine_class);
 
 #endif /* __VACCEL_TOPOLOGY_H__ */
-const char *vaccel_engine_class_name(u32 engine_class);
