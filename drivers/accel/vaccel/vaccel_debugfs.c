@@ -124,14 +124,14 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 		}
 		spin_unlock(&e->lock);
 
-		spin_lock(&e->tlb.lock);
+		mutex_lock(&e->tlb.lock);
 		if (e->tlb.pt)
 			seq_printf(m, "  tlb: root 0x%llx", vaccel_pt_root(e->tlb.pt));
 		else
 			seq_puts(m, "  tlb: detached");
 		seq_printf(m, " hits %llu misses %llu invalidations %llu\n",
 			   e->tlb.hits, e->tlb.misses, e->tlb.invalidations);
-		spin_unlock(&e->tlb.lock);
+		mutex_unlock(&e->tlb.lock);
 	}
 	return 0;
 }

@@ -10,28 +10,43 @@
  * workgroups, one after another, x fastest.  The engine keeps the state of
  * the dispatch in a &struct vaccel_dispatch that belongs to the job from
  * the packet's first slice to its end: the workgroup in flight, its
- * work-items' architectural state (&struct vaccel_rv_hart), whether each is
- * ready, waits at the barrier or has ended, its local memory and its
+ * work-items' architectural state (&struct vaccel_rv_hart), which of them
+ * are ready and which wait at the barrier, its local memory and its
  * stacks.  A preemption therefore needs no copy: the job keeps the state
- * and the packet resumes from it, at the same instruction.  The state is
- * charged to the memory cgroup of the context's creator.  The interpreter
- * itself (&struct vaccel_rv_cpu, with its caches) belongs to the engine.
+ * and the packet resumes from it, at the same instruction.  The
+ * interpreter itself (&struct vaccel_rv_cpu, with its caches) belongs to
+ * the engine.
  *
- * Inside a workgroup, one work-item runs at a time until it reaches the
- * barrier or ends, then the next ready one, round robin.  Work-items
+ * **Memory.**  The engine thread signals fences, so it must not wait for
+ * memory: reclaim may wait for fences itself.  The state is therefore
+ * allocated without blocking, in single pages (the work-items' state,
+ * seven to a page; local memory; the queues of work-items), and charged
+ * to the memory cgroup of the context's creator; the stacks are allocated
+ * a page at a time when a work-item first touches them, zeroed, so a
+ * dispatch costs what its kernels use rather than what they may use.  If
+ * memory runs out, the buffer fails with ``-ENOMEM`` and its context goes
+ * on: nothing waits, nothing is banned.
+ *
+ * **Work-items.**  Inside a workgroup, one work-item runs at a time until
+ * it reaches the barrier or ends, then the next ready one: the ready ones
+ * wait in a queue, those at the barrier in another, in the order they got
+ * there, and when every work-item that has not ended waits at the
+ * barrier, the two queues swap.  Every step is O(1).  Work-items
  * interleave only at barriers, so results do not depend on preemptions.
- * The barrier releases when every work-item that has not ended waits at
- * it.
  *
- * The engine runs slices of instructions (module parameter dispatch_slice)
- * with its TLB's lock held, so that the host pages the interpreter caches
- * stay valid (an unmap waits for the slice), then checks the engine, at
- * the instruction level inside a workgroup and at the workgroup level
- * between two.  A completed workgroup is the progress that restarts the
- * hang timeout.  A slice that stored to memory wakes the WAIT_MEM packets
- * of the device; one that did not leaves them asleep.
+ * **Slices.**  The engine runs slices of instructions (module parameter
+ * dispatch_slice) with its TLB locked, so that the host pages the
+ * interpreter caches stay valid (an unmap waits for the slice), then
+ * checks the engine, at the instruction level inside a workgroup and at
+ * the workgroup level between two.  The TLB lock is a mutex, and every
+ * %VACCEL_DISPATCH_YIELD instructions the engine offers the CPU to
+ * whatever the scheduler prefers: a slice never keeps preemption off.  A
+ * completed workgroup is the progress that restarts the hang timeout.  A
+ * slice that stored to memory wakes the WAIT_MEM packets of the device;
+ * one that did not leaves them asleep.
  */
 
+#include <linux/gfp.h>
 #include <linux/memcontrol.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
@@ -40,6 +55,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/xarray.h>
 
 #include <drm/vaccel_accel.h>
 
@@ -54,10 +70,32 @@
 /* translate() hands the interpreter whole pages of its size. */
 static_assert(PAGE_SIZE == VACCEL_RV_PAGE_SIZE);
 
-enum vaccel_item_state {
-	VACCEL_ITEM_READY,
-	VACCEL_ITEM_BARRIER,
-	VACCEL_ITEM_DONE,
+/* Instructions a work-item runs before the engine offers the CPU. */
+#define VACCEL_DISPATCH_YIELD	1024
+
+/* The engine signals fences: its allocations never wait for reclaim. */
+#define VACCEL_DISPATCH_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT)
+
+#define VACCEL_HARTS_PER_PAGE	(PAGE_SIZE / sizeof(struct vaccel_rv_hart))
+#define VACCEL_HART_PAGES	DIV_ROUND_UP(VACCEL_MAX_WORKGROUP_ITEMS, \
+					     VACCEL_HARTS_PER_PAGE)
+#define VACCEL_LOCAL_PAGES	(VACCEL_MAX_LOCAL_SIZE / PAGE_SIZE)
+#define VACCEL_ITEM_NONE	U16_MAX
+
+/* Work-items are numbered in 16 bits; both queues share one page. */
+static_assert(VACCEL_MAX_WORKGROUP_ITEMS < VACCEL_ITEM_NONE);
+static_assert(2 * VACCEL_MAX_WORKGROUP_ITEMS * sizeof(u16) <= PAGE_SIZE);
+
+/**
+ * struct vaccel_item_queue - work-items in order, a ring
+ * @slot: the ring, as many entries as the workgroup has work-items
+ * @head: index of the first
+ * @count: how many
+ */
+struct vaccel_item_queue {
+	u16 *slot;
+	u32 head;
+	u32 count;
 };
 
 /**
@@ -71,20 +109,24 @@ enum vaccel_item_state {
  * @local_size: local memory asked for, in bytes
  * @stack_size: bytes of stack per work-item
  * @wg_items: work-items of a whole workgroup
+ * @local_bytes: @local_size rounded up to pages
+ * @private_bytes: the stacks of a workgroup, rounded up to pages
  * @group: index of the workgroup in flight, or of the next one
  * @group_id: @group along each dimension
  * @live: work-items of @group that have not ended; 0 while no workgroup
  *	is in flight (every workgroup has at least one)
  * @waiting: work-items of @group waiting at the barrier
- * @cur: the work-item that runs, or runs next
- * @local: local memory, @local_size rounded up to pages
- * @local_bytes: size of @local
- * @private: the stacks, @stack_size apart
- * @private_bytes: size of @private
- * @items: the work-items' state
- * @item_state: &enum vaccel_item_state of each work-item
+ * @cur: the work-item that runs, or %VACCEL_ITEM_NONE between two
+ * @ready: work-items ready to run, in the order they run
+ * @arrived: work-items at the barrier, in the order they got there
+ * @queues: the page both queues live in
+ * @harts: the work-items' state, %VACCEL_HARTS_PER_PAGE to a page
+ * @local: local memory, a page per 4 KiB
+ * @private: the stacks' pages by index in the aperture, allocated when
+ *	first touched
  * @engine: the engine that runs the dispatch, while it runs
  * @wrote: a slice wrote to memory outside the apertures
+ * @oom: a page of the stacks could not be allocated
  */
 struct vaccel_dispatch {
 	u64 entry;
@@ -96,20 +138,45 @@ struct vaccel_dispatch {
 	u32 local_size;
 	u32 stack_size;
 	u32 wg_items;
+	size_t local_bytes;
+	size_t private_bytes;
 	u64 group;
 	u32 group_id[3];
 	u32 live;
 	u32 waiting;
 	u32 cur;
-	u8 *local;
-	size_t local_bytes;
-	u8 *private;
-	size_t private_bytes;
-	struct vaccel_rv_hart *items;
-	u8 *item_state;
+	struct vaccel_item_queue ready;
+	struct vaccel_item_queue arrived;
+	struct page *queues;
+	struct page *harts[VACCEL_HART_PAGES];
+	struct page *local[VACCEL_LOCAL_PAGES];
+	struct xarray private;
 	struct vaccel_engine *engine;
 	bool wrote;
+	bool oom;
 };
+
+static void vaccel_item_push(struct vaccel_item_queue *q, u32 n, u32 item)
+{
+	q->slot[(q->head + q->count++) % n] = item;
+}
+
+static u32 vaccel_item_pop(struct vaccel_item_queue *q, u32 n)
+{
+	u32 item = q->slot[q->head];
+
+	q->head = (q->head + 1) % n;
+	q->count--;
+	return item;
+}
+
+static struct vaccel_rv_hart *vaccel_dispatch_hart(struct vaccel_dispatch *d,
+						   u32 item)
+{
+	struct vaccel_rv_hart *page = page_address(d->harts[item / VACCEL_HARTS_PER_PAGE]);
+
+	return page + item % VACCEL_HARTS_PER_PAGE;
+}
 
 /* The decoded and checked operands of the packet. */
 static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
@@ -152,19 +219,44 @@ static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
 	return 0;
 }
 
+/* The page of the stacks at @off in the aperture, allocated when first touched. */
+static u8 *vaccel_dispatch_private_page(struct vaccel_dispatch *d, u64 off)
+{
+	unsigned long index = off >> PAGE_SHIFT;
+	struct page *page = xa_load(&d->private, index);
+
+	if (page)
+		return page_address(page);
+	/* Never show a kernel what the host's memory held before. */
+	page = alloc_page(VACCEL_DISPATCH_GFP | __GFP_ZERO);
+	if (page && xa_err(xa_store(&d->private, index, page, VACCEL_DISPATCH_GFP))) {
+		__free_page(page);
+		page = NULL;
+	}
+	if (!page) {
+		d->oom = true;
+		return NULL;
+	}
+	return page_address(page);
+}
+
 /* Serves the apertures from the dispatch's memory, the rest from the TLB. */
 static u8 *vaccel_dispatch_translate(void *env, u64 va, unsigned int access,
 				     u32 *reason)
 {
 	struct vaccel_dispatch *d = env;
 	struct vaccel_fault fault;
-	void *page;
+	u8 *page;
 
 	if (va - VACCEL_LOCAL_BASE < d->local_bytes && access != VACCEL_RV_EXEC)
-		return d->local + ((va - VACCEL_LOCAL_BASE) & PAGE_MASK);
+		return page_address(d->local[(va - VACCEL_LOCAL_BASE) >> PAGE_SHIFT]);
 	if (va - VACCEL_PRIVATE_BASE < d->private_bytes &&
-	    access != VACCEL_RV_EXEC)
-		return d->private + ((va - VACCEL_PRIVATE_BASE) & PAGE_MASK);
+	    access != VACCEL_RV_EXEC) {
+		page = vaccel_dispatch_private_page(d, va - VACCEL_PRIVATE_BASE);
+		if (!page)
+			*reason = VACCEL_FAULT_UNMAPPED;
+		return page;
+	}
 
 	/* The micro-TLB forgets pages at every run: no store goes unseen. */
 	if (access == VACCEL_RV_WRITE)
@@ -184,7 +276,8 @@ static int vaccel_dispatch_csr(void *env, const struct vaccel_rv_hart *hart,
 			       u32 csr, u64 *val)
 {
 	struct vaccel_dispatch *d = env;
-	u32 flat = hart - d->items;
+	/* Only the running work-item reads its CSRs. */
+	u32 flat = d->cur;
 	u32 local[3];
 	int dim;
 
@@ -242,41 +335,72 @@ static const struct vaccel_rv_ops vaccel_dispatch_ops = {
 	.csr_read = vaccel_dispatch_csr,
 };
 
-/*
- * Allocates the state of a dispatch for @job's packet, charged to the
- * memory cgroup of the context's creator: a preempted dispatch keeps all
- * of it, and the engine thread that allocates belongs to no one.
+/**
+ * vaccel_dispatch_free() - free the state of a dispatch
+ * @d: the state, or NULL
+ *
+ * Context: Any context that may free pages.
  */
-static struct vaccel_dispatch *vaccel_dispatch_new(struct vaccel_job *job,
-						   const u64 *op)
+void vaccel_dispatch_free(struct vaccel_dispatch *d)
 {
-	struct mem_cgroup *old = set_active_memcg(job->ctx->memcg);
-	struct vaccel_dispatch *d;
+	struct page *page;
+	unsigned long index;
+	unsigned int i;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
-		goto nomem;
+		return;
+	xa_for_each(&d->private, index, page)
+		__free_page(page);
+	xa_destroy(&d->private);
+	for (i = 0; i < ARRAY_SIZE(d->harts); i++)
+		if (d->harts[i])
+			__free_page(d->harts[i]);
+	for (i = 0; i < ARRAY_SIZE(d->local); i++)
+		if (d->local[i])
+			__free_page(d->local[i]);
+	if (d->queues)
+		__free_page(d->queues);
+	kfree(d);
+}
+
+/*
+ * The state of a dispatch for the packet's operands @op, charged to the
+ * active memory cgroup, without waiting for memory.
+ */
+static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
+{
+	struct vaccel_dispatch *d;
+	unsigned int i, n;
+
+	d = kzalloc(sizeof(*d), VACCEL_DISPATCH_GFP);
+	if (!d)
+		return ERR_PTR(-ENOMEM);
+	xa_init(&d->private);
 	if (vaccel_dispatch_parse(d, op)) {
-		kfree(d);
-		set_active_memcg(old);
+		vaccel_dispatch_free(d);
 		return ERR_PTR(-EINVAL);
 	}
-	d->items = kvcalloc(d->wg_items, sizeof(*d->items), GFP_KERNEL_ACCOUNT);
-	d->item_state = kvcalloc(d->wg_items, 1, GFP_KERNEL_ACCOUNT);
-	/* Never show a kernel what the host's memory held before. */
-	d->private = kvzalloc(d->private_bytes, GFP_KERNEL_ACCOUNT);
-	if (d->local_bytes)
-		d->local = kvmalloc(d->local_bytes, GFP_KERNEL_ACCOUNT);
-	if (!d->items || !d->item_state || !d->private ||
-	    (d->local_bytes && !d->local)) {
-		vaccel_dispatch_free(d);
+	d->queues = alloc_page(VACCEL_DISPATCH_GFP);
+	if (!d->queues)
 		goto nomem;
+	d->ready.slot = page_address(d->queues);
+	d->arrived.slot = d->ready.slot + VACCEL_MAX_WORKGROUP_ITEMS;
+	n = DIV_ROUND_UP(d->wg_items, VACCEL_HARTS_PER_PAGE);
+	for (i = 0; i < n; i++) {
+		d->harts[i] = alloc_page(VACCEL_DISPATCH_GFP);
+		if (!d->harts[i])
+			goto nomem;
 	}
-	set_active_memcg(old);
+	for (i = 0; i < d->local_bytes >> PAGE_SHIFT; i++) {
+		d->local[i] = alloc_page(VACCEL_DISPATCH_GFP);
+		if (!d->local[i])
+			goto nomem;
+	}
+	d->cur = VACCEL_ITEM_NONE;
 	return d;
 
 nomem:
-	set_active_memcg(old);
+	vaccel_dispatch_free(d);
 	return ERR_PTR(-ENOMEM);
 }
 
@@ -298,23 +422,6 @@ struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void)
 	return cpu;
 }
 
-/**
- * vaccel_dispatch_free() - free the state of a dispatch
- * @d: the state, or NULL
- *
- * Context: Process context.
- */
-void vaccel_dispatch_free(struct vaccel_dispatch *d)
-{
-	if (!d)
-		return;
-	kvfree(d->items);
-	kvfree(d->item_state);
-	kvfree(d->private);
-	kvfree(d->local);
-	kfree(d);
-}
-
 /* Starts workgroup @d->group: its work-items at the entry, memory zeroed. */
 static void vaccel_dispatch_start_group(struct vaccel_dispatch *d)
 {
@@ -328,59 +435,40 @@ static void vaccel_dispatch_start_group(struct vaccel_dispatch *d)
 		n[i] = min(d->wg[i], d->grid[i] - d->group_id[i] * d->wg[i]);
 
 	d->live = 0;
-	for (z = 0; z < d->wg[2]; z++) {
-		for (y = 0; y < d->wg[1]; y++) {
-			for (x = 0; x < d->wg[0]; x++) {
+	d->waiting = 0;
+	d->ready.head = 0;
+	d->ready.count = 0;
+	d->arrived.head = 0;
+	d->arrived.count = 0;
+	for (z = 0; z < n[2]; z++) {
+		for (y = 0; y < n[1]; y++) {
+			for (x = 0; x < n[0]; x++) {
 				u32 flat = x + d->wg[0] * (y + d->wg[1] * z);
-				struct vaccel_rv_hart *h = &d->items[flat];
-				bool exists = x < n[0] && y < n[1] && z < n[2];
+				struct vaccel_rv_hart *h = vaccel_dispatch_hart(d, flat);
 
-				d->item_state[flat] = exists ? VACCEL_ITEM_READY :
-							       VACCEL_ITEM_DONE;
-				if (!exists)
-					continue;
 				memset(h, 0, sizeof(*h));
 				h->pc = d->entry;
 				h->x[1] = VACCEL_EXIT_PC;	/* ra */
 				h->x[2] = VACCEL_PRIVATE_BASE +
 					  (u64)(flat + 1) * d->stack_size; /* sp */
 				h->x[10] = d->args;		/* a0 */
+				vaccel_item_push(&d->ready, d->wg_items, flat);
 				d->live++;
 			}
 		}
 	}
-	if (d->local_bytes)
-		memset(d->local, 0, d->local_bytes);
-	d->waiting = 0;
-	d->cur = 0;
+	for (i = 0; i < d->local_bytes >> PAGE_SHIFT; i++)
+		clear_page(page_address(d->local[i]));
+	d->cur = VACCEL_ITEM_NONE;
 }
 
-/* The next ready work-item after @d->cur, round robin. */
-static void vaccel_dispatch_next_item(struct vaccel_dispatch *d)
-{
-	u32 n = d->wg_items, i;
-
-	for (i = 1; i <= n; i++) {
-		u32 k = (d->cur + i) % n;
-
-		if (d->item_state[k] == VACCEL_ITEM_READY) {
-			d->cur = k;
-			return;
-		}
-	}
-}
-
-/* Releases the barrier once every live work-item waits at it. */
+/* Once every work-item that has not ended waits at the barrier, it opens. */
 static void vaccel_dispatch_barrier(struct vaccel_dispatch *d)
 {
-	u32 n = d->wg_items, i;
-
-	if (!d->live || d->waiting < d->live)
-		return;
-	for (i = 0; i < n; i++)
-		if (d->item_state[i] == VACCEL_ITEM_BARRIER)
-			d->item_state[i] = VACCEL_ITEM_READY;
-	d->waiting = 0;
+	if (d->live && d->waiting == d->live) {
+		swap(d->ready, d->arrived);
+		d->waiting = 0;
+	}
 }
 
 /*
@@ -436,7 +524,7 @@ static void vaccel_dispatch_fault(struct vaccel_fault *fault,
 /*
  * One slice of the workgroup in flight, the TLB locked: work-items run in
  * turn until @budget instructions are spent or the workgroup ends.
- * Return: 0 or -EFAULT.
+ * Return: 0, -EFAULT, or -ENOMEM when a stack page could not be had.
  */
 static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
 				 struct vaccel_fault *fault)
@@ -445,36 +533,39 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
 	struct vaccel_rv_fault rvf;
 
 	while (d->live && budget) {
-		struct vaccel_rv_hart *h = &d->items[d->cur];
-		enum vaccel_rv_stop stop;
 		u64 done = 0;
+		enum vaccel_rv_stop stop;
 
-		if (d->item_state[d->cur] != VACCEL_ITEM_READY) {
-			vaccel_dispatch_next_item(d);
-			continue;
-		}
-		stop = vaccel_rv_run(engine->rv, h, budget, &done, &rvf);
+		/* Every live work-item is running, ready or at the barrier. */
+		if (d->cur == VACCEL_ITEM_NONE)
+			d->cur = vaccel_item_pop(&d->ready, d->wg_items);
+		stop = vaccel_rv_run(engine->rv, vaccel_dispatch_hart(d, d->cur),
+				     min_t(u64, budget, VACCEL_DISPATCH_YIELD),
+				     &done, &rvf);
 		WRITE_ONCE(engine->instructions, engine->instructions + done);
+		budget -= min(budget, done);
 		switch (stop) {
 		case VACCEL_RV_BUDGET:
 			break;
 		case VACCEL_RV_BARRIER:
-			d->item_state[d->cur] = VACCEL_ITEM_BARRIER;
+			vaccel_item_push(&d->arrived, d->wg_items, d->cur);
 			d->waiting++;
+			d->cur = VACCEL_ITEM_NONE;
 			vaccel_dispatch_barrier(d);
-			vaccel_dispatch_next_item(d);
 			break;
 		case VACCEL_RV_EXIT:
-			d->item_state[d->cur] = VACCEL_ITEM_DONE;
 			d->live--;
+			d->cur = VACCEL_ITEM_NONE;
 			vaccel_dispatch_barrier(d);
-			vaccel_dispatch_next_item(d);
 			break;
 		default:
+			if (d->oom)
+				return -ENOMEM;
 			vaccel_dispatch_fault(fault, &rvf);
 			return -EFAULT;
 		}
-		budget -= min(budget, done);
+		/* The TLB lock is a mutex: others may run meanwhile. */
+		cond_resched();
 	}
 	return 0;
 }
@@ -486,7 +577,7 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
  * @op: the packet's operands
  * @fault: filled on a fault
  *
- * Context: The engine's thread; sleeps.
+ * Context: The engine's thread; sleeps, allocates without blocking.
  * Return: 0 once every workgroup ran; -EINVAL for a malformed packet;
  * -EFAULT for a fault of a work-item; -ENOMEM; or what
  * vaccel_engine_check() stopped it with, the state kept in @job.
@@ -495,15 +586,20 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			const u64 *op, struct vaccel_fault *fault)
 {
 	struct vaccel_dispatch *d = job->dispatch;
+	struct mem_cgroup *old;
 	bool progressed = false;
-	int ret;
+	int ret = 0;
 
 	if (engine->desc.engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE)
 		return -EINVAL;
+	/* What the engine allocates for the job is its creator's. */
+	old = set_active_memcg(job->ctx->memcg);
 	if (!d) {
-		d = vaccel_dispatch_new(job, op);
-		if (IS_ERR(d))
-			return PTR_ERR(d);
+		d = vaccel_dispatch_new(op);
+		if (IS_ERR(d)) {
+			ret = PTR_ERR(d);
+			goto out;
+		}
 		job->dispatch = d;
 	}
 	d->engine = engine;
@@ -514,7 +610,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			ret = vaccel_engine_check(engine, job, progressed,
 						  DRM_VACCEL_PREEMPT_WORKGROUP);
 			if (ret)
-				return ret;
+				goto out;
 			vaccel_dispatch_start_group(d);
 		}
 		progressed = false;
@@ -528,14 +624,13 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 				vaccel_packet_wrote(engine);
 			}
 			if (ret)
-				return ret;
-			cond_resched();
+				goto out;
 			if (!d->live)
 				break;
 			ret = vaccel_engine_check(engine, job, false,
 						  DRM_VACCEL_PREEMPT_INSTRUCTION);
 			if (ret)
-				return ret;
+				goto out;
 		}
 		d->group++;
 		progressed = true;
@@ -543,5 +638,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	/* The next packet's check counts the last workgroup's progress. */
 	job->dispatch = NULL;
 	vaccel_dispatch_free(d);
-	return 0;
+out:
+	set_active_memcg(old);
+	return ret;
 }

@@ -103,6 +103,8 @@
 static_assert((int)VACCEL_FAULT_MALFORMED == (int)DRM_VACCEL_FAULT_MALFORMED);
 static_assert((int)VACCEL_FAULT_PERMISSION == (int)DRM_VACCEL_FAULT_PERMISSION);
 static_assert((int)VACCEL_ACCESS_EXEC == (int)DRM_VACCEL_ACCESS_EXEC);
+/* vaccel_pt_invalidate() takes the TLBs of every engine of a device. */
+static_assert(VACCEL_MAX_ENGINES <= VACCEL_PT_MAX_TLBS);
 
 static struct vaccel_job *vaccel_job_of(struct vaccel_arbiter_buffer *buf)
 {

@@ -359,18 +359,30 @@ void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size)
  * @size: size of the range
  *
  * Returns once no attached TLB holds a translation of the range and no
- * access through one is in flight.
+ * access through one is in flight: it sleeps until a slice of a dispatch
+ * that uses one ends.  The TLBs are the engines', which outlive every
+ * address space of their device.
  *
- * Context: Process context; takes the TLB locks.
+ * Context: Process context; takes the TLB locks, sleeps.
  */
 void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size)
 {
-	struct vaccel_tlb *tlb;
+	struct vaccel_tlb *tlbs[VACCEL_PT_MAX_TLBS], *tlb;
+	unsigned int i, n = 0;
 
+	/*
+	 * The TLBs attached now, taken one by one without the list's lock:
+	 * one attached later has been emptied by its attach and walks the
+	 * tables as they are now; one detached since has been emptied too.
+	 */
 	spin_lock(&pt->tlb_lock);
 	list_for_each_entry(tlb, &pt->tlbs, pt_link)
-		vaccel_tlb_invalidate(tlb, va, size);
+		if (!WARN_ON_ONCE(n == ARRAY_SIZE(tlbs)))
+			tlbs[n++] = tlb;
 	spin_unlock(&pt->tlb_lock);
+
+	for (i = 0; i < n; i++)
+		vaccel_tlb_invalidate_in(tlbs[i], pt, va, size);
 }
 
 /**

@@ -16,6 +16,8 @@ struct vaccel_tlb;
 #define VACCEL_PT_LEVELS	4
 #define VACCEL_PT_ENTRIES	512
 #define VACCEL_PT_SHIFT		9
+/* TLBs that may be attached to one page table: one per engine. */
+#define VACCEL_PT_MAX_TLBS	32
 
 /**
  * struct vaccel_pt - the page table of one GPU address space

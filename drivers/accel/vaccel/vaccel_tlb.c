@@ -23,7 +23,11 @@
  * The TLB lock is held across each access, or each slice.
  * vaccel_pt_invalidate() takes the lock of every attached TLB in turn, so
  * when it returns, no TLB holds a stale translation and no access that
- * used one is still copying: the pages can go.
+ * used one is still copying: the pages can go.  The lock is a mutex: a
+ * slice of a dispatch gives the CPU up whenever the scheduler wants it,
+ * and an invalidation sleeps until the slice ends, rather than the engine
+ * keeping preemption off for the whole slice and the invalidation
+ * spinning for it.
  */
 
 #include <linux/highmem.h>
@@ -44,7 +48,7 @@
 void vaccel_tlb_init(struct vaccel_tlb *tlb)
 {
 	memset(tlb, 0, sizeof(*tlb));
-	spin_lock_init(&tlb->lock);
+	mutex_init(&tlb->lock);
 	INIT_LIST_HEAD(&tlb->pt_link);
 }
 
@@ -54,6 +58,12 @@ static void vaccel_tlb_flush_locked(struct vaccel_tlb *tlb)
 	memset(tlb->entries, 0, sizeof(tlb->entries));
 }
 
+/*
+ * Lock order: a TLB's mutex, then the spinlock of the page table's list
+ * of TLBs.  vaccel_pt_invalidate() takes each TLB's mutex with no other
+ * lock held.
+ */
+
 /**
  * vaccel_tlb_detach() - leave the current address space
  * @tlb: the TLB
@@ -62,19 +72,20 @@ static void vaccel_tlb_flush_locked(struct vaccel_tlb *tlb)
  */
 void vaccel_tlb_detach(struct vaccel_tlb *tlb)
 {
-	struct vaccel_pt *pt = tlb->pt;
+	struct vaccel_pt *pt;
 
-	if (!pt)
-		return;
-	spin_lock(&pt->tlb_lock);
-	spin_lock(&tlb->lock);
-	list_del_init(&tlb->pt_link);
-	tlb->pt = NULL;
-	vaccel_tlb_flush_locked(tlb);
-	spin_unlock(&tlb->lock);
-	/* Under the lock: the page table may be freed as soon as it drops. */
-	wake_up_all(&pt->tlb_wq);
-	spin_unlock(&pt->tlb_lock);
+	mutex_lock(&tlb->lock);
+	pt = tlb->pt;
+	if (pt) {
+		spin_lock(&pt->tlb_lock);
+		list_del_init(&tlb->pt_link);
+		/* Under the lock: the page table may go as soon as it drops. */
+		wake_up_all(&pt->tlb_wq);
+		spin_unlock(&pt->tlb_lock);
+		tlb->pt = NULL;
+		vaccel_tlb_flush_locked(tlb);
+	}
+	mutex_unlock(&tlb->lock);
 }
 
 /**
@@ -89,30 +100,37 @@ void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt)
 	if (tlb->pt == pt)
 		return;
 	vaccel_tlb_detach(tlb);
+	mutex_lock(&tlb->lock);
 	spin_lock(&pt->tlb_lock);
-	spin_lock(&tlb->lock);
-	tlb->pt = pt;
 	list_add_tail(&tlb->pt_link, &pt->tlbs);
-	spin_unlock(&tlb->lock);
 	spin_unlock(&pt->tlb_lock);
+	tlb->pt = pt;
+	mutex_unlock(&tlb->lock);
 }
 
 /**
- * vaccel_tlb_invalidate() - drop the translations of a range
+ * vaccel_tlb_invalidate_in() - drop a TLB's translations of a range
  * @tlb: the TLB
+ * @pt: the address space the range belongs to; nothing is done if the TLB
+ *	is no longer attached to it
  * @va: start of the range
  * @size: size of the range
  *
  * Waits for an access in flight to finish.
  *
- * Context: Any context; takes the TLB lock.
+ * Context: Process context; takes the TLB lock, sleeps.
  */
-void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size)
+void vaccel_tlb_invalidate_in(struct vaccel_tlb *tlb, struct vaccel_pt *pt,
+			      u64 va, u64 size)
 {
 	u64 first = va >> PAGE_SHIFT, last = (va + size - 1) >> PAGE_SHIFT;
 	unsigned int i;
 
-	spin_lock(&tlb->lock);
+	mutex_lock(&tlb->lock);
+	if (tlb->pt != pt) {
+		mutex_unlock(&tlb->lock);
+		return;
+	}
 	tlb->invalidations++;
 	for (i = 0; i < VACCEL_TLB_ENTRIES; i++) {
 		u64 tag = tlb->entries[i].tag;
@@ -120,7 +138,7 @@ void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size)
 		if (tag && tag - 1 >= first && tag - 1 <= last)
 			tlb->entries[i].tag = 0;
 	}
-	spin_unlock(&tlb->lock);
+	mutex_unlock(&tlb->lock);
 }
 
 /* Translates one page; fills @fault and returns 0 on failure. */
@@ -175,14 +193,15 @@ static struct page *vaccel_pte_page(u64 pte)
  *
  * Until vaccel_tlb_unlock(), the host pages vaccel_tlb_page_locked()
  * returns stay those of the address space: an invalidation waits.  Hold it
- * for a bounded time (a slice of a dispatch) and do not sleep.
+ * for a bounded time, a slice of a dispatch; the holder may be preempted,
+ * and may allocate without blocking, but must not wait for anything.
  *
- * Context: The engine's thread.
+ * Context: The engine's thread; sleeps.
  */
 void vaccel_tlb_lock(struct vaccel_tlb *tlb)
 	__acquires(&tlb->lock)
 {
-	spin_lock(&tlb->lock);
+	mutex_lock(&tlb->lock);
 }
 
 /**
@@ -194,7 +213,7 @@ void vaccel_tlb_lock(struct vaccel_tlb *tlb)
 void vaccel_tlb_unlock(struct vaccel_tlb *tlb)
 	__releases(&tlb->lock)
 {
-	spin_unlock(&tlb->lock);
+	mutex_unlock(&tlb->lock);
 }
 
 /**
@@ -239,7 +258,7 @@ static int vaccel_tlb_access(struct vaccel_tlb *tlb, u64 va, void *buf,
 		return -EFAULT;
 	}
 
-	spin_lock(&tlb->lock);
+	mutex_lock(&tlb->lock);
 	for (i = 0; i < n; i++) {
 		u64 page_va = i ? PAGE_ALIGN(va) : va;
 
@@ -263,7 +282,7 @@ static int vaccel_tlb_access(struct vaccel_tlb *tlb, u64 va, void *buf,
 		buf += chunk;
 	}
 out_unlock:
-	spin_unlock(&tlb->lock);
+	mutex_unlock(&tlb->lock);
 	return ret;
 }
 
@@ -276,7 +295,7 @@ out_unlock:
  * @access: %VACCEL_ACCESS_READ or %VACCEL_ACCESS_EXEC
  * @fault: filled on failure
  *
- * Context: Any context; takes the TLB lock.
+ * Context: Process context; takes the TLB lock.
  * Return: 0, or -EFAULT if a page is out of range, unmapped or not
  * readable in the way asked; @dst is then untouched.
  */
@@ -294,7 +313,7 @@ int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
  * @len: bytes, 1 to PAGE_SIZE
  * @fault: filled on failure
  *
- * Context: Any context; takes the TLB lock.
+ * Context: Process context; takes the TLB lock.
  * Return: 0, or -EFAULT if a page is out of range, unmapped or read-only;
  * memory is then untouched.
  */

@@ -6,7 +6,7 @@
 #define __VACCEL_TLB_H__
 
 #include <linux/list.h>
-#include <linux/spinlock.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 struct vaccel_pt;
@@ -83,8 +83,9 @@ struct vaccel_tlb_entry {
 
 /**
  * struct vaccel_tlb - the translation cache of one engine
- * @lock: protects @pt and @entries, and is held across each access so that
- *	an invalidation waits for the accesses in flight
+ * @lock: protects @pt and @entries, and is held across each access, or
+ *	each slice of a dispatch, so that an invalidation waits for the
+ *	accesses in flight; a mutex, so that a slice may yield the CPU
  * @pt: the address space the engine works in, or NULL
  * @pt_link: on &vaccel_pt.tlbs while attached
  * @hits: translations found in @entries
@@ -93,8 +94,8 @@ struct vaccel_tlb_entry {
  * @entries: direct-mapped by virtual page number
  */
 struct vaccel_tlb {
-	/* Protects @pt and @entries; held across each access. */
-	spinlock_t lock;
+	/* Protects @pt and @entries; held across each access, or slice. */
+	struct mutex lock;
 	struct vaccel_pt *pt;
 	struct list_head pt_link;
 	u64 hits;
@@ -106,7 +107,8 @@ struct vaccel_tlb {
 void vaccel_tlb_init(struct vaccel_tlb *tlb);
 void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt);
 void vaccel_tlb_detach(struct vaccel_tlb *tlb);
-void vaccel_tlb_invalidate(struct vaccel_tlb *tlb, u64 va, u64 size);
+void vaccel_tlb_invalidate_in(struct vaccel_tlb *tlb, struct vaccel_pt *pt,
+			      u64 va, u64 size);
 void vaccel_tlb_lock(struct vaccel_tlb *tlb);
 void vaccel_tlb_unlock(struct vaccel_tlb *tlb);
 void *vaccel_tlb_page_locked(struct vaccel_tlb *tlb, u64 va,
