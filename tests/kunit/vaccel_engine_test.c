@@ -623,6 +623,45 @@ static void vaccel_test_engine_time_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->hangs, 0);
 }
 
+/*
+ * A DELAY preempted part-way resumes from its saved progress only if the
+ * buffer still holds it: user space rewriting the packet meanwhile makes
+ * it malformed at its own address, rather than resumed with the progress
+ * of another packet.
+ */
+static void vaccel_test_engine_rewritten_while_preempted(struct kunit *test)
+{
+	struct vaccel_engine_test *t = test->priv;
+	struct vaccel_engine *e = &t->vdev->engines[0];
+	struct vaccel_context *low, *high;
+	struct dma_fence *fl, *fh;
+
+	t->cmd[0] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
+	t->cmd[1] = 200 * NSEC_PER_MSEC;
+	t->cmd[2] = HDR(DRM_VACCEL_PKT_DELAY, 0, 2);
+	t->cmd[3] = 100 * NSEC_PER_MSEC;
+	low = vaccel_context_create(t->vdev, t->vfile, e, DRM_VACCEL_PRIORITY_LOW);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(low));
+	high = vaccel_context_create(t->vdev, t->vfile, e, DRM_VACCEL_PRIORITY_HIGH);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(high));
+
+	fl = submit(test, low, CMD_VA, 16);
+	usleep_range(20000, 25000);
+	fh = submit(test, high, CMD_VA + 16, 16);
+	/* The LOW DELAY is preempted while the HIGH one runs: rewrite it. */
+	usleep_range(20000, 25000);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(fh));
+	WRITE_ONCE(t->cmd[1], 150 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, wait(test, fh), 0);
+	KUNIT_EXPECT_EQ(test, wait(test, fl), -EINVAL);
+	KUNIT_EXPECT_EQ(test, low->arb.preemptions, 1);
+	KUNIT_EXPECT_TRUE(test, low->faulted);
+	KUNIT_EXPECT_EQ(test, low->fault.reason, DRM_VACCEL_FAULT_MALFORMED);
+	KUNIT_EXPECT_EQ(test, low->fault.va, CMD_VA);
+	vaccel_context_destroy(high);
+	vaccel_context_destroy(low);
+}
+
 static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_engine_packets, vaccel_pkt_gen_params),
 	KUNIT_CASE(vaccel_test_engine_in_order),
@@ -631,6 +670,7 @@ static struct kunit_case vaccel_engine_test_cases[] = {
 	KUNIT_CASE(vaccel_test_engine_fence_errors),
 	KUNIT_CASE(vaccel_test_engine_delay_preempted),
 	KUNIT_CASE(vaccel_test_engine_priority),
+	KUNIT_CASE(vaccel_test_engine_rewritten_while_preempted),
 	KUNIT_CASE(vaccel_test_engine_hang),
 	KUNIT_CASE(vaccel_test_engine_hang_escalates),
 	KUNIT_CASE(vaccel_test_engine_time_limit),

@@ -17,6 +17,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_arbiter.h"
+#include "vaccel_packet.h"
 #include "vaccel_tlb.h"
 
 struct dma_fence;
@@ -138,6 +139,9 @@ struct vaccel_context {
  * @pkt_progress: how far the packet at @offset got before a preemption:
  *	bytes of a COPY or FILL, nanoseconds of a DELAY; 0 when it has not
  *	started
+ * @pkt_words: the packet at @offset as it read when a preemption stopped
+ *	it part-way, header and operands: it must read the same to resume
+ * @pkt_saved: @pkt_words holds a packet stopped part-way
  * @stall_ns: engine time without progress before its last preemption,
  *	which counts towards the hang timeout when it resumes
  * @run_ns: engine time it used before its current run, which counts
@@ -164,6 +168,8 @@ struct vaccel_job {
 	u64 size;
 	u64 offset;
 	u64 pkt_progress;
+	u64 pkt_words[VACCEL_PKT_MAX_WORDS];
+	bool pkt_saved;
 	u64 stall_ns;
 	u64 run_ns;
 	struct dma_fence *hw_fence;

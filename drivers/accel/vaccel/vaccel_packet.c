@@ -312,23 +312,36 @@ static const int vaccel_pkt_operands[] = {
 	[DRM_VACCEL_PKT_DISPATCH] = 10,
 };
 
-static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
+/*
+ * A packet that a preemption stopped part-way resumes from the progress
+ * its job saved: the DMA buffer must still hold the packet that progress
+ * belongs to.  One rewritten meanwhile is malformed, rather than resumed
+ * with the state of another.
+ */
+static bool vaccel_exec_resumes_other(struct vaccel_exec *x, u64 hdr,
+				      const u64 *operands, u64 words)
 {
-	u32 op = hdr & 0xff, flags = (hdr >> 8) & 0xff;
-	u64 operands[10];
+	struct vaccel_job *job = x->job;
+
+	return job->pkt_saved &&
+	       (job->pkt_words[0] != hdr ||
+		memcmp(&job->pkt_words[1], operands, (words - 1) * 8));
+}
+
+static void vaccel_exec_save(struct vaccel_exec *x, u64 hdr, const u64 *operands,
+			     u64 words)
+{
+	struct vaccel_job *job = x->job;
+
+	job->pkt_words[0] = hdr;
+	memcpy(&job->pkt_words[1], operands, (words - 1) * 8);
+	job->pkt_saved = true;
+}
+
+static int vaccel_exec_op(struct vaccel_exec *x, u32 op, u32 flags,
+			  const u64 *operands)
+{
 	int ret;
-
-	if (op >= ARRAY_SIZE(vaccel_pkt_operands))
-		return vaccel_exec_malformed(x);
-	if (op == DRM_VACCEL_PKT_NOP)
-		return flags ? vaccel_exec_malformed(x) : 0;
-	if (words != vaccel_pkt_operands[op] + 1)
-		return vaccel_exec_malformed(x);
-
-	ret = vaccel_tlb_read(&x->engine->tlb, x->pkt_va + 8, operands,
-			      (words - 1) * 8, VACCEL_ACCESS_READ, x->fault);
-	if (ret)
-		return ret;
 
 	switch (op) {
 	case DRM_VACCEL_PKT_WRITE_IMM:
@@ -349,6 +362,32 @@ static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
 	default:
 		return vaccel_exec_delay(x, flags, operands);
 	}
+}
+
+static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
+{
+	u32 op = hdr & 0xff, flags = (hdr >> 8) & 0xff;
+	u64 operands[VACCEL_PKT_MAX_WORDS - 1];
+	int ret;
+
+	if (op >= ARRAY_SIZE(vaccel_pkt_operands))
+		return vaccel_exec_malformed(x);
+	if (op == DRM_VACCEL_PKT_NOP)
+		return flags ? vaccel_exec_malformed(x) : 0;
+	if (words != vaccel_pkt_operands[op] + 1)
+		return vaccel_exec_malformed(x);
+
+	ret = vaccel_tlb_read(&x->engine->tlb, x->pkt_va + 8, operands,
+			      (words - 1) * 8, VACCEL_ACCESS_READ, x->fault);
+	if (ret)
+		return ret;
+	if (vaccel_exec_resumes_other(x, hdr, operands, words))
+		return vaccel_exec_malformed(x);
+
+	ret = vaccel_exec_op(x, op, flags, operands);
+	if (ret == -EAGAIN && (x->job->pkt_progress || x->job->dispatch))
+		vaccel_exec_save(x, hdr, operands, words);
+	return ret;
 }
 
 /**
@@ -397,6 +436,7 @@ int vaccel_packet_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			return ret;
 		job->offset += words * 8;
 		job->pkt_progress = 0;
+		job->pkt_saved = false;
 		progressed = true;
 		cond_resched();
 	}
