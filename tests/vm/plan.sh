@@ -139,6 +139,7 @@ run_memory() {
 	vt_run test_bo
 	vt_run test_vm_bind
 	vt_run test_prime
+	vt_run test_foreign
 	vt_run test_libvaccel_mem
 	vt_run test_mem_leak
 }

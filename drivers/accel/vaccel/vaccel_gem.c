@@ -15,9 +15,24 @@
  *
  * A GPU mapping pins the pages it maps (vaccel_bo_pin()) and holds a
  * reference on the object, so the pages stay while the mapping exists, even
- * after the handle is closed.  An imported BO keeps the exporter's
- * scatterlist mapped for its whole life; its pages are taken from it once,
- * at import, and need no pinning.
+ * after the handle is closed.
+ *
+ * **Imports.**  An imported BO keeps the exporter's scatterlist mapped for
+ * the device for its whole life, and needs no pinning.  vaccel reads it as
+ * any DMA device does: through the DMA addresses of the mapping, never the
+ * &struct page pointers of the table, which belong to the exporter (and
+ * which ``CONFIG_DMABUF_DEBUG`` scrambles to catch importers that look).
+ * vaccel's devices are coherent platform devices that DMA directly, so a
+ * DMA address translates back to the physical address of the memory
+ * (dma_to_phys()), and the engines reach it through the kernel's mapping
+ * of that page.  Each segment must be page-aligned and be system RAM, and
+ * the segments must cover the dma-buf exactly; an import that does not is
+ * refused with ``-EINVAL``.  Memory
+ * that is no system RAM (device memory offered peer to peer), and systems
+ * where the device's DMA goes through an IOMMU or a bounce buffer, are
+ * refused with ``-EOPNOTSUPP``: the engines could not reach the memory the
+ * way the exporter meant.  Buffers of another vaccel device, hugetlb and
+ * THP memfds of udmabuf and vgem's buffers import this way alike.
  *
  * A file holds at most %VACCEL_MAX_BOS_PER_FILE BO handles; the GEM open
  * and close hooks count them, so created and imported BOs count alike.  The
@@ -26,7 +41,12 @@
  */
 
 #include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
+#include <linux/dma-map-ops.h>
+#include <linux/ioport.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/swiotlb.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -139,6 +159,39 @@ static void vaccel_bo_account(struct drm_gem_object *obj)
 	atomic64_add(obj->size, &vdev->bo_bytes);
 }
 
+/*
+ * The pages of a DMA mapping for vaccel device @dev, one per 4 KiB, from
+ * its DMA addresses.  Return: 0, -EINVAL for a segment that is misaligned
+ * or segments that do not cover @npages pages exactly, -EOPNOTSUPP for one
+ * that is no system RAM.
+ */
+static int vaccel_gem_dma_pages(struct device *dev, struct sg_table *sgt,
+				struct page **pages, size_t npages)
+{
+	struct scatterlist *sg;
+	size_t n = 0;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		/* Direct DMA: the address translates back to the memory's. */
+		phys_addr_t addr = dma_to_phys(dev, sg_dma_address(sg));
+		unsigned int len = sg_dma_len(sg);
+		unsigned long pfn, k;
+
+		if (!PAGE_ALIGNED(addr) || !PAGE_ALIGNED(len) ||
+		    len >> PAGE_SHIFT > npages - n)
+			return -EINVAL;
+		pfn = PHYS_PFN(addr);
+		for (k = 0; k < len >> PAGE_SHIFT; k++, pfn++) {
+			if (!pfn_valid(pfn) || !page_is_ram(pfn) ||
+			    is_zone_device_page(pfn_to_page(pfn)))
+				return -EOPNOTSUPP;
+			pages[n++] = pfn_to_page(pfn);
+		}
+	}
+	return n == npages ? 0 : -EINVAL;
+}
+
 /**
  * vaccel_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
  * @drm: the importing device
@@ -161,11 +214,15 @@ vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 	if (!PAGE_ALIGNED(attach->dmabuf->size) ||
 	    attach->dmabuf->size > VACCEL_MAX_BO_SIZE)
 		return ERR_PTR(-EINVAL);
+	/* The device reaches memory at its DMA address, or not at all. */
+	if (device_iommu_mapped(attach->dev) || is_swiotlb_force_bounce(attach->dev) ||
+	    !dev_is_dma_coherent(attach->dev))
+		return ERR_PTR(-EOPNOTSUPP);
 
 	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL | __GFP_ZERO);
 	if (!pages)
 		return ERR_PTR(-ENOMEM);
-	ret = drm_prime_sg_to_page_array(sgt, pages, npages);
+	ret = vaccel_gem_dma_pages(attach->dev, sgt, pages, npages);
 	if (ret)
 		goto err_free_pages;
 
