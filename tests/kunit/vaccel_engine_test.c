@@ -51,11 +51,15 @@ static void map(struct vaccel_engine_test *t, u64 va, unsigned int first,
 		unsigned int n, u64 flags)
 {
 	struct vaccel_vm *vm = t->vfile->vm;
+	struct vaccel_pt_reserve r;
 
-	mutex_lock(&vm->lock);
-	WARN_ON(vaccel_pt_prepare(&vm->pt, va, n * PAGE_SIZE));
-	vaccel_pt_map(&vm->pt, va, n * PAGE_SIZE, &t->pages[first], flags);
-	mutex_unlock(&vm->lock);
+	vaccel_pt_reserve_init(&r);
+	WARN_ON(vaccel_pt_reserve_fill(&vm->pt, &r,
+				       vaccel_pt_tables_for(va, n * PAGE_SIZE)));
+	mutex_lock(&vm->pt_lock);
+	vaccel_pt_map(&vm->pt, va, n * PAGE_SIZE, &t->pages[first], flags, &r);
+	mutex_unlock(&vm->pt_lock);
+	vaccel_pt_reserve_release(&vm->pt, &r);
 }
 
 static int vaccel_engine_test_init(struct kunit *test)

@@ -23,6 +23,8 @@
 #define VA_END		BIT_ULL(48)
 
 struct vaccel_mmu_test {
+	/* The writers' lock a VM would hold. */
+	struct mutex lock;
 	struct vaccel_pt pt;
 	struct vaccel_tlb tlb;
 	struct page *pages[NPAGES];
@@ -48,7 +50,8 @@ static int vaccel_mmu_test_init(struct kunit *test)
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	test->priv = t;
-	KUNIT_ASSERT_EQ(test, vaccel_pt_init(&t->pt, VA_START, VA_END), 0);
+	mutex_init(&t->lock);
+	KUNIT_ASSERT_EQ(test, vaccel_pt_init(&t->pt, VA_START, VA_END, &t->lock), 0);
 	vaccel_tlb_init(&t->tlb);
 	for (i = 0; i < NPAGES; i++) {
 		t->pages[i] = alloc_page(GFP_KERNEL);
@@ -59,23 +62,43 @@ static int vaccel_mmu_test_init(struct kunit *test)
 	return 0;
 }
 
-/* Maps @n pages starting at @va; every step the VM would do. */
-static void map(struct kunit *test, u64 va, unsigned int n, u64 flags)
+/* Maps @size bytes of @pages at @va; every step the VM would do. */
+static void map_pages(struct kunit *test, u64 va, u64 size, struct page **pages,
+		      u64 flags)
 {
 	struct vaccel_mmu_test *t = test->priv;
+	struct vaccel_pt_reserve r;
 
-	KUNIT_ASSERT_EQ(test, vaccel_pt_prepare(&t->pt, va, n * PAGE_SIZE), 0);
-	vaccel_pt_map(&t->pt, va, n * PAGE_SIZE, t->pages, flags);
+	vaccel_pt_reserve_init(&r);
+	KUNIT_ASSERT_EQ(test, vaccel_pt_reserve_fill(&t->pt, &r,
+						     vaccel_pt_tables_for(va, size)), 0);
+	mutex_lock(&t->lock);
+	vaccel_pt_map(&t->pt, va, size, pages, flags, &r);
+	mutex_unlock(&t->lock);
+	vaccel_pt_reserve_release(&t->pt, &r);
+	/* What the reserve did not need went back. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.reserved), 0);
+}
+
+/* Maps @n of the test's pages starting at @va. */
+static void map(struct kunit *test, u64 va, unsigned int n, u64 flags)
+{
+	map_pages(test, va, n * PAGE_SIZE, ((struct vaccel_mmu_test *)test->priv)->pages,
+		  flags);
 }
 
 static void unmap(struct kunit *test, u64 va, u64 size)
 {
 	struct vaccel_mmu_test *t = test->priv;
 
+	mutex_lock(&t->lock);
 	vaccel_pt_unmap(&t->pt, va, size);
 	vaccel_pt_prune(&t->pt, va, size);
+	mutex_unlock(&t->lock);
 	vaccel_pt_invalidate(&t->pt, va, size);
+	mutex_lock(&t->lock);
 	vaccel_pt_release_zombies(&t->pt);
+	mutex_unlock(&t->lock);
 }
 
 static u64 pte_phys(u64 pte)
@@ -102,7 +125,7 @@ static void vaccel_test_mmu_map_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vaccel_pt_walk(&t->pt, va - PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, vaccel_pt_walk(&t->pt, va + NPAGES * PAGE_SIZE), 0);
 	/* Root, one table per level below it. */
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 4);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 4);
 }
 
 /* Unmapping gives back every table but the root. */
@@ -113,7 +136,7 @@ static void vaccel_test_mmu_unmap_frees_tables(struct kunit *test)
 	map(test, SZ_1M, NPAGES, 0);
 	unmap(test, SZ_1M, NPAGES * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vaccel_pt_walk(&t->pt, SZ_1M), 0);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 	KUNIT_EXPECT_TRUE(test, list_empty(&t->pt.zombies));
 }
 
@@ -136,11 +159,9 @@ static void vaccel_test_mmu_split(struct kunit *test)
 					    (u64)page_to_phys(t->pages[i]), "page %d", i);
 	}
 	/* The table is still in use: nothing was freed. */
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 4);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 4);
 	/* The hole can be mapped again. */
-	KUNIT_EXPECT_EQ(test, vaccel_pt_prepare(&t->pt, va + 4 * PAGE_SIZE,
-						4 * PAGE_SIZE), 0);
-	vaccel_pt_map(&t->pt, va + 4 * PAGE_SIZE, 4 * PAGE_SIZE, t->pages, 0);
+	map(test, va + 4 * PAGE_SIZE, 4, 0);
 	KUNIT_EXPECT_EQ(test, pte_phys(vaccel_pt_walk(&t->pt, va + 5 * PAGE_SIZE)),
 			(u64)page_to_phys(t->pages[1]));
 }
@@ -180,13 +201,13 @@ static void vaccel_test_mmu_edges(struct kunit *test)
 	unsigned int i;
 
 	map(test, e->va, e->pages, 0);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1 + e->tables);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1 + e->tables);
 	for (i = 0; i < e->pages; i++)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    pte_phys(vaccel_pt_walk(&t->pt, e->va + i * PAGE_SIZE)),
 				    (u64)page_to_phys(t->pages[i]), "page %u", i);
 	unmap(test, e->va, (u64)e->pages * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 }
 
 /* An address past 48 bits never walks. */
@@ -212,13 +233,12 @@ static void vaccel_test_mmu_table_overhead(struct kunit *test)
 	for (i = 0; i < n; i++)
 		pages[i] = t->pages[i % NPAGES];
 
-	KUNIT_ASSERT_EQ(test, vaccel_pt_prepare(&t->pt, SZ_1G, SZ_1G), 0);
-	vaccel_pt_map(&t->pt, SZ_1G, SZ_1G, pages, 0);
+	map_pages(test, SZ_1G, SZ_1G, pages, 0);
 	/* Root, a level-2 table, a level-1 table, 512 level-0 tables. */
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 3 + 512);
-	KUNIT_EXPECT_LE(test, (t->pt.pages - 1) * PAGE_SIZE * 1000, SZ_1G * 2ull);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 3 + 512);
+	KUNIT_EXPECT_LE(test, (atomic_long_read(&t->pt.pages) - 1) * PAGE_SIZE * 1000, SZ_1G * 2ull);
 	unmap(test, SZ_1G, SZ_1G);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 	kvfree(pages);
 }
 
@@ -306,10 +326,9 @@ static void vaccel_test_tlb_faults(struct kunit *test)
 	u8 buf[4] = { 0x5a, 0x5a, 0x5a, 0x5a };
 	int ret;
 
-	KUNIT_ASSERT_EQ(test, vaccel_pt_prepare(&t->pt, FVA, 2 * PAGE_SIZE), 0);
-	vaccel_pt_map(&t->pt, FVA, PAGE_SIZE, &t->pages[0], DRM_VACCEL_PTE_EXEC);
-	vaccel_pt_map(&t->pt, FVA + PAGE_SIZE, PAGE_SIZE, &t->pages[1],
-		      DRM_VACCEL_PTE_WRITE);
+	map_pages(test, FVA, PAGE_SIZE, &t->pages[0], DRM_VACCEL_PTE_EXEC);
+	map_pages(test, FVA + PAGE_SIZE, PAGE_SIZE, &t->pages[1],
+		  DRM_VACCEL_PTE_WRITE);
 	vaccel_tlb_attach(&t->tlb, &t->pt);
 
 	if (c->access == VACCEL_ACCESS_WRITE)
@@ -346,7 +365,9 @@ static void vaccel_test_tlb_invalidate(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vaccel_tlb_read(&t->tlb, SZ_1M, &b, 1,
 					      VACCEL_ACCESS_READ, &fault), 0);
 
+	mutex_lock(&t->lock);
 	vaccel_pt_unmap(&t->pt, SZ_1M, 2 * PAGE_SIZE);
+	mutex_unlock(&t->lock);
 	KUNIT_EXPECT_EQ(test, vaccel_tlb_read(&t->tlb, SZ_1M, &b, 1,
 					      VACCEL_ACCESS_READ, &fault), 0);
 
@@ -361,10 +382,14 @@ static void vaccel_test_tlb_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fault.reason, VACCEL_FAULT_UNMAPPED);
 	KUNIT_EXPECT_EQ(test, t->tlb.invalidations, 2);
 
+	mutex_lock(&t->lock);
 	vaccel_pt_prune(&t->pt, SZ_1M, 2 * PAGE_SIZE);
+	mutex_unlock(&t->lock);
 	vaccel_pt_invalidate(&t->pt, SZ_1M, 2 * PAGE_SIZE);
+	mutex_lock(&t->lock);
 	vaccel_pt_release_zombies(&t->pt);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1);
+	mutex_unlock(&t->lock);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 }
 
 /* Switching address spaces empties the TLB; detaching stops translation. */
@@ -375,7 +400,7 @@ static void vaccel_test_tlb_switch(struct kunit *test)
 	struct vaccel_fault fault;
 	u8 b;
 
-	KUNIT_ASSERT_EQ(test, vaccel_pt_init(&other, VA_START, VA_END), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_pt_init(&other, VA_START, VA_END, &t->lock), 0);
 	map(test, SZ_1M, 1, 0);
 	vaccel_tlb_attach(&t->tlb, &t->pt);
 	KUNIT_EXPECT_EQ(test, vaccel_tlb_read(&t->tlb, SZ_1M, &b, 1,
@@ -456,7 +481,7 @@ static void vaccel_test_tlb_concurrent_unmap(struct kunit *test)
 	/* The reader ran through many rounds. */
 	KUNIT_EXPECT_GT(test, r.reads, 200);
 	KUNIT_EXPECT_EQ(test, r.bad, 0);
-	KUNIT_EXPECT_EQ(test, t->pt.pages, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 }
 
 static struct kunit_case vaccel_mmu_test_cases[] = {

@@ -141,9 +141,9 @@ static void vaccel_test_topology_init(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->hw_queue_depth, VACCEL_HW_QUEUE_DEPTH);
 		KUNIT_EXPECT_TRUE(test, e->preempt_caps & BIT(e->preempt_granularity));
 		if (cls == DRM_VACCEL_ENGINE_CLASS_PAGING) {
-			/* Page-table updates are never cut. */
+			/* Page-table updates stop between regions. */
 			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
-					DRM_VACCEL_PREEMPT_DMA_BUFFER);
+					DRM_VACCEL_PREEMPT_PACKET);
 		} else if (!p->granularity_count) {
 			/* The finest the engine has. */
 			KUNIT_EXPECT_EQ(test, e->preempt_granularity,
@@ -160,7 +160,7 @@ static void vaccel_test_topology_init(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, e->preempt_caps,
 				cls == DRM_VACCEL_ENGINE_CLASS_COMPUTE ? 0xfu :
-				cls == DRM_VACCEL_ENGINE_CLASS_COPY ? 0x3u : 0x1u);
+				0x3u);
 	}
 	KUNIT_EXPECT_EQ(test, topo->timeslice_ns, p->timeslice_ms * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, topo->timeout_ns, p->timeout_ms * NSEC_PER_MSEC);

@@ -148,6 +148,7 @@ run_memory() {
 vt_load
 run_all
 run_memory
+vt_run test_limits
 run_execution
 run_scheduling
 run_compute

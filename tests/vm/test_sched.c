@@ -503,8 +503,8 @@ VTEST(priority_needs_cap_sys_nice)
  * plan loaded (VT_GRANULARITY, else the module parameter), one value for
  * every compute and copy engine (capped at each engine's finest) or one
  * each in engine order; by default the finest: 3 (INSTRUCTION) on compute
- * engines, 1 (PACKET) on copy engines; the PAGING engine's is always 0
- * (DMA_BUFFER).
+ * engines, 1 (PACKET) on copy engines; the PAGING engine's is always 1
+ * (PACKET: between 2 MiB regions of a bind).
  */
 static void expected_granularity(struct vt_dev *d, unsigned int *g)
 {
@@ -526,7 +526,7 @@ static void expected_granularity(struct vt_dev *d, unsigned int *g)
 				      DRM_VACCEL_PREEMPT_INSTRUCTION : DRM_VACCEL_PREEMPT_PACKET;
 
 		if (vt_engine(d->engines, i)->engine_class == PAGING) {
-			g[i] = DRM_VACCEL_PREEMPT_DMA_BUFFER;
+			g[i] = DRM_VACCEL_PREEMPT_PACKET;
 			continue;
 		}
 		/* One value for all: each engine takes it, or its finest. */
@@ -540,9 +540,9 @@ static void expected_granularity(struct vt_dev *d, unsigned int *g)
  * The ENGINES query reports the granularity in force: the finest by
  * default (INSTRUCTION on compute engines, PACKET on copy engines),
  * DMA_BUFFER under preempt_granularity=0, per engine when given per
- * engine, and DMA_BUFFER for the PAGING engine always; the capabilities
- * are all four for compute engines, DMA_BUFFER and PACKET for copy
- * engines, DMA_BUFFER only for PAGING.  The arbiter shows the same.  Then on every compute
+ * engine, and PACKET for the PAGING engine always; the capabilities are
+ * all four for compute engines, DMA_BUFFER and PACKET for copy and PAGING
+ * engines.  The arbiter shows the same.  Then on every compute
  * and copy engine at once, a LOW buffer runs a 300 ms DELAY and a HIGH
  * buffer is submitted: at the PACKET granularity or finer HIGH completes first,
  * LOW preempted; at DMA_BUFFER it completes after LOW, which is never
@@ -562,7 +562,7 @@ VTEST(granularity)
 	VT_ASSERT_EQ(a.count, n);
 	for (i = 0; i < n; i++) {
 		struct drm_vaccel_engine_info *e = vt_engine(f.d.engines, i);
-		__u32 caps = e->engine_class == PAGING ? 0x1 : e->engine_class == COPY ? 0x3 : 0xf;
+		__u32 caps = e->engine_class == COMPUTE ? 0xf : 0x3;
 
 		if (e->preempt_caps != caps || e->preempt_granularity != g[i] ||
 		    a.e[i].granularity != g[i])

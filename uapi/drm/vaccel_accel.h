@@ -226,6 +226,24 @@ struct drm_vaccel_device_info {
 	 * @max_copy_size: largest size of a COPY or a FILL, bytes (uapi 1.5)
 	 */
 	__u64 max_copy_size;
+	/**
+	 * @max_pt_bytes: most page-table memory of one open file's VM,
+	 * counting what its pending binds may need; past it VM_BIND fails
+	 * with ``-ENOSPC`` (uapi 1.5)
+	 */
+	__u64 max_pt_bytes;
+	/**
+	 * @max_mappings: most mappings in one open file's VM, counting the
+	 * worst case of a bind (a map adds one, an unmap may split one);
+	 * past it VM_BIND fails with ``-ENOSPC`` (uapi 1.5)
+	 */
+	__u32 max_mappings;
+	/**
+	 * @max_jobs_per_file: most buffers and asynchronous binds one open
+	 * file may have submitted and not yet retired; past it SUBMIT and
+	 * VM_BIND wait, interruptibly, for one to retire (uapi 1.5)
+	 */
+	__u32 max_jobs_per_file;
 };
 
 /**
@@ -482,23 +500,32 @@ struct drm_vaccel_vm_bind_op {
  * engine can reach the pages of what was unmapped.
  *
  * With @waits or @signals the bind is asynchronous (uapi 1.2): the ioctl
- * checks the form of the operations and their handles, then queues the
- * batch as a page-table update job on the PAGING engine, which applies it
- * once every fence of @waits has signalled, after the VM's earlier
- * asynchronous binds.  Errors found only then (``-EEXIST``, ``-ENOMEM``)
- * leave the VM as it was and are carried by the fences of @signals.
- * Ordering buffers that use the new mappings is the caller's business:
- * make them wait for the bind's out-syncobj.  As for every job, an error
- * of a fence waited for does not propagate: the bind applies once the
- * fence signals, whatever its status.  Syncobj errors are those of
- * %DRM_IOCTL_VACCEL_SUBMIT.
+ * checks the batch against the VM as the binds submitted before it leave
+ * it, prepares everything the update needs, then queues it as a
+ * page-table update job on the PAGING engine, which applies it once every
+ * fence of @waits has signalled, after the VM's earlier asynchronous
+ * binds.  Every error is the ioctl's (since uapi 1.5; before, ``-EEXIST``
+ * and ``-ENOMEM`` were carried by the fences): the fences of @signals
+ * carry only ``-ECANCELED``, if the file is closed first, or
+ * ``-ETIMEDOUT``, if the update ran past the time limit.  Ordering buffers
+ * that use the new mappings is the caller's business: make them wait for
+ * the bind's out-syncobj.  As for every job, an error of a fence waited
+ * for does not propagate: the bind applies once the fence signals,
+ * whatever its status.  Syncobj errors are those of
+ * %DRM_IOCTL_VACCEL_SUBMIT, and so is the wait while the file has
+ * &drm_vaccel_device_info.max_jobs_per_file jobs.
  *
  * Errors: ``-EINVAL`` for a malformed operation (unknown op or flag,
  * misaligned or zero size, a range outside the VA space or outside the BO,
  * non-zero pad or unused fields), ``-ENOENT`` for an unknown handle,
  * ``-EEXIST`` for a map over a mapped page (mapped before or by an earlier
  * operation of the same call), ``-E2BIG`` for more than
- * &drm_vaccel_device_info.max_bind_ops operations, ``-EFAULT``, ``-ENOMEM``.
+ * &drm_vaccel_device_info.max_bind_ops operations, ``-ENOSPC`` past
+ * &drm_vaccel_device_info.max_mappings or .max_pt_bytes, ``-ECANCELED``
+ * once an asynchronous bind of the VM was stopped before it applied (its
+ * page tables no longer follow its mappings), ``-EFAULT``, ``-ENOMEM``,
+ * ``-EINTR`` for a synchronous bind waiting for earlier ones when a fatal
+ * signal arrives.
  */
 struct drm_vaccel_vm_bind {
 	/** @flags: zero */
@@ -778,14 +805,18 @@ struct drm_vaccel_sync {
  *
  * Queues the DMA buffer at [@buffer_va, @buffer_va + @buffer_size) on a
  * context.  It runs once every fence of @waits has signalled; the fence of
- * its completion is installed in every syncobj of @signals.
+ * its completion is installed in every syncobj of @signals.  While the
+ * file has &drm_vaccel_device_info.max_jobs_per_file buffers and binds
+ * not yet retired, SUBMIT waits for one to retire, as for room in a full
+ * ring; a signal interrupts the wait (``-EINTR``, or a restart).
  *
- * Errors: ``-ENOENT`` for an unknown context or syncobj, ``-EINVAL`` for a
- * syncobj to wait for that has no fence (at that point, for a timeline;
- * points are 64 bits), for a misaligned or empty buffer, a
- * buffer past %DRM_VACCEL_MAX_BUFFER_SIZE, non-zero flags or pad,
- * ``-ECANCELED`` when the context is banned (a fault or a hang),
- * ``-E2BIG`` for more than %DRM_VACCEL_MAX_SYNCS syncobjs in an array.
+ * Errors: ``-ENOENT`` for an unknown context or syncobj, or a context
+ * destroyed while the SUBMIT ran, ``-EINVAL`` for a syncobj to wait for
+ * that has no fence (at that point, for a timeline; points are 64 bits),
+ * for a misaligned or empty buffer, a buffer past
+ * %DRM_VACCEL_MAX_BUFFER_SIZE, non-zero flags or pad, ``-ECANCELED`` when
+ * the context is banned (a fault, a hang or the time limit), ``-E2BIG``
+ * for more than %DRM_VACCEL_MAX_SYNCS syncobjs in an array.
  */
 struct drm_vaccel_submit {
 	/** @context: the context */

@@ -669,18 +669,6 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 	return 0;
 }
 
-/**
- * struct vaccel_signal - an out-syncobj of a submit
- * @syncobj: the syncobj, referenced
- * @chain: for a timeline point, the preallocated chain node
- * @point: the point, or 0
- */
-struct vaccel_signal {
-	struct drm_syncobj *syncobj;
-	struct dma_fence_chain *chain;
-	u64 point;
-};
-
 static int vaccel_submit_copy_syncs(const struct drm_vaccel_obj_array *arr,
 				    struct drm_vaccel_sync **out)
 {
@@ -754,33 +742,36 @@ static int vaccel_submit_prepare_signals(struct drm_file *file,
 }
 
 /**
- * vaccel_context_submit() - queue a job on a context
+ * vaccel_submit_begin() - every step of a submission that can fail
+ * @s: the submission, filled
  * @ctx: the context
  * @file: the caller, whose syncobjs the arrays name
  * @job: the job, from vaccel_job_alloc(), with its work set; consumed
  * @waits: syncobjs to wait for, &struct drm_vaccel_sync
  * @signals: syncobjs to signal, &struct drm_vaccel_sync
- * @done: if not NULL, receives a reference to the job's finished fence
  *
- * Waits, interruptibly, while the context's file has
- * %VACCEL_MAX_JOBS_PER_FILE jobs.
+ * Copies the arrays, finds the syncobjs and the fences to wait for, counts
+ * the job against its file's limit (waiting, interruptibly, while the file
+ * has %VACCEL_MAX_JOBS_PER_FILE jobs) and initialises it.  On success the
+ * context's submit lock is held until vaccel_submit_commit() or
+ * vaccel_submit_abort(), neither of which can fail.
  *
- * Context: Process context.
+ * Context: Process context; sleeps.
  * Return: 0; -ENOENT if the context is being destroyed; or another
  * negative errno.  On error, @job is freed.
  */
-int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
-			  struct vaccel_job *job,
-			  const struct drm_vaccel_obj_array *waits,
-			  const struct drm_vaccel_obj_array *signals,
-			  struct dma_fence **done)
+int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
+			struct drm_file *file, struct vaccel_job *job,
+			const struct drm_vaccel_obj_array *waits,
+			const struct drm_vaccel_obj_array *signals)
 {
-	struct drm_vaccel_sync *wait_args = NULL, *signal_args = NULL;
-	struct vaccel_signal *sigs = NULL;
-	struct dma_fence *finished;
+	struct drm_vaccel_sync *wait_args = NULL;
 	u32 i;
 	int ret;
 
+	memset(s, 0, sizeof(*s));
+	s->job = job;
+	s->nsignals = signals->count;
 	/* The job's reference; vaccel_job_free() drops it. */
 	job->ctx = ctx;
 	kref_get(&ctx->refcount);
@@ -788,10 +779,10 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 	/* Everything that may fault, sleep or fail, before the lock. */
 	ret = vaccel_submit_copy_syncs(waits, &wait_args);
 	if (!ret)
-		ret = vaccel_submit_copy_syncs(signals, &signal_args);
+		ret = vaccel_submit_copy_syncs(signals, &s->signal_args);
 	if (!ret)
-		ret = vaccel_submit_prepare_signals(file, signal_args,
-						    signals->count, &sigs);
+		ret = vaccel_submit_prepare_signals(file, s->signal_args,
+						    signals->count, &s->sigs);
 	if (!ret) {
 		ret = vaccel_file_job_reserve(ctx->file);
 		job->reserved = !ret;
@@ -822,26 +813,8 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 		if (ret)
 			goto err_cleanup_job;
 	}
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
-	atomic64_inc(&ctx->jobs_submitted);
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&ctx->submit_lock);
-
-	for (i = 0; i < signals->count; i++) {
-		if (sigs[i].chain) {
-			drm_syncobj_add_point(sigs[i].syncobj, sigs[i].chain,
-					      finished, sigs[i].point);
-			sigs[i].chain = NULL;
-		} else {
-			drm_syncobj_replace_fence(sigs[i].syncobj, finished);
-		}
-	}
-	if (done)
-		*done = finished;
-	else
-		dma_fence_put(finished);
-	goto out_free_syncs;
+	kfree(wait_args);
+	return 0;
 
 err_cleanup_job:
 	drm_sched_job_cleanup(&job->base);
@@ -849,10 +822,90 @@ err_unlock:
 	mutex_unlock(&ctx->submit_lock);
 err_free_job:
 	vaccel_job_free(job);
-out_free_syncs:
-	vaccel_signals_put(sigs, signals->count);
-	kfree(signal_args);
 	kfree(wait_args);
+	vaccel_signals_put(s->sigs, s->nsignals);
+	kfree(s->signal_args);
+	return ret;
+}
+
+/**
+ * vaccel_submit_commit() - push a job vaccel_submit_begin() prepared
+ * @s: the submission
+ * @done: if not NULL, receives a reference to the job's finished fence
+ *
+ * Context: Process context, after a successful vaccel_submit_begin().
+ */
+void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
+{
+	struct vaccel_job *job = s->job;
+	struct vaccel_context *ctx = job->ctx;
+	struct dma_fence *finished;
+	u32 i;
+
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	atomic64_inc(&ctx->jobs_submitted);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->submit_lock);
+
+	for (i = 0; i < s->nsignals; i++) {
+		if (s->sigs[i].chain) {
+			drm_syncobj_add_point(s->sigs[i].syncobj, s->sigs[i].chain,
+					      finished, s->sigs[i].point);
+			s->sigs[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(s->sigs[i].syncobj, finished);
+		}
+	}
+	if (done)
+		*done = finished;
+	else
+		dma_fence_put(finished);
+	vaccel_signals_put(s->sigs, s->nsignals);
+	kfree(s->signal_args);
+}
+
+/**
+ * vaccel_submit_abort() - give up a job vaccel_submit_begin() prepared
+ * @s: the submission; its job is freed, never having run
+ *
+ * Context: Process context, after a successful vaccel_submit_begin().
+ */
+void vaccel_submit_abort(struct vaccel_submit *s)
+{
+	struct vaccel_context *ctx = s->job->ctx;
+
+	drm_sched_job_cleanup(&s->job->base);
+	mutex_unlock(&ctx->submit_lock);
+	vaccel_job_free(s->job);
+	vaccel_signals_put(s->sigs, s->nsignals);
+	kfree(s->signal_args);
+}
+
+/**
+ * vaccel_context_submit() - queue a job on a context
+ * @ctx: the context
+ * @file: the caller, whose syncobjs the arrays name
+ * @job: the job, from vaccel_job_alloc(), with its work set; consumed
+ * @waits: syncobjs to wait for, &struct drm_vaccel_sync
+ * @signals: syncobjs to signal, &struct drm_vaccel_sync
+ * @done: if not NULL, receives a reference to the job's finished fence
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, or a negative errno of vaccel_submit_begin() with @job freed.
+ */
+int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
+			  struct vaccel_job *job,
+			  const struct drm_vaccel_obj_array *waits,
+			  const struct drm_vaccel_obj_array *signals,
+			  struct dma_fence **done)
+{
+	struct vaccel_submit s;
+	int ret;
+
+	ret = vaccel_submit_begin(&s, ctx, file, job, waits, signals);
+	if (!ret)
+		vaccel_submit_commit(&s, done);
 	return ret;
 }
 

@@ -21,6 +21,8 @@
 #include "vaccel_tlb.h"
 
 struct dma_fence;
+struct dma_fence_chain;
+struct drm_syncobj;
 struct drm_device;
 struct drm_file;
 struct vaccel_device;
@@ -188,6 +190,32 @@ static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
 	return container_of(job, struct vaccel_job, base);
 }
 
+/**
+ * struct vaccel_signal - an out-syncobj of a submission
+ * @syncobj: the syncobj, referenced
+ * @chain: for a timeline point, the preallocated chain node
+ * @point: the point, or 0
+ */
+struct vaccel_signal {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+/**
+ * struct vaccel_submit - a job between vaccel_submit_begin() and its push
+ * @job: the job, initialised, its dependencies added
+ * @signal_args: the signal array, copied from user space
+ * @sigs: the syncobjs to signal, found
+ * @nsignals: entries of @signal_args and @sigs
+ */
+struct vaccel_submit {
+	struct vaccel_job *job;
+	struct drm_vaccel_sync *signal_args;
+	struct vaccel_signal *sigs;
+	u32 nsignals;
+};
+
 struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 					     struct vaccel_file *vfile,
 					     struct vaccel_engine *engine,
@@ -199,6 +227,12 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 			  const struct drm_vaccel_obj_array *waits,
 			  const struct drm_vaccel_obj_array *signals,
 			  struct dma_fence **done);
+int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
+			struct drm_file *file, struct vaccel_job *job,
+			const struct drm_vaccel_obj_array *waits,
+			const struct drm_vaccel_obj_array *signals);
+void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done);
+void vaccel_submit_abort(struct vaccel_submit *s);
 struct vaccel_job *vaccel_job_alloc(void);
 void vaccel_job_free(struct vaccel_job *job);
 void vaccel_job_start(struct vaccel_job *job);

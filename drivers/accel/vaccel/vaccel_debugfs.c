@@ -29,10 +29,10 @@
  *
  * ``engines``
  *   a block per engine: its class and instance, whether it is busy and for
- *   how long in all, the contexts bound to it, the root page table its TLB
- *   is attached to, the TLB's hits, misses and invalidations, and its HW
- *   queue: for each slot, the context, the buffer's VA and size and how far
- *   the engine got into it.
+ *   how long in all, the contexts bound to it, the client whose address
+ *   space its TLB is attached to, the TLB's hits, misses and invalidations,
+ *   and its HW queue: for each slot, the context, the buffer's VA and size
+ *   and how far the engine got into it.
  *
  * ``contexts``
  *   a line per context: handle, client, engine, priority, state, buffers
@@ -84,9 +84,7 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&vdev->vms_lock);
 	list_for_each_entry(vm, &vdev->vms, link) {
-		mutex_lock(&vm->lock);
-		pt_pages += vm->pt.pages;
-		mutex_unlock(&vm->lock);
+		pt_pages += atomic_long_read(&vm->pt.pages);
 		vms++;
 	}
 	mutex_unlock(&vdev->vms_lock);
@@ -126,7 +124,8 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 
 		mutex_lock(&e->tlb.lock);
 		if (e->tlb.pt)
-			seq_printf(m, "  tlb: root 0x%llx", vaccel_pt_root(e->tlb.pt));
+			seq_printf(m, "  tlb: client %llu",
+				   container_of(e->tlb.pt, struct vaccel_vm, pt)->client_id);
 		else
 			seq_puts(m, "  tlb: detached");
 		seq_printf(m, " hits %llu misses %llu invalidations %llu\n",
@@ -298,13 +297,13 @@ static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&vm->lock);
 	drm_gpuvm_for_each_va(va, &vm->base) {
-		u64 pte = vaccel_pt_walk(&vm->pt, va->va.addr);
+		u32 flags = vaccel_vma_flags(va);
 
 		seq_printf(m, "0x%016llx-0x%016llx offset 0x%llx r%c%c\n",
 			   va->va.addr, va->va.addr + va->va.range,
 			   va->gem.offset,
-			   pte & DRM_VACCEL_PTE_WRITE ? 'w' : '-',
-			   pte & DRM_VACCEL_PTE_EXEC ? 'x' : '-');
+			   flags & DRM_VACCEL_VM_BIND_READ_ONLY ? '-' : 'w',
+			   flags & DRM_VACCEL_VM_BIND_NO_EXEC ? '-' : 'x');
 	}
 	mutex_unlock(&vm->lock);
 	return 0;
@@ -320,9 +319,9 @@ static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)
 {
 	struct vaccel_vm *vm = m->private;
 
-	mutex_lock(&vm->lock);
+	mutex_lock(&vm->pt_lock);
 	vaccel_pt_visit_leaves(&vm->pt, vaccel_debugfs_leaf, m);
-	mutex_unlock(&vm->lock);
+	mutex_unlock(&vm->pt_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_page_table);

@@ -6,6 +6,7 @@
 #define __VACCEL_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -21,6 +22,14 @@ struct workqueue_struct;
 
 #define VACCEL_DRIVER_NAME	"vaccel"
 #define VACCEL_DRIVER_DESC	"Virtual compute accelerator"
+
+/*
+ * Allocations whose size a user chooses (arrays of operations, of pages):
+ * charged to the user's memory cgroup, and -ENOMEM for the user when it
+ * is full, never the OOM killer, as for the pages of a BO.
+ */
+#define VACCEL_GFP_SIZED \
+	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /**
  * struct vaccel_device - one virtual accelerator

@@ -681,12 +681,11 @@ static int vaccel_engine_thread(void *data)
 
 		if (job->bind) {
 			/* The paging engine applies page-table updates. */
-			ret = vaccel_vm_bind_run(job->bind);
-			vaccel_engine_retire(engine, job, ret, &fault);
-			continue;
+			ret = vaccel_vm_bind_run(engine, job);
+		} else {
+			vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
+			ret = vaccel_packet_run(engine, job, &fault);
 		}
-		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
-		ret = vaccel_packet_run(engine, job, &fault);
 		if (ret == -EAGAIN)
 			vaccel_engine_stop(engine, job);
 		else if (ret == -ETIMEDOUT)

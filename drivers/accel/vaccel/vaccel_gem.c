@@ -136,7 +136,7 @@ struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 {
 	struct vaccel_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->base.base.funcs = &vaccel_gem_funcs;
@@ -219,7 +219,7 @@ vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 	    !dev_is_dma_coherent(attach->dev))
 		return ERR_PTR(-EOPNOTSUPP);
 
-	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL | __GFP_ZERO);
+	pages = kvmalloc_array(npages, sizeof(*pages), VACCEL_GFP_SIZED);
 	if (!pages)
 		return ERR_PTR(-ENOMEM);
 	ret = vaccel_gem_dma_pages(attach->dev, sgt, pages, npages);

@@ -18,22 +18,31 @@
  * Mapping 1 GiB with 4 KiB pages takes 512 level-0 tables and one level-1
  * table, 0.196% of the bytes mapped.
  *
- * Updates are split so that a batch of them can be all-or-nothing:
+ * Updates are split so that a batch of them can be all-or-nothing, and so
+ * that the step that writes the tables allocates nothing: it may run on
+ * the PAGING engine, which signals fences and must not wait for memory.
  *
- * 1. vaccel_pt_prepare() allocates every table a range needs.  It is the
- *    only step that can fail.
+ * 1. vaccel_pt_reserve_fill() sets aside, for a range to be mapped, as many
+ *    zeroed table pages as it could need (vaccel_pt_tables_for(), one per
+ *    2 MiB, 1 GiB and 512 GiB region the range touches), charged to the
+ *    caller's memory cgroup.  It is the only step that can fail.
  * 2. vaccel_pt_map() and vaccel_pt_unmap() write level-0 entries and cannot
- *    fail.  Tables stay even when they become empty, so that a later map of
- *    the same batch finds the tables it prepared.
+ *    fail; a missing table comes from the reserve.  Tables stay even when
+ *    they become empty, so that a later map of the same batch finds the
+ *    tables it linked.
  * 3. vaccel_pt_prune() takes the tables of a range that are now empty out
  *    of the tree, onto a zombie list rather than freeing them.
  * 4. vaccel_pt_invalidate() invalidates the range in every TLB attached to
  *    the address space.  Each TLB does it under its lock, so walks and
  *    accesses in flight finish first; after it, no engine can reach an
  *    unmapped page or a zombie table.
- * 5. vaccel_pt_release_zombies() frees the zombie tables; the owner then
- *    releases the pages that were unmapped.
+ * 5. vaccel_pt_release_zombies() frees the zombie tables, and
+ *    vaccel_pt_reserve_release() what the reserve did not need; the owner
+ *    then releases the pages that were unmapped.
  *
+ * vaccel_pt_footprint() counts the tables of the tree and those set aside,
+ * against which the owner keeps its limit.
+
  * Entries are written with WRITE_ONCE() and read with READ_ONCE(), and a
  * new table is linked into its parent with release semantics after it was
  * cleared, so a lockless walker sees either no table or a cleared one.
@@ -50,6 +59,10 @@
 #include "vaccel_tlb.h"
 
 #define VACCEL_PT_PAGE_SHIFT	12
+
+/* Table pages: zeroed, charged, and -ENOMEM rather than an OOM kill. */
+#define VACCEL_PT_GFP \
+	(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 static unsigned int vaccel_pt_index(u64 va, unsigned int level)
 {
@@ -86,24 +99,123 @@ static unsigned long vaccel_pt_used(u64 *table)
 	return page_private(vaccel_pt_page(table));
 }
 
-static u64 *vaccel_pt_alloc_table(struct vaccel_pt *pt)
-{
-	struct page *p = alloc_page(GFP_KERNEL | __GFP_ZERO);
-
-	if (!p)
-		return NULL;
-	set_page_private(p, 0);
-	pt->pages++;
-	return page_address(p);
-}
-
 static void vaccel_pt_free_table(struct vaccel_pt *pt, u64 *table)
 {
 	struct page *p = vaccel_pt_page(table);
 
 	set_page_private(p, 0);
 	__free_page(p);
-	pt->pages--;
+	atomic_long_dec(&pt->pages);
+}
+
+/**
+ * vaccel_pt_tables_for() - the most tables mapping a range may need
+ * @va: start of the range
+ * @size: size of the range, not zero
+ *
+ * Context: Any context.
+ * Return: one table per 2 MiB, 1 GiB and 512 GiB region the range touches.
+ */
+unsigned long vaccel_pt_tables_for(u64 va, u64 size)
+{
+	u64 last = va + size - 1;
+	unsigned long n = 0;
+	unsigned int level;
+
+	for (level = 1; level < VACCEL_PT_LEVELS; level++) {
+		unsigned int shift = VACCEL_PT_PAGE_SHIFT + level * VACCEL_PT_SHIFT;
+
+		n += (last >> shift) - (va >> shift) + 1;
+	}
+	return n;
+}
+
+/**
+ * vaccel_pt_reserve_init() - an empty reserve
+ * @r: the reserve
+ *
+ * Context: Any context.
+ */
+void vaccel_pt_reserve_init(struct vaccel_pt_reserve *r)
+{
+	INIT_LIST_HEAD(&r->pages);
+	r->count = 0;
+}
+
+/**
+ * vaccel_pt_reserve_fill() - set table pages aside for a page table
+ * @pt: the page table they are for
+ * @r: the reserve
+ * @count: how many more
+ *
+ * The pages are zeroed and charged to the caller's memory cgroup.  Their
+ * number follows what the caller maps, so running out ends in -ENOMEM
+ * for the caller, never in the OOM killer (as for the pages of a BO).
+ *
+ * Context: Process context; allocates.
+ * Return: 0 or -ENOMEM, with what was set aside kept in @r.
+ */
+int vaccel_pt_reserve_fill(struct vaccel_pt *pt, struct vaccel_pt_reserve *r,
+			   unsigned long count)
+{
+	while (count--) {
+		struct page *p = alloc_page(VACCEL_PT_GFP);
+
+		if (!p)
+			return -ENOMEM;
+		set_page_private(p, 0);
+		list_add(&p->lru, &r->pages);
+		r->count++;
+		atomic_long_inc(&pt->reserved);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * vaccel_pt_reserve_release() - free what a reserve was not needed for
+ * @pt: the page table it was for
+ * @r: the reserve, empty afterwards
+ *
+ * Context: Any context that may free pages.
+ */
+void vaccel_pt_reserve_release(struct vaccel_pt *pt, struct vaccel_pt_reserve *r)
+{
+	struct page *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &r->pages, lru) {
+		list_del(&p->lru);
+		__free_page(p);
+	}
+	atomic_long_sub(r->count, &pt->reserved);
+	r->count = 0;
+}
+
+/**
+ * vaccel_pt_footprint() - the table pages a page table holds
+ * @pt: the page table
+ *
+ * Context: Any context.
+ * Return: the tables in the tree, those waiting to be freed, and those set
+ * aside for updates to come.
+ */
+unsigned long vaccel_pt_footprint(const struct vaccel_pt *pt)
+{
+	return atomic_long_read(&pt->pages) + atomic_long_read(&pt->reserved);
+}
+
+/* A table from the reserve; the reserve was sized for the worst case. */
+static u64 *vaccel_pt_take_table(struct vaccel_pt *pt, struct vaccel_pt_reserve *r)
+{
+	struct page *p = list_first_entry_or_null(&r->pages, struct page, lru);
+
+	if (WARN_ON_ONCE(!p))
+		return NULL;
+	list_del(&p->lru);
+	r->count--;
+	atomic_long_dec(&pt->reserved);
+	atomic_long_inc(&pt->pages);
+	return page_address(p);
 }
 
 /**
@@ -111,21 +223,31 @@ static void vaccel_pt_free_table(struct vaccel_pt *pt, u64 *table)
  * @pt: the page table
  * @va_start: lowest VA that may be mapped
  * @va_end: end (exclusive) of the VAs that may be mapped, at most 2^48
+ * @lock: the owner's lock, held by whoever writes the tables
  *
  * Context: Process context.
  * Return: 0 or -ENOMEM.
  */
-int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end)
+int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end,
+		   struct mutex *lock)
 {
-	pt->pages = 0;
+	struct page *root = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+
+	pt->lock = lock;
+	atomic_long_set(&pt->pages, 0);
+	atomic_long_set(&pt->reserved, 0);
 	pt->va_start = va_start;
 	pt->va_end = va_end;
 	INIT_LIST_HEAD(&pt->zombies);
 	spin_lock_init(&pt->tlb_lock);
 	INIT_LIST_HEAD(&pt->tlbs);
 	init_waitqueue_head(&pt->tlb_wq);
-	pt->root = vaccel_pt_alloc_table(pt);
-	return pt->root ? 0 : -ENOMEM;
+	if (!root)
+		return -ENOMEM;
+	set_page_private(root, 0);
+	atomic_long_inc(&pt->pages);
+	pt->root = page_address(root);
+	return 0;
 }
 
 static void vaccel_pt_free_tree(struct vaccel_pt *pt, u64 *table,
@@ -165,11 +287,13 @@ static bool vaccel_pt_unattached(struct vaccel_pt *pt)
 void vaccel_pt_fini(struct vaccel_pt *pt)
 {
 	wait_event(pt->tlb_wq, vaccel_pt_unattached(pt));
+	mutex_lock(pt->lock);
 	vaccel_pt_release_zombies(pt);
 	if (pt->root)
 		vaccel_pt_free_tree(pt, pt->root, VACCEL_PT_LEVELS - 1);
 	pt->root = NULL;
-	WARN_ON(pt->pages);
+	mutex_unlock(pt->lock);
+	WARN_ON(atomic_long_read(&pt->pages));
 }
 
 /* The table of level @to on the path to @va, or NULL where a table is missing. */
@@ -187,71 +311,65 @@ static u64 *vaccel_pt_descend(u64 *table, unsigned int from, unsigned int to,
 	return table;
 }
 
-/**
- * vaccel_pt_prepare() - allocate the tables that a range needs
- * @pt: the page table, its owner's lock held
- * @va: start of the range, page aligned
- * @size: size of the range, page aligned, not zero
- *
- * Context: Process context, may sleep.
- * Return: 0 or -ENOMEM; on error, the tables allocated so far stay, empty,
- * for vaccel_pt_prune() to give back.
- */
-int vaccel_pt_prepare(struct vaccel_pt *pt, u64 va, u64 size)
+/* The level-0 table of @va, linking tables from @r where they are missing. */
+static u64 *vaccel_pt_leaf_table(struct vaccel_pt *pt, u64 va,
+				 struct vaccel_pt_reserve *r)
 {
-	u64 end = va + size, addr;
+	u64 *table = pt->root;
 	unsigned int level;
 
-	/* One level-0 table per 2 MiB of the range, and their parents. */
-	for (addr = va; addr < end;
-	     addr = ALIGN_DOWN(addr, vaccel_pt_entry_span(1)) + vaccel_pt_entry_span(1)) {
-		u64 *table = pt->root;
+	for (level = VACCEL_PT_LEVELS - 1; level > 0; level--) {
+		u64 *slot = &table[vaccel_pt_index(va, level)];
 
-		for (level = VACCEL_PT_LEVELS - 1; level > 0; level--) {
-			u64 *slot = &table[vaccel_pt_index(addr, level)];
-			u64 *child;
+		if (!(*slot & DRM_VACCEL_PTE_VALID)) {
+			u64 *child = vaccel_pt_take_table(pt, r);
 
-			if (!(*slot & DRM_VACCEL_PTE_VALID)) {
-				child = vaccel_pt_alloc_table(pt);
-				if (!child)
-					return -ENOMEM;
-				/* The cleared table is visible before the link. */
-				smp_store_release(slot, DRM_VACCEL_PTE_VALID |
-						  page_to_phys(vaccel_pt_page(child)));
-				vaccel_pt_used_add(table, 1);
-			}
-			table = vaccel_pt_table_of(*slot);
+			if (!child)
+				return NULL;
+			/* The cleared table is visible before the link. */
+			smp_store_release(slot, DRM_VACCEL_PTE_VALID |
+					  page_to_phys(vaccel_pt_page(child)));
+			vaccel_pt_used_add(table, 1);
 		}
+		table = vaccel_pt_table_of(*slot);
 	}
-	return 0;
+	return table;
 }
 
 /**
- * vaccel_pt_map() - point a prepared range at pages
+ * vaccel_pt_map() - point an unmapped range at pages
  * @pt: the page table, its owner's lock held
- * @va: start of the range, page aligned, prepared and unmapped
+ * @va: start of the range, page aligned, unmapped
  * @size: size of the range, page aligned
  * @pages: the pages, one per 4 KiB of the range
  * @flags: %DRM_VACCEL_PTE_WRITE and %DRM_VACCEL_PTE_EXEC as wanted
+ * @r: where missing tables come from, filled for the range by
+ *	vaccel_pt_reserve_fill()
+ *
+ * Allocates nothing and cannot fail.
  *
  * Context: Any context.
  */
 void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
-		   struct page **pages, u64 flags)
+		   struct page **pages, u64 flags, struct vaccel_pt_reserve *r)
 {
 	u64 end = va + size;
 	u64 *table = NULL;
 	unsigned long i = 0;
 
+	lockdep_assert_held(pt->lock);
 	for (; va < end; va += PAGE_SIZE, i++) {
 		unsigned int idx = vaccel_pt_index(va, 0);
 		u64 *slot;
 
 		if (!table || idx == 0)
-			table = vaccel_pt_descend(pt->root, VACCEL_PT_LEVELS - 1,
-						  0, va);
+			table = vaccel_pt_leaf_table(pt, va, r);
+		if (!table)
+			return;
 		slot = &table[idx];
-		WARN_ON(*slot & DRM_VACCEL_PTE_VALID);
+		/* The owner's check makes the range free. */
+		if (WARN_ON_ONCE(*slot & DRM_VACCEL_PTE_VALID))
+			continue;
 		WRITE_ONCE(*slot, DRM_VACCEL_PTE_VALID | flags |
 			   page_to_phys(pages[i]));
 		vaccel_pt_used_add(table, 1);
@@ -300,7 +418,46 @@ static void vaccel_pt_clear(u64 *table, unsigned int level, u64 base, u64 va,
  */
 void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size)
 {
+	lockdep_assert_held(pt->lock);
 	vaccel_pt_clear(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size);
+}
+
+/**
+ * vaccel_pt_skip_unmapped() - the next address a level-0 table may map
+ * @pt: the page table, its owner's lock held
+ * @va: where to look from
+ * @end: where to stop looking
+ *
+ * Skips the regions whose tables are missing, at any level, so that an
+ * unmap over a sparse range costs what is mapped, not what is asked.
+ *
+ * Context: Any context.
+ * Return: @va if its level-0 table exists, else the start of the next
+ * region that may have one, or @end.
+ */
+u64 vaccel_pt_skip_unmapped(const struct vaccel_pt *pt, u64 va, u64 end)
+{
+	lockdep_assert_held(pt->lock);
+	while (va < end) {
+		u64 *table = pt->root;
+		unsigned int level;
+
+		for (level = VACCEL_PT_LEVELS - 1; level > 0; level--) {
+			u64 e = table[vaccel_pt_index(va, level)];
+
+			if (!(e & DRM_VACCEL_PTE_VALID))
+				break;
+			table = vaccel_pt_table_of(e);
+		}
+		if (!level)
+			return va;
+		/* The region of the missing entry, then the next. */
+		va = ALIGN_DOWN(va, vaccel_pt_entry_span(level)) +
+		     vaccel_pt_entry_span(level);
+		if (!va)
+			break;
+	}
+	return end;
 }
 
 /*
@@ -348,6 +505,7 @@ static void vaccel_pt_prune_level(struct vaccel_pt *pt, u64 *table,
  */
 void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size)
 {
+	lockdep_assert_held(pt->lock);
 	vaccel_pt_prune_level(pt, pt->root, VACCEL_PT_LEVELS - 1, 0, va,
 			      va + size);
 }
@@ -395,6 +553,7 @@ void vaccel_pt_release_zombies(struct vaccel_pt *pt)
 {
 	struct page *p, *tmp;
 
+	lockdep_assert_held(pt->lock);
 	list_for_each_entry_safe(p, tmp, &pt->zombies, lru) {
 		list_del(&p->lru);
 		vaccel_pt_free_table(pt, page_address(p));
@@ -422,18 +581,6 @@ u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va)
 	if (!table)
 		return 0;
 	return READ_ONCE(table[vaccel_pt_index(va, 0)]);
-}
-
-/**
- * vaccel_pt_root() - the root pointer of the address space
- * @pt: the page table
- *
- * Context: Any context.
- * Return: the physical address of the level-3 table.
- */
-u64 vaccel_pt_root(const struct vaccel_pt *pt)
-{
-	return page_to_phys(vaccel_pt_page(pt->root));
 }
 
 static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
@@ -468,5 +615,6 @@ void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
 			    void (*fn)(u64 va, u64 pte, void *data),
 			    void *data)
 {
+	lockdep_assert_held(pt->lock);
 	vaccel_pt_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, fn, data);
 }

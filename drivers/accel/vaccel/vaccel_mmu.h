@@ -5,7 +5,9 @@
 #ifndef __VACCEL_MMU_H__
 #define __VACCEL_MMU_H__
 
+#include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -23,9 +25,11 @@ struct vaccel_tlb;
  * struct vaccel_pt - the page table of one GPU address space
  * @root: the level-3 table, whose page frame is the address space's root
  *	pointer
+ * @lock: the owner's lock that serialises the writers of the tables
  * @va_start: lowest VA that may be mapped
  * @va_end: end (exclusive) of the VAs that may be mapped
  * @pages: page-table pages in the tree or waiting to be freed, root included
+ * @reserved: page-table pages held in reserves for updates to come
  * @zombies: table pages taken out of the tree, freed by
  *	vaccel_pt_release_zombies() once no TLB can be walking them
  * @tlb_lock: protects @tlbs
@@ -34,16 +38,18 @@ struct vaccel_tlb;
  * @tlb_wq: woken, under @tlb_lock, when a TLB detaches
  *
  * The tables are written by one writer at a time, under the lock of the
- * owner (the VM's lock), and walked without a lock by the TLBs attached to
- * @tlbs, each under its own lock.  A table page leaves the tree before it is
+ * owner (the VM's page-table lock), and walked without a lock by the TLBs
+ * attached to @tlbs, each under its own lock.  A table page leaves the tree before it is
  * freed, and is freed only after every attached TLB has been invalidated,
  * which waits for the walks in flight.
  */
 struct vaccel_pt {
 	u64 *root;
+	struct mutex *lock;
 	u64 va_start;
 	u64 va_end;
-	unsigned long pages;
+	atomic_long_t pages;
+	atomic_long_t reserved;
 	struct list_head zombies;
 	/* Protects @tlbs; taken before any TLB's own lock. */
 	spinlock_t tlb_lock;
@@ -51,17 +57,33 @@ struct vaccel_pt {
 	wait_queue_head_t tlb_wq;
 };
 
-int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end);
+/**
+ * struct vaccel_pt_reserve - table pages set aside for updates to come
+ * @pages: the pages, zeroed, on their &page.lru
+ * @count: how many
+ */
+struct vaccel_pt_reserve {
+	struct list_head pages;
+	unsigned long count;
+};
+
+int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end,
+		   struct mutex *lock);
 void vaccel_pt_fini(struct vaccel_pt *pt);
-int vaccel_pt_prepare(struct vaccel_pt *pt, u64 va, u64 size);
+unsigned long vaccel_pt_tables_for(u64 va, u64 size);
+void vaccel_pt_reserve_init(struct vaccel_pt_reserve *r);
+int vaccel_pt_reserve_fill(struct vaccel_pt *pt, struct vaccel_pt_reserve *r,
+			   unsigned long count);
+void vaccel_pt_reserve_release(struct vaccel_pt *pt, struct vaccel_pt_reserve *r);
+unsigned long vaccel_pt_footprint(const struct vaccel_pt *pt);
 void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
-		   struct page **pages, u64 flags);
+		   struct page **pages, u64 flags, struct vaccel_pt_reserve *r);
 void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size);
+u64 vaccel_pt_skip_unmapped(const struct vaccel_pt *pt, u64 va, u64 end);
 void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size);
 void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size);
 void vaccel_pt_release_zombies(struct vaccel_pt *pt);
 u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
-u64 vaccel_pt_root(const struct vaccel_pt *pt);
 
 void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
 			    void (*fn)(u64 va, u64 pte, void *data),

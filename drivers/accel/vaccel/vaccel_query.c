@@ -80,6 +80,9 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->time_limit_ns = topo->time_limit_ns;
 	info->max_grid_items = VACCEL_MAX_GRID_ITEMS;
 	info->max_copy_size = VACCEL_MAX_COPY_SIZE;
+	info->max_pt_bytes = VACCEL_MAX_PT_BYTES;
+	info->max_mappings = VACCEL_MAX_MAPPINGS;
+	info->max_jobs_per_file = VACCEL_MAX_JOBS_PER_FILE;
 }
 
 /**

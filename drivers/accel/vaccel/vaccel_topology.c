@@ -44,8 +44,9 @@
  * Every device also has one PAGING engine, which executes the page-table
  * updates of asynchronous VM_BIND, and every engine has a HW queue of two
  * DMA buffers, the running one and the next, as MCDM prescribes.  The
- * paging engine's updates cannot stop half-way, so it preempts between
- * buffers only, whatever preempt_granularity says.
+ * paging engine preempts between 2 MiB regions of an update (the packet
+ * granularity), so that binds of different files share it, whatever
+ * preempt_granularity says.
  *
  * The default time slice, 10 ms, weighs three costs.  A switch between
  * contexts empties the engine's TLB, and refilling its 64 entries through
@@ -151,10 +152,9 @@ static void vaccel_topology_add_engines(struct vaccel_topology *topo,
 		e->engine_class = engine_class;
 		e->instance = i;
 		e->hw_queue_depth = VACCEL_HW_QUEUE_DEPTH;
-		/* Page-table updates are applied whole. */
-		e->preempt_caps = BIT(DRM_VACCEL_PREEMPT_DMA_BUFFER);
-		if (engine_class != DRM_VACCEL_ENGINE_CLASS_PAGING)
-			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_PACKET);
+		/* Page-table updates stop between 2 MiB regions too. */
+		e->preempt_caps = BIT(DRM_VACCEL_PREEMPT_DMA_BUFFER) |
+				  BIT(DRM_VACCEL_PREEMPT_PACKET);
 		/* Only compute engines run dispatches. */
 		if (engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE)
 			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_WORKGROUP) |

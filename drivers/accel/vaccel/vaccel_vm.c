@@ -11,23 +11,31 @@
  * &struct vaccel_pt holds the page table the engines walk.  User space
  * picks the addresses (GpuMmu: the UMD assigns VAs) and asks for them with
  * %DRM_IOCTL_VACCEL_VM_BIND, an array of map and unmap operations that is
- * applied all or nothing, in four stages under the VM lock:
+ * applied all or nothing.
  *
- * 1. Check.  Every operation is validated on its own (alignment, ranges,
- *    flags, handles), then the batch is simulated on a small interval set
- *    seeded with the existing mappings the maps would touch, so that a map
- *    over a mapped page, mapped before or by an earlier operation of the
- *    same batch, is refused with ``-EEXIST`` before anything changes.
- * 2. Prepare.  Everything that can fail happens here: pinning the BOs'
- *    pages, the drm_gpuvm_bo bindings, the VMA structures (one per map, two
- *    per unmap for the pieces a split leaves) and the page tables of every
- *    mapped range.  A failure gives it all back and leaves the VM as it was.
- * 3. Apply.  drm_gpuvm_sm_map() and drm_gpuvm_sm_unmap() walk the batch and
- *    call back into vaccel_vm_sm_step_map(), _remap() and _unmap(), which
- *    write page-table entries and move VMAs using only what was prepared:
- *    this stage cannot fail.  Unmapped VMAs leave the tree but keep their
- *    pages pinned.
- * 4. Release.  Empty tables are pruned, every TLB attached to the VM is
+ * A bind has two halves, as in panthor and xe.  The ioctl does everything
+ * that can fail, in process context and charged to the caller's memory
+ * cgroup, then changes the mappings drm_gpuvm tracks; the *apply* step
+ * then writes the page tables, allocating nothing and taking no lock that
+ * is ever held while memory is allocated or a fence awaited:
+ *
+ * 1. Check.  Every operation on its own (alignment, ranges, flags,
+ *    handles); then the batch as a whole: each map must find its range
+ *    free once the operations before it are applied (``-EEXIST``), which
+ *    an ordered set of the batch's effects and drm_gpuvm's interval
+ *    queries decide in O(n log n + n^2) for n operations, whatever the VM
+ *    holds; and the VM's limits (``-ENOSPC``, below).
+ * 2. Prepare.  Pin the BOs' pages, bind the BOs to the VM, allocate the
+ *    VMA structures (one per map, two per unmap for the pieces a split
+ *    leaves) and set aside every page-table page the maps may need.  A
+ *    failure gives it all back and leaves the VM as it was.
+ * 3. Commit.  drm_gpuvm_sm_map() and drm_gpuvm_sm_unmap() walk the batch
+ *    and call back into vaccel_vm_sm_step_map(), _remap() and _unmap(),
+ *    which move VMAs using only what was prepared.  Unmapped VMAs leave the
+ *    tree but keep their pages pinned.  From here on the bind cannot fail.
+ * 4. Apply.  The page tables follow, operation by operation, a 2 MiB
+ *    region at a time, under the VM's page-table lock only.
+ * 5. Release.  Empty tables are pruned, every TLB attached to the VM is
  *    invalidated (which waits for engine accesses in flight), and only then
  *    are the unmapped VMAs' pages unpinned and their BOs released.
  *
@@ -36,19 +44,39 @@
  * under the device.  When a mapping is split, each piece holds its own pin.
  * Closing the file unmaps everything with the same machinery.
  *
- * A VM_BIND with syncobjs is asynchronous: after the per-operation checks,
- * the batch becomes the work of a job on the VM's paging context, a kernel
- * context on the PAGING engine, which waits for the in-syncobjs through
- * drm_sched like any job.  When the paging engine runs the job, it applies
- * the batch with the four stages above; the batch is, in MCDM's words, the
- * DMA buffer of page-table updates.  Asynchronous binds of a VM apply in
- * submission order, and a synchronous bind first waits for the last
- * asynchronous one, so that every bind of a VM applies in the order the
- * ioctls were made.
+ * **Synchronous binds**, without syncobjs, run all five stages in the
+ * ioctl, once every asynchronous bind submitted before them has applied.
+ *
+ * **Asynchronous binds**, with syncobjs, run the first three in the ioctl
+ * and become the work of a job on the VM's paging context, a kernel
+ * context on the PAGING engine: its DMA buffer of page-table updates, in
+ * MCDM's words.  The job waits for the in-syncobjs through drm_sched like
+ * any job; then the paging engine applies the batch and releases what it
+ * unmapped, but for the unpinning, which a worker does once the job is
+ * done.  The tracked mappings thus describe the VM as it will be once the
+ * binds submitted so far have applied, which is what the next bind is
+ * checked against; every error is the ioctl's, and the fences of an
+ * asynchronous bind only ever carry a cancellation.  Binds of a VM apply
+ * in the order of the ioctls.
+ *
+ * The paging engine checks between regions: it preempts there, so that
+ * one file's large binds share the engine with another's in time slices,
+ * and it honours cancellation and the time limit.  A bind stopped before
+ * it applied whole, which only a close or the time limit can do, leaves
+ * the VM's page tables behind its mappings: the pages it unmapped stay
+ * pinned until the VM is gone, and further binds of the VM fail with
+ * ``-ECANCELED``.
+ *
+ * **Limits.**  A VM holds at most %VACCEL_MAX_MAPPINGS mappings and
+ * %VACCEL_MAX_PT_BYTES of page tables, counting what pending binds may
+ * need: one 4 GiB BO mapped at thousands of addresses costs its page
+ * tables, never the host's memory.  Both are reported by the device query.
  */
 
 #include <linux/overflow.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
@@ -67,11 +95,15 @@
 #define VACCEL_VM_BIND_MAP_FLAGS \
 	(DRM_VACCEL_VM_BIND_READ_ONLY | DRM_VACCEL_VM_BIND_NO_EXEC)
 
+/* The page tables are applied a level-0 table's region at a time. */
+#define VACCEL_BIND_REGION	SZ_2M
+
 /**
  * struct vaccel_vma - one mapping
  * @base: the drm_gpuva: range, BO and offset
  * @flags: DRM_VACCEL_VM_BIND_* flags of the mapping
- * @release_link: on &vaccel_bind.released once out of the tree
+ * @release_link: on &vaccel_bind_batch.released once out of the tree, or
+ *	on &vaccel_vm.orphans
  */
 struct vaccel_vma {
 	struct drm_gpuva base;
@@ -85,11 +117,23 @@ static struct vaccel_vma *to_vaccel_vma(struct drm_gpuva *va)
 }
 
 /**
+ * vaccel_vma_flags() - the DRM_VACCEL_VM_BIND_* flags of a mapping
+ * @va: a mapping of a VM, its lock held
+ *
+ * Context: Any context.
+ * Return: the flags it was mapped with.
+ */
+u32 vaccel_vma_flags(struct drm_gpuva *va)
+{
+	return to_vaccel_vma(va)->flags;
+}
+
+/**
  * struct vaccel_bind_op - one operation of a batch and what it prepared
  * @args: the operation, copied from user space
  * @bo: for a map, a reference on the BO
  * @vm_bo: for a map, a reference on the BO's binding to the VM
- * @vmas: VMAs prepared for the operation, taken as it is applied
+ * @vmas: VMAs prepared for the operation, taken as it is committed
  * @pinned: for a map, a pin not yet handed to a mapping
  */
 struct vaccel_bind_op {
@@ -101,165 +145,203 @@ struct vaccel_bind_op {
 };
 
 /**
- * struct vaccel_bind - a batch of operations in flight
- * @vm: the VM
+ * struct vaccel_bind_batch - a VM_BIND, from the ioctl to its release
+ * @vm: the VM, referenced
  * @ops: the operations
  * @count: number of @ops
- * @cur: the operation being applied
- * @released: VMAs taken out of the tree, released after invalidation
- * @inval_start: start of the VA range to invalidate
- * @inval_end: end of the VA range to invalidate; empty if <= @inval_start
- */
-struct vaccel_bind {
-	struct vaccel_vm *vm;
-	struct vaccel_bind_op *ops;
-	u32 count;
-	struct vaccel_bind_op *cur;
-	struct list_head released;
-	u64 inval_start;
-	u64 inval_end;
-};
-
-/**
- * struct vaccel_bind_batch - the operations of an asynchronous VM_BIND
- * @vm: the VM, referenced
- * @ops: the checked operations, their BOs referenced
- * @count: number of @ops
- * @applied: vaccel_vm_bind_run() consumed @ops and their references
+ * @cur: the operation being committed
+ * @reserve: the page-table pages the maps may need
+ * @released: VMAs the batch took out of the tree, whose pins go once no
+ *	engine can reach their pages
+ * @next_op: the operation the apply step does next
+ * @next_off: how far into it the apply step got
+ * @inval_start: start of the VA range the apply step cleared
+ * @inval_end: its end; empty if not above @inval_start
+ * @applied: the page tables were updated for every operation
+ * @release_work: releases the batch of a job once the job is done
  */
 struct vaccel_bind_batch {
 	struct vaccel_vm *vm;
 	struct vaccel_bind_op *ops;
 	u32 count;
+	struct vaccel_bind_op *cur;
+	struct vaccel_pt_reserve reserve;
+	struct list_head released;
+	u32 next_op;
+	u64 next_off;
+	u64 inval_start;
+	u64 inval_end;
 	bool applied;
+	struct work_struct release_work;
 };
 
-/* --- simulation of a batch ------------------------------------------------ */
+/* --- the check of a batch ------------------------------------------------- */
 
-struct vaccel_range {
+/**
+ * struct vaccel_effect - what the operations before one did to a range
+ * @start: start of the range
+ * @end: its end
+ * @mapped: mapped by a map of the batch, or unmapped by an unmap
+ */
+struct vaccel_effect {
 	u64 start;
 	u64 end;
+	bool mapped;
 };
 
 /**
- * struct vaccel_rangeset - mapped intervals, for the simulation of a batch
- * @r: the intervals, possibly overlapping
- * @n: number of intervals
- * @cap: capacity of @r
+ * struct vaccel_effects - the batch's effects so far, ordered, disjoint
+ * @e: the ranges
+ * @n: how many
+ *
+ * Each operation adds one range and splits at most one: 2 per operation
+ * and one more bound the size.
  */
-struct vaccel_rangeset {
-	struct vaccel_range *r;
+struct vaccel_effects {
+	struct vaccel_effect *e;
 	u32 n;
-	u32 cap;
 };
 
-static int vaccel_rangeset_add(struct vaccel_rangeset *rs, u64 start, u64 end)
+/* Index of the first effect that ends after @va. */
+static u32 vaccel_effects_find(const struct vaccel_effects *fx, u64 va)
 {
-	if (rs->n == rs->cap) {
-		u32 cap = rs->cap ? 2 * rs->cap : 16;
-		struct vaccel_range *r;
+	u32 lo = 0, hi = fx->n;
 
-		r = kvrealloc(rs->r, array_size(cap, sizeof(*r)), GFP_KERNEL);
-		if (!r)
-			return -ENOMEM;
-		rs->r = r;
-		rs->cap = cap;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (fx->e[mid].end <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	rs->r[rs->n++] = (struct vaccel_range){ start, end };
-	return 0;
-}
-
-static bool vaccel_rangeset_intersects(const struct vaccel_rangeset *rs,
-				       u64 start, u64 end)
-{
-	u32 i;
-
-	for (i = 0; i < rs->n; i++)
-		if (rs->r[i].start < end && start < rs->r[i].end)
-			return true;
-	return false;
-}
-
-/* Removes [start, end) from every interval, splitting those it cuts. */
-static int vaccel_rangeset_remove(struct vaccel_rangeset *rs, u64 start,
-				  u64 end)
-{
-	u32 i, n = rs->n;
-
-	for (i = 0; i < n; i++) {
-		struct vaccel_range *r = &rs->r[i];
-		u64 rend = r->end;
-
-		if (r->end <= start || end <= r->start)
-			continue;
-		if (r->start < start) {
-			r->end = start;
-			if (rend > end &&
-			    vaccel_rangeset_add(rs, end, rend))
-				return -ENOMEM;
-		} else if (rend > end) {
-			r->start = end;
-		} else {
-			r->start = 0;
-			r->end = 0;
-		}
-	}
-	return 0;
+	return lo;
 }
 
 /*
- * Plays the batch on the mappings the maps would touch: a map must find
- * its range free once the earlier operations are applied.
+ * Whether [start, end) is free once the batch's earlier operations are
+ * applied: no effect maps it, and the VM has nothing where no effect is.
  */
-static int vaccel_bind_simulate(struct vaccel_bind *b)
+static bool vaccel_effects_free(const struct vaccel_effects *fx,
+				struct drm_gpuvm *gpuvm, u64 start, u64 end)
 {
-	struct vaccel_rangeset rs = {};
-	struct drm_gpuva *va;
+	u64 va = start;
+	u32 i;
+
+	for (i = vaccel_effects_find(fx, start); i < fx->n && va < end; i++) {
+		const struct vaccel_effect *e = &fx->e[i];
+
+		if (e->start >= end)
+			break;
+		if (e->start > va &&
+		    !drm_gpuvm_interval_empty(gpuvm, va, e->start - va))
+			return false;
+		if (e->mapped)
+			return false;
+		va = e->end;
+	}
+	return va >= end || drm_gpuvm_interval_empty(gpuvm, va, end - va);
+}
+
+/* Records [start, end) as mapped or unmapped, over whatever was there. */
+static void vaccel_effects_set(struct vaccel_effects *fx, u64 start, u64 end,
+			       bool mapped)
+{
+	u32 first = vaccel_effects_find(fx, start), last = first, keep = 0;
+	struct vaccel_effect head = {}, tail = {};
+	bool has_head = false, has_tail = false;
+
+	/* The effects [first, last) overlap the range. */
+	while (last < fx->n && fx->e[last].start < end)
+		last++;
+	if (first < last && fx->e[first].start < start) {
+		head = fx->e[first];
+		head.end = start;
+		has_head = true;
+	}
+	if (first < last && fx->e[last - 1].end > end) {
+		tail = fx->e[last - 1];
+		tail.start = end;
+		has_tail = true;
+	}
+	keep = has_head + 1 + has_tail;
+	memmove(&fx->e[first + keep], &fx->e[last],
+		(fx->n - last) * sizeof(*fx->e));
+	fx->n = fx->n - (last - first) + keep;
+	if (has_head)
+		fx->e[first++] = head;
+	fx->e[first++] = (struct vaccel_effect){ start, end, mapped };
+	if (has_tail)
+		fx->e[first] = tail;
+}
+
+/* Every map of the batch finds its range free when its turn comes. */
+static int vaccel_bind_check_free(struct vaccel_bind_batch *b)
+{
+	struct vaccel_effects fx = {};
 	int ret = 0;
 	u32 i;
 
+	fx.e = kvmalloc_array(2 * b->count + 1, sizeof(*fx.e), VACCEL_GFP_SIZED);
+	if (!fx.e)
+		return -ENOMEM;
 	for (i = 0; i < b->count && !ret; i++) {
 		const struct drm_vaccel_vm_bind_op *a = &b->ops[i].args;
+		bool map = a->op == DRM_VACCEL_VM_BIND_OP_MAP;
 
-		if (a->op != DRM_VACCEL_VM_BIND_OP_MAP)
-			continue;
-		drm_gpuvm_for_each_va_range(va, &b->vm->base, a->va, a->va + a->size) {
-			ret = vaccel_rangeset_add(&rs, va->va.addr,
-						  va->va.addr + va->va.range);
-			if (ret)
-				break;
-		}
-	}
-
-	for (i = 0; i < b->count && !ret; i++) {
-		const struct drm_vaccel_vm_bind_op *a = &b->ops[i].args;
-		u64 end = a->va + a->size;
-
-		if (a->op == DRM_VACCEL_VM_BIND_OP_UNMAP)
-			ret = vaccel_rangeset_remove(&rs, a->va, end);
-		else if (vaccel_rangeset_intersects(&rs, a->va, end))
+		if (map && !vaccel_effects_free(&fx, &b->vm->base, a->va,
+						a->va + a->size))
 			ret = -EEXIST;
 		else
-			ret = vaccel_rangeset_add(&rs, a->va, end);
+			vaccel_effects_set(&fx, a->va, a->va + a->size, map);
+		cond_resched();
 	}
-	kvfree(rs.r);
+	kvfree(fx.e);
 	return ret;
 }
 
-/* --- the drm_gpuvm steps ---------------------------------------------------- */
-
-static u64 vaccel_vma_pte_flags(const struct vaccel_vma *vma)
+/* Whether unmapping [start, end) cuts a mapping of the VM in two. */
+static bool vaccel_bind_splits(struct vaccel_vm *vm, u64 start, u64 end)
 {
-	u64 flags = 0;
+	struct drm_gpuva *va;
 
-	if (!(vma->flags & DRM_VACCEL_VM_BIND_READ_ONLY))
-		flags |= DRM_VACCEL_PTE_WRITE;
-	if (!(vma->flags & DRM_VACCEL_VM_BIND_NO_EXEC))
-		flags |= DRM_VACCEL_PTE_EXEC;
-	return flags;
+	drm_gpuvm_for_each_va_range(va, &vm->base, start, end)
+		return va->va.addr < start && va->va.addr + va->va.range > end;
+	return false;
 }
 
-static struct vaccel_vma *vaccel_bind_take_vma(struct vaccel_bind *b)
+/*
+ * The VM's limits, counting the worst case: a map adds a mapping and may
+ * need a table per region it touches; an unmap that cuts a mapping in two
+ * adds one.  An unmap that only removes or trims never fails them.
+ */
+static int vaccel_bind_check_limits(struct vaccel_bind_batch *b,
+				    unsigned long *tables)
+{
+	struct vaccel_vm *vm = b->vm;
+	u64 mappings = vm->mappings;
+	u32 i;
+
+	*tables = 0;
+	for (i = 0; i < b->count; i++) {
+		const struct drm_vaccel_vm_bind_op *a = &b->ops[i].args;
+
+		if (a->op == DRM_VACCEL_VM_BIND_OP_MAP) {
+			mappings++;
+			*tables += vaccel_pt_tables_for(a->va, a->size);
+		} else if (vaccel_bind_splits(vm, a->va, a->va + a->size)) {
+			mappings++;
+		}
+	}
+	if (mappings > VACCEL_MAX_MAPPINGS ||
+	    vaccel_pt_footprint(&vm->pt) + *tables > VACCEL_MAX_PT_PAGES)
+		return -ENOSPC;
+	return 0;
+}
+
+/* --- the drm_gpuvm steps of the commit ------------------------------------ */
+
+static struct vaccel_vma *vaccel_bind_take_vma(struct vaccel_bind_batch *b)
 {
 	struct vaccel_vma *vma;
 	int i;
@@ -283,29 +365,23 @@ static void vaccel_vma_link(struct vaccel_vma *vma, struct drm_gpuvm_bo *vm_bo)
 	mutex_unlock(&bo->gpuva_lock);
 }
 
-static void vaccel_bind_unmapped(struct vaccel_bind *b, struct vaccel_vma *vma,
-				 u64 start, u64 range)
+/* @vma left the tree; its pages go once the apply step has cleared them. */
+static void vaccel_bind_unmapped(struct vaccel_bind_batch *b,
+				 struct vaccel_vma *vma, u64 range)
 {
-	vaccel_pt_unmap(&b->vm->pt, start, range);
-	b->inval_start = min(b->inval_start, start);
-	b->inval_end = max(b->inval_end, start + range);
 	b->vm->mapped_bytes -= range;
 	list_add_tail(&vma->release_link, &b->released);
 }
 
 static int vaccel_vm_sm_step_map(struct drm_gpuva_op *op, void *priv)
 {
-	struct vaccel_bind *b = priv;
+	struct vaccel_bind_batch *b = priv;
 	struct vaccel_vm *vm = b->vm;
 	struct vaccel_vma *vma = vaccel_bind_take_vma(b);
-	struct page **pages;
 
 	if (drm_WARN_ON(vm->base.drm, !vma))
 		return -EINVAL;
 	vma->flags = b->cur->args.flags;
-	pages = vaccel_bo_pages(b->cur->bo) + (op->map.gem.offset >> PAGE_SHIFT);
-	vaccel_pt_map(&vm->pt, op->map.va.addr, op->map.va.range, pages,
-		      vaccel_vma_pte_flags(vma));
 	drm_gpuva_map(&vm->base, &vma->base, &op->map);
 	vaccel_vma_link(vma, b->cur->vm_bo);
 	/* The mapping owns the pin now. */
@@ -317,7 +393,7 @@ static int vaccel_vm_sm_step_map(struct drm_gpuva_op *op, void *priv)
 
 static int vaccel_vm_sm_step_remap(struct drm_gpuva_op *op, void *priv)
 {
-	struct vaccel_bind *b = priv;
+	struct vaccel_bind_batch *b = priv;
 	struct vaccel_vma *old = to_vaccel_vma(op->remap.unmap->va);
 	struct drm_gpuvm_bo *vm_bo = old->base.vm_bo;
 	struct vaccel_vma *prev = NULL, *next = NULL;
@@ -351,18 +427,18 @@ static int vaccel_vm_sm_step_remap(struct drm_gpuva_op *op, void *priv)
 		b->vm->mappings++;
 	}
 	b->vm->mappings--;
-	vaccel_bind_unmapped(b, old, start, range);
+	vaccel_bind_unmapped(b, old, range);
 	return 0;
 }
 
 static int vaccel_vm_sm_step_unmap(struct drm_gpuva_op *op, void *priv)
 {
-	struct vaccel_bind *b = priv;
+	struct vaccel_bind_batch *b = priv;
 	struct vaccel_vma *vma = to_vaccel_vma(op->unmap.va);
 
 	drm_gpuva_unmap(&op->unmap);
 	b->vm->mappings--;
-	vaccel_bind_unmapped(b, vma, vma->base.va.addr, vma->base.va.range);
+	vaccel_bind_unmapped(b, vma, vma->base.va.range);
 	return 0;
 }
 
@@ -401,7 +477,75 @@ static int vaccel_bind_check_op(struct vaccel_vm *vm, struct drm_file *file,
 	}
 }
 
-static int vaccel_bind_prepare(struct vaccel_bind *b)
+static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
+				struct vaccel_bind_op **out)
+{
+	struct vaccel_bind_op *ops;
+	u32 i;
+	int ret;
+
+	*out = NULL;
+	if (arr->count > VACCEL_MAX_BIND_OPS)
+		return -E2BIG;
+	if (arr->stride < sizeof(ops->args) || arr->stride > PAGE_SIZE)
+		return -EINVAL;
+
+	ops = kvcalloc(arr->count, sizeof(*ops), VACCEL_GFP_SIZED);
+	if (!ops)
+		return -ENOMEM;
+	for (i = 0; i < arr->count; i++) {
+		u64 src = arr->array + (u64)i * arr->stride;
+
+		ret = copy_struct_from_user(&ops[i].args, sizeof(ops[i].args),
+					    u64_to_user_ptr(src), arr->stride);
+		if (ret) {
+			kvfree(ops);
+			/* Non-zero bytes this kernel does not know. */
+			return ret == -E2BIG ? -EINVAL : ret;
+		}
+	}
+	*out = ops;
+	return 0;
+}
+
+static void vaccel_bind_release(struct vaccel_bind_batch *b);
+
+/* A batch of the operations of @arr, copied and checked one by one. */
+static struct vaccel_bind_batch *vaccel_bind_new(struct vaccel_vm *vm,
+						 struct drm_file *file,
+						 const struct drm_vaccel_obj_array *arr)
+{
+	struct vaccel_bind_batch *b;
+	int ret;
+	u32 i;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	b->vm = vm;
+	drm_gpuvm_get(&vm->base);
+	INIT_LIST_HEAD(&b->released);
+	vaccel_pt_reserve_init(&b->reserve);
+	b->inval_start = U64_MAX;
+	ret = vaccel_bind_copy_ops(arr, &b->ops);
+	if (!ret) {
+		b->count = arr->count;
+		for (i = 0; i < b->count && !ret; i++)
+			ret = vaccel_bind_check_op(vm, file, &b->ops[i]);
+	}
+	if (ret) {
+		vaccel_bind_release(b);
+		return ERR_PTR(ret);
+	}
+	return b;
+}
+
+/*
+ * Everything the commit and the apply step need; all that can fail.  The
+ * pins come last: they are what a full memory cgroup refuses, and the
+ * small allocations are not then left to meet it.
+ */
+static int vaccel_bind_prepare(struct vaccel_bind_batch *b, unsigned long tables)
 {
 	struct vaccel_vm *vm = b->vm;
 	u32 i;
@@ -422,17 +566,12 @@ static int vaccel_bind_prepare(struct vaccel_bind *b)
 				(a->va + a->size < vm->pt.va_end);
 
 		for (j = 0; j < nvmas; j++) {
-			op->vmas[j] = kzalloc(sizeof(*op->vmas[j]), GFP_KERNEL);
+			op->vmas[j] = kzalloc(sizeof(*op->vmas[j]), GFP_KERNEL_ACCOUNT);
 			if (!op->vmas[j])
 				return -ENOMEM;
 		}
 		if (a->op != DRM_VACCEL_VM_BIND_OP_MAP)
 			continue;
-
-		ret = vaccel_bo_pin(op->bo);
-		if (ret)
-			return ret;
-		op->pinned = true;
 
 		op->vm_bo = drm_gpuvm_bo_create(&vm->base, &op->bo->base.base);
 		if (!op->vm_bo)
@@ -440,20 +579,33 @@ static int vaccel_bind_prepare(struct vaccel_bind *b)
 		mutex_lock(&op->bo->gpuva_lock);
 		op->vm_bo = drm_gpuvm_bo_obtain_prealloc(op->vm_bo);
 		mutex_unlock(&op->bo->gpuva_lock);
+	}
+	ret = vaccel_pt_reserve_fill(&vm->pt, &b->reserve, tables);
+	if (ret)
+		return ret;
 
-		ret = vaccel_pt_prepare(&vm->pt, a->va, a->size);
+	for (i = 0; i < b->count; i++) {
+		struct vaccel_bind_op *op = &b->ops[i];
+
+		if (op->args.op != DRM_VACCEL_VM_BIND_OP_MAP)
+			continue;
+		ret = vaccel_bo_pin(op->bo);
 		if (ret)
 			return ret;
+		op->pinned = true;
+		cond_resched();
 	}
 	return 0;
 }
 
-static void vaccel_bind_apply(struct vaccel_bind *b)
+/* Changes the tracked mappings; the prepared batch cannot fail here. */
+static void vaccel_bind_commit(struct vaccel_bind_batch *b)
 {
 	struct vaccel_vm *vm = b->vm;
 	u32 i;
 	int ret;
 
+	lockdep_assert_held(&vm->lock);
 	for (i = 0; i < b->count; i++) {
 		const struct drm_vaccel_vm_bind_op *a = &b->ops[i].args;
 
@@ -468,6 +620,95 @@ static void vaccel_bind_apply(struct vaccel_bind *b)
 		drm_WARN_ON(vm->base.drm, ret);
 	}
 	b->cur = NULL;
+}
+
+static u64 vaccel_bind_pte_flags(u32 flags)
+{
+	u64 pte = 0;
+
+	if (!(flags & DRM_VACCEL_VM_BIND_READ_ONLY))
+		pte |= DRM_VACCEL_PTE_WRITE;
+	if (!(flags & DRM_VACCEL_VM_BIND_NO_EXEC))
+		pte |= DRM_VACCEL_PTE_EXEC;
+	return pte;
+}
+
+/*
+ * Writes the page tables of one region of the operation at @b->next_op,
+ * from @b->next_off: up to the next 2 MiB boundary, or past a stretch
+ * without tables for an unmap.
+ */
+static void vaccel_bind_apply_region(struct vaccel_bind_batch *b)
+{
+	const struct vaccel_bind_op *op = &b->ops[b->next_op];
+	const struct drm_vaccel_vm_bind_op *a = &op->args;
+	struct vaccel_pt *pt = &b->vm->pt;
+	u64 va = a->va + b->next_off, end = a->va + a->size, len;
+
+	if (a->op == DRM_VACCEL_VM_BIND_OP_UNMAP) {
+		va = min(vaccel_pt_skip_unmapped(pt, va, end), end);
+		len = min(end - va, ALIGN(va + 1, VACCEL_BIND_REGION) - va);
+		if (len) {
+			vaccel_pt_unmap(pt, va, len);
+			b->inval_start = min(b->inval_start, va);
+			b->inval_end = max(b->inval_end, va + len);
+		}
+	} else {
+		u64 off = a->bo_offset + b->next_off;
+
+		len = min(end - va, ALIGN(va + 1, VACCEL_BIND_REGION) - va);
+		vaccel_pt_map(pt, va, len, vaccel_bo_pages(op->bo) + (off >> PAGE_SHIFT),
+			      vaccel_bind_pte_flags(a->flags), &b->reserve);
+	}
+	b->next_off = va + len - a->va;
+}
+
+/*
+ * The apply step: the page tables of every operation, from where it got,
+ * checking between regions, then the pruning and the invalidation of the
+ * TLBs.  @check says whether the applier may go on.
+ */
+static int vaccel_bind_apply(struct vaccel_bind_batch *b,
+			     int (*check)(void *data), void *data)
+{
+	struct vaccel_vm *vm = b->vm;
+	struct vaccel_pt *pt = &vm->pt;
+	int ret = 0;
+	u32 i;
+
+	mutex_lock(&vm->pt_lock);
+	while (b->next_op < b->count) {
+		const struct drm_vaccel_vm_bind_op *a = &b->ops[b->next_op].args;
+
+		if (b->next_off < a->size)
+			vaccel_bind_apply_region(b);
+		if (b->next_off >= a->size) {
+			b->next_op++;
+			b->next_off = 0;
+		}
+		ret = check(data);
+		if (ret) {
+			mutex_unlock(&vm->pt_lock);
+			return ret;
+		}
+	}
+	for (i = 0; i < b->count; i++)
+		vaccel_pt_prune(pt, b->ops[i].args.va, b->ops[i].args.size);
+	mutex_unlock(&vm->pt_lock);
+
+	if (b->inval_start < b->inval_end)
+		vaccel_pt_invalidate(pt, b->inval_start, b->inval_end - b->inval_start);
+	mutex_lock(&vm->pt_lock);
+	if (!list_empty(&pt->zombies)) {
+		mutex_unlock(&vm->pt_lock);
+		vaccel_pt_invalidate(pt, pt->va_start, pt->va_end - pt->va_start);
+		mutex_lock(&vm->pt_lock);
+	}
+	vaccel_pt_release_zombies(pt);
+	mutex_unlock(&vm->pt_lock);
+	vaccel_pt_reserve_release(pt, &b->reserve);
+	b->applied = true;
+	return 0;
 }
 
 /* Drops a vm_bo reference; the BO must survive the gpuva lock. */
@@ -497,31 +738,41 @@ static void vaccel_vma_release(struct vaccel_vma *vma)
 	kfree(vma);
 }
 
+static void vaccel_vmas_release(struct list_head *vmas)
+{
+	struct vaccel_vma *vma, *tmp;
+
+	list_for_each_entry_safe(vma, tmp, vmas, release_link) {
+		list_del(&vma->release_link);
+		vaccel_vma_release(vma);
+		cond_resched();
+	}
+}
+
 /*
- * Prunes what the batch emptied or prepared in vain, invalidates the TLBs,
- * then releases tables, unmapped VMAs and what the operations still hold.
+ * Frees a batch, applied or not.  What it unmapped is released now if its
+ * page tables were cleared or the VM is gone; otherwise an engine may
+ * still reach those pages, and the VM keeps them until it is gone.
  */
-static void vaccel_bind_release(struct vaccel_bind *b)
+static void vaccel_bind_release(struct vaccel_bind_batch *b)
 {
 	struct vaccel_vm *vm = b->vm;
-	struct vaccel_vma *vma, *tmp;
 	u32 i;
 	int j;
 
-	for (i = 0; i < b->count; i++)
-		vaccel_pt_prune(&vm->pt, b->ops[i].args.va, b->ops[i].args.size);
-	if (b->inval_start < b->inval_end)
-		vaccel_pt_invalidate(&vm->pt, b->inval_start,
-				     b->inval_end - b->inval_start);
-	if (!list_empty(&vm->pt.zombies))
-		vaccel_pt_invalidate(&vm->pt, vm->pt.va_start,
-				     vm->pt.va_end - vm->pt.va_start);
-	vaccel_pt_release_zombies(&vm->pt);
-
-	list_for_each_entry_safe(vma, tmp, &b->released, release_link)
-		vaccel_vma_release(vma);
-
-	for (i = 0; i < b->count; i++) {
+	if (!list_empty(&b->released)) {
+		mutex_lock(&vm->lock);
+		if (!b->applied && !vm->dead) {
+			list_splice_tail_init(&b->released, &vm->orphans);
+			drm_dbg_driver(vm->base.drm,
+				       "VM of client %llu: a bind stopped part-way, its pages stay\n",
+				       vm->client_id);
+		}
+		mutex_unlock(&vm->lock);
+		vaccel_vmas_release(&b->released);
+	}
+	vaccel_pt_reserve_release(&vm->pt, &b->reserve);
+	for (i = 0; b->ops && i < b->count; i++) {
 		struct vaccel_bind_op *op = &b->ops[i];
 
 		for (j = 0; j < ARRAY_SIZE(op->vmas); j++)
@@ -533,120 +784,92 @@ static void vaccel_bind_release(struct vaccel_bind *b)
 		if (op->bo)
 			drm_gem_object_put(&op->bo->base.base);
 	}
+	kvfree(b->ops);
+	drm_gpuvm_put(&vm->base);
+	kfree(b);
 }
 
-static int vaccel_vm_bind_locked(struct vaccel_vm *vm, struct vaccel_bind_op *ops,
-				 u32 count)
+static void vaccel_bind_release_work(struct work_struct *work)
 {
-	struct vaccel_bind b = {
-		.vm = vm,
-		.ops = ops,
-		.count = count,
-		.released = LIST_HEAD_INIT(b.released),
-		.inval_start = U64_MAX,
-	};
-	int ret;
-
-	lockdep_assert_held(&vm->lock);
-
-	ret = vaccel_bind_simulate(&b);
-	if (!ret)
-		ret = vaccel_bind_prepare(&b);
-	if (!ret)
-		vaccel_bind_apply(&b);
-	vaccel_bind_release(&b);
-	return ret;
-}
-
-static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
-				struct vaccel_bind_op **out)
-{
-	struct vaccel_bind_op *ops;
-	u32 i;
-	int ret;
-
-	*out = NULL;
-	if (arr->count > VACCEL_MAX_BIND_OPS)
-		return -E2BIG;
-	if (arr->stride < sizeof(ops->args) || arr->stride > PAGE_SIZE)
-		return -EINVAL;
-
-	ops = kvcalloc(arr->count, sizeof(*ops), GFP_KERNEL);
-	if (!ops)
-		return -ENOMEM;
-	for (i = 0; i < arr->count; i++) {
-		u64 src = arr->array + (u64)i * arr->stride;
-
-		ret = copy_struct_from_user(&ops[i].args, sizeof(ops[i].args),
-					    u64_to_user_ptr(src), arr->stride);
-		if (ret) {
-			kvfree(ops);
-			/* Non-zero bytes this kernel does not know. */
-			return ret == -E2BIG ? -EINVAL : ret;
-		}
-	}
-	*out = ops;
-	return 0;
-}
-
-static void vaccel_bind_ops_put(struct vaccel_bind_op *ops, u32 count)
-{
-	u32 i;
-
-	for (i = 0; i < count; i++)
-		if (ops[i].bo)
-			drm_gem_object_put(&ops[i].bo->base.base);
-}
-
-/* A synchronous bind applies after every asynchronous one before it. */
-static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
-{
-	struct dma_fence *fence;
-	long ret;
-
-	mutex_lock(&vm->bind_lock);
-	fence = dma_fence_get(vm->last_bind);
-	mutex_unlock(&vm->bind_lock);
-	if (!fence)
-		return 0;
-	ret = dma_fence_wait(fence, true);
-	dma_fence_put(fence);
-	return ret < 0 ? ret : 0;
-}
-
-/**
- * vaccel_vm_bind_run() - apply an asynchronous batch, on the PAGING engine
- * @batch: the batch of a paging job
- *
- * Context: The PAGING engine's thread; sleeps.
- * Return: 0, or the error of the batch, which left the VM as it was.
- */
-int vaccel_vm_bind_run(struct vaccel_bind_batch *batch)
-{
-	struct vaccel_vm *vm = batch->vm;
-	int ret;
-
-	mutex_lock(&vm->lock);
-	ret = vaccel_vm_bind_locked(vm, batch->ops, batch->count);
-	mutex_unlock(&vm->lock);
-	/* Applied or not, the batch's references are released. */
-	batch->applied = true;
-	return ret;
+	vaccel_bind_release(container_of(work, struct vaccel_bind_batch,
+					 release_work));
 }
 
 /**
  * vaccel_vm_bind_batch_free() - free the batch of a paging job
  * @batch: the batch, applied or not
  *
- * Context: Process context.
+ * The unpinning takes the BOs' reservation locks, which are held while
+ * fences are awaited: it is left to vaccel_teardown_wq, off drm_sched's
+ * own work.
+ *
+ * Context: Any context.
  */
 void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch)
 {
-	if (!batch->applied)
-		vaccel_bind_ops_put(batch->ops, batch->count);
-	kvfree(batch->ops);
-	drm_gpuvm_put(&batch->vm->base);
-	kfree(batch);
+	INIT_WORK(&batch->release_work, vaccel_bind_release_work);
+	queue_work(vaccel_teardown_wq, &batch->release_work);
+}
+
+/* The paging engine's check between regions. */
+struct vaccel_bind_engine {
+	struct vaccel_engine *engine;
+	struct vaccel_job *job;
+};
+
+static int vaccel_bind_engine_check(void *data)
+{
+	struct vaccel_bind_engine *e = data;
+
+	cond_resched();
+	return vaccel_engine_check(e->engine, e->job, true,
+				   DRM_VACCEL_PREEMPT_PACKET);
+}
+
+/**
+ * vaccel_vm_bind_run() - apply an asynchronous batch, on the PAGING engine
+ * @engine: the paging engine
+ * @job: the paging job, whose batch was committed by its ioctl
+ *
+ * Allocates nothing, and takes no lock but the VM's page-table lock and
+ * the TLBs', which are never held while memory is allocated or a fence
+ * awaited.
+ *
+ * Context: The PAGING engine's thread; sleeps.
+ * Return: 0 once applied; -EAGAIN if preempted, the batch resuming where
+ * it stopped; or the error vaccel_engine_check() stopped it with.
+ */
+int vaccel_vm_bind_run(struct vaccel_engine *engine, struct vaccel_job *job)
+{
+	struct vaccel_bind_engine e = { .engine = engine, .job = job };
+
+	return vaccel_bind_apply(job->bind, vaccel_bind_engine_check, &e);
+}
+
+/* A synchronous bind yields between regions, and goes on. */
+static int vaccel_bind_ioctl_check(void *unused)
+{
+	cond_resched();
+	return 0;
+}
+
+/*
+ * A synchronous bind applies after every asynchronous one before it.  The
+ * wait is bounded: every fence signals in finite time.  Only a fatal
+ * signal ends it early, and nothing has changed then.
+ */
+static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
+{
+	struct dma_fence *fence = vm->last_bind;
+	long ret;
+
+	lockdep_assert_held(&vm->bind_lock);
+	if (!fence)
+		return 0;
+	do {
+		ret = dma_fence_wait(fence, true);
+	} while (ret == -ERESTARTSYS && !fatal_signal_pending(current));
+	return ret < 0 ? -EINTR : 0;
 }
 
 /* The paging context of @vm, created at its first asynchronous bind. */
@@ -674,56 +897,70 @@ static struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
 	return vm->paging;
 }
 
-static int vaccel_vm_bind_async(struct vaccel_vm *vm, struct drm_file *file,
-				struct drm_vaccel_vm_bind *args)
+/* Check, prepare and commit, under the VM's lock. */
+static int vaccel_bind_check_and_commit(struct vaccel_bind_batch *b)
 {
-	struct vaccel_bind_batch *batch;
-	struct vaccel_context *paging;
-	struct dma_fence *done;
-	struct vaccel_job *job;
-	u32 i;
+	struct vaccel_vm *vm = b->vm;
+	unsigned long tables;
 	int ret;
 
-	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
-	if (!batch)
-		return -ENOMEM;
-	batch->vm = vm;
-	drm_gpuvm_get(&vm->base);
-	batch->count = args->ops.count;
-	ret = vaccel_bind_copy_ops(&args->ops, &batch->ops);
-	if (ret) {
-		batch->applied = true;
-		vaccel_vm_bind_batch_free(batch);
-		return ret;
-	}
-	for (i = 0; i < batch->count && !ret; i++)
-		ret = vaccel_bind_check_op(vm, file, &batch->ops[i]);
-	if (ret) {
-		vaccel_vm_bind_batch_free(batch);
-		return ret;
-	}
+	mutex_lock(&vm->lock);
+	ret = vaccel_bind_check_free(b);
+	if (!ret)
+		ret = vaccel_bind_check_limits(b, &tables);
+	if (!ret)
+		ret = vaccel_bind_prepare(b, tables);
+	if (!ret)
+		vaccel_bind_commit(b);
+	mutex_unlock(&vm->lock);
+	return ret;
+}
 
-	job = vaccel_job_alloc();
-	if (!job) {
-		vaccel_vm_bind_batch_free(batch);
-		return -ENOMEM;
-	}
-	job->bind = batch;
+static int vaccel_vm_bind_async(struct vaccel_vm *vm, struct drm_file *file,
+				struct vaccel_bind_batch *b,
+				struct drm_vaccel_vm_bind *args)
+{
+	struct vaccel_context *paging;
+	struct vaccel_submit sub;
+	struct dma_fence *done;
+	struct vaccel_job *job;
+	int ret;
 
-	mutex_lock(&vm->bind_lock);
+	lockdep_assert_held(&vm->bind_lock);
 	paging = vaccel_vm_paging_context(vm, file);
-	if (IS_ERR(paging)) {
-		mutex_unlock(&vm->bind_lock);
-		vaccel_job_free(job);
+	if (IS_ERR(paging))
 		return PTR_ERR(paging);
+	job = vaccel_job_alloc();
+	if (!job)
+		return -ENOMEM;
+	/* The job's syncobjs first: nothing changes unless all is well. */
+	ret = vaccel_submit_begin(&sub, paging, file, job, &args->waits,
+				  &args->signals);
+	if (ret)
+		return ret;
+	ret = vaccel_bind_check_and_commit(b);
+	if (ret) {
+		vaccel_submit_abort(&sub);
+		return ret;
 	}
-	ret = vaccel_context_submit(paging, file, job, &args->waits,
-				    &args->signals, &done);
-	if (!ret) {
-		dma_fence_put(vm->last_bind);
-		vm->last_bind = done;
-	}
-	mutex_unlock(&vm->bind_lock);
+	job->bind = b;
+	vaccel_submit_commit(&sub, &done);
+	dma_fence_put(vm->last_bind);
+	vm->last_bind = done;
+	return 0;
+}
+
+static int vaccel_vm_bind_sync(struct vaccel_vm *vm, struct vaccel_bind_batch *b)
+{
+	int ret;
+
+	lockdep_assert_held(&vm->bind_lock);
+	ret = vaccel_vm_wait_async_binds(vm);
+	if (!ret)
+		ret = vaccel_bind_check_and_commit(b);
+	if (!ret)
+		vaccel_bind_apply(b, vaccel_bind_ioctl_check, NULL);
+	vaccel_bind_release(b);
 	return ret;
 }
 
@@ -742,34 +979,35 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 	struct vaccel_file *vfile = file->driver_priv;
 	struct drm_vaccel_vm_bind *args = data;
 	struct vaccel_vm *vm = vfile->vm;
-	struct vaccel_bind_op *ops;
-	u32 i;
+	bool async = args->waits.count || args->signals.count;
+	struct vaccel_bind_batch *b;
 	int ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
-	if (args->waits.count || args->signals.count)
-		return vaccel_vm_bind_async(vm, file, args);
-	if (!args->ops.count)
+	if (!async && !args->ops.count)
 		return 0;
+	b = vaccel_bind_new(vm, file, &args->ops);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
 
-	ret = vaccel_bind_copy_ops(&args->ops, &ops);
-	if (ret)
+	ret = mutex_lock_interruptible(&vm->bind_lock);
+	if (ret) {
+		vaccel_bind_release(b);
 		return ret;
-
-	for (i = 0; i < args->ops.count && !ret; i++)
-		ret = vaccel_bind_check_op(vm, file, &ops[i]);
-	if (!ret)
-		ret = vaccel_vm_wait_async_binds(vm);
-
-	if (!ret) {
-		mutex_lock(&vm->lock);
-		ret = vaccel_vm_bind_locked(vm, ops, args->ops.count);
-		mutex_unlock(&vm->lock);
-	} else {
-		vaccel_bind_ops_put(ops, args->ops.count);
 	}
-	kvfree(ops);
+	/* A bind stopped part-way left the page tables behind: no more. */
+	if (vm->paging && READ_ONCE(vm->paging->cancelled)) {
+		ret = -ECANCELED;
+		vaccel_bind_release(b);
+	} else if (async) {
+		ret = vaccel_vm_bind_async(vm, file, b, args);
+		if (ret)
+			vaccel_bind_release(b);
+	} else {
+		ret = vaccel_vm_bind_sync(vm, b);
+	}
+	mutex_unlock(&vm->bind_lock);
 	return ret;
 }
 
@@ -780,14 +1018,28 @@ static void vaccel_vm_free(struct drm_gpuvm *gpuvm)
 	struct vaccel_vm *vm = container_of(gpuvm, struct vaccel_vm, base);
 	struct vaccel_device *vdev = vm->vdev;
 
+	mutex_destroy(&vm->pt_lock);
 	mutex_destroy(&vm->bind_lock);
 	mutex_destroy(&vm->lock);
 	kfree(vm);
 	drm_dev_put(&vdev->drm);
 }
 
+/* A BO's binding to the VM, charged to whoever maps it. */
+static struct drm_gpuvm_bo *vaccel_vm_bo_alloc(void)
+{
+	return kzalloc(sizeof(struct drm_gpuvm_bo), GFP_KERNEL_ACCOUNT);
+}
+
+static void vaccel_vm_bo_free(struct drm_gpuvm_bo *vm_bo)
+{
+	kfree(vm_bo);
+}
+
 static const struct drm_gpuvm_ops vaccel_gpuvm_ops = {
 	.vm_free = vaccel_vm_free,
+	.vm_bo_alloc = vaccel_vm_bo_alloc,
+	.vm_bo_free = vaccel_vm_bo_free,
 	.sm_step_map = vaccel_vm_sm_step_map,
 	.sm_step_remap = vaccel_vm_sm_step_remap,
 	.sm_step_unmap = vaccel_vm_sm_step_unmap,
@@ -809,16 +1061,18 @@ struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 	struct vaccel_vm *vm;
 	int ret;
 
-	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	if (!vm)
 		return ERR_PTR(-ENOMEM);
 	vm->vdev = vdev;
 	vm->client_id = file->client_id;
 	mutex_init(&vm->lock);
 	mutex_init(&vm->bind_lock);
+	mutex_init(&vm->pt_lock);
 	INIT_LIST_HEAD(&vm->link);
+	INIT_LIST_HEAD(&vm->orphans);
 
-	ret = vaccel_pt_init(&vm->pt, topo->va_start, topo->va_end);
+	ret = vaccel_pt_init(&vm->pt, topo->va_start, topo->va_end, &vm->pt_lock);
 	if (ret)
 		goto err_free;
 
@@ -843,6 +1097,7 @@ struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
 err_fini_pt:
 	vaccel_pt_fini(&vm->pt);
 err_free:
+	mutex_destroy(&vm->pt_lock);
 	mutex_destroy(&vm->bind_lock);
 	mutex_destroy(&vm->lock);
 	kfree(vm);
@@ -851,7 +1106,7 @@ err_free:
 
 /**
  * vaccel_vm_destroy() - unmap everything and free an address space
- * @vm: the VM of a file being closed
+ * @vm: the VM of a file being closed, whose contexts are destroyed
  *
  * Context: Process context.
  */
@@ -865,6 +1120,14 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 			.size = vm->pt.va_end - vm->pt.va_start,
 		},
 	};
+	struct vaccel_bind_batch b = {
+		.vm = vm,
+		.ops = &op,
+		.count = 1,
+		.released = LIST_HEAD_INIT(b.released),
+		.inval_start = U64_MAX,
+	};
+	LIST_HEAD(orphans);
 
 	mutex_lock(&vdev->vms_lock);
 	list_del(&vm->link);
@@ -877,12 +1140,24 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 	dma_fence_put(vm->last_bind);
 	vm->last_bind = NULL;
 
+	/*
+	 * Unmapping all never splits, so it allocates nothing that can
+	 * fail; clearing the whole range clears too what a cancelled bind
+	 * left behind.
+	 */
+	vaccel_pt_reserve_init(&b.reserve);
 	mutex_lock(&vm->lock);
-	/* Unmapping all never splits, so it allocates nothing that can fail. */
-	drm_WARN_ON(&vdev->drm, vaccel_vm_bind_locked(vm, &op, 1));
+	vaccel_bind_commit(&b);
 	mutex_unlock(&vm->lock);
+	vaccel_bind_apply(&b, vaccel_bind_ioctl_check, NULL);
+	vaccel_vmas_release(&b.released);
 
 	vaccel_pt_fini(&vm->pt);
+	mutex_lock(&vm->lock);
+	vm->dead = true;
+	list_splice_init(&vm->orphans, &orphans);
+	mutex_unlock(&vm->lock);
+	vaccel_vmas_release(&orphans);
 	drm_gpuvm_put(&vm->base);
 }
 
@@ -926,7 +1201,7 @@ void vaccel_vm_stats(struct vaccel_vm *vm, struct drm_vaccel_vm_stats *stats)
 	mutex_lock(&vm->lock);
 	stats->mappings = vm->mappings;
 	stats->mapped_bytes = vm->mapped_bytes;
-	stats->pt_pages = vm->pt.pages;
-	stats->pt_bytes = vm->pt.pages * PAGE_SIZE;
 	mutex_unlock(&vm->lock);
+	stats->pt_pages = atomic_long_read(&vm->pt.pages);
+	stats->pt_bytes = stats->pt_pages * PAGE_SIZE;
 }
