@@ -10,7 +10,7 @@
  * mapping is really there, at the address the buffer reports, onto the
  * pages the CPU sees.
  *
- * Needs root (debugfs, /proc/kcore); any topology.
+ * Needs root (debugfs); any topology with a COMPUTE engine.
  */
 #include <pthread.h>
 

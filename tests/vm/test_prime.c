@@ -7,10 +7,10 @@
  * unix socket), between two vaccel devices, and within one file, where
  * importing what the file already has must give back its handle.  Both
  * sides see the same bytes through their CPU mappings and reach the same
- * physical pages through their GPU mappings.  A process never reaches
- * another's handles, and has a VM of its own.
+ * pages through their GPU mappings (the page identities of debugfs).  A
+ * process never reaches another's handles, and has a VM of its own.
  *
- * Needs root (debugfs, /proc/kcore).  second_device needs two devices
+ * Needs root (debugfs).  second_device needs two devices
  * (VT_DEVICES >= 2, the plan loads devices=2): with one it passes without
  * checking anything, saying so on stderr.
  */
@@ -29,7 +29,7 @@ static __u64 base_va(int fd)
 	return ((info.va_start + VT_MIB - 1) & ~(VT_MIB - 1)) + VT_MIB;
 }
 
-/* The GPU page table of @fd maps @pages pages at @va onto @phys[]. */
+/* The GPU page table of @fd maps @pages pages at @va onto pages @phys[]. */
 static void pt_phys(int fd, __u64 va, size_t pages, __u64 *phys)
 {
 	struct vt_pte *t;

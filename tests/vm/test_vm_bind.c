@@ -11,7 +11,7 @@
  * CPU sees at the same offset of the BO, with the permission bits the map
  * asked for.
  *
- * Needs root (debugfs, /proc/kcore, pagemap); any topology.
+ * Needs root (debugfs); any topology with a COMPUTE engine.
  */
 #include "vt_mem.h"
 

@@ -4,14 +4,15 @@
  *
  * vt_mem.h - helpers of the memory VM tests, on top of vt_util.h: raw BO
  * and VM_BIND ioctls, the VM statistics query, the driver's debugfs files
- * (page table, mappings, statistics, device memory), /proc/self/pagemap and
- * /proc/meminfo.
+ * (page table, mappings, statistics, device memory), what the engines read
+ * at a GPU address (vt_gpu_read(), a COPY) and /proc/meminfo.
  *
  * debugfs (root, mounted at /sys/kernel/debug, mounted here if it is not):
  *	accel/<dev>/memory			bo_count, bo_bytes, vms, pt_pages
  *	accel/<dev>/vm<client>/stats		mappings, mapped_bytes, pt_pages
  *	accel/<dev>/vm<client>/mappings		0x<start>-0x<end> offset 0x<o> rwx
- *	accel/<dev>/vm<client>/page_table	0x<va> 0x<pte>, valid level-0 entries
+ *	accel/<dev>/vm<client>/page_table	0x<va> 0x<pte>, valid level-0 entries,
+ *						the frame an identity of the page
  * <client> is the drm-client-id of the file in /proc/self/fdinfo.  <dev> is
  * the DRM device's unique name, which Linux 6.12 uses for accel debugfs
  * directories: the platform device (vaccel.0), found through
@@ -24,7 +25,6 @@
 #ifndef VT_MEM_H
 #define VT_MEM_H
 
-#include <elf.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -613,131 +613,6 @@ static inline struct vt_mapping vt_mapping_at(int fd, __u64 va)
 
 /* --- /proc --- */
 
-/* The physical page frame behind @addr (present), from /proc/self/pagemap. */
-static inline __u64 vt_pfn(const void *addr)
-{
-	__u64 entry = 0;
-	off_t off = (uintptr_t)addr / VT_PAGE * 8;
-	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-
-	VT_ASSERT(fd >= 0);
-	VT_ASSERT_EQ(pread(fd, &entry, 8, off), 8);
-	close(fd);
-	if (!(entry & (1ull << 63)))
-		vtest_fail(__FILE__, __LINE__, "page %p not present", addr);
-	entry &= (1ull << 55) - 1;
-	if (!entry)
-		vtest_fail(__FILE__, __LINE__, "pagemap hides the PFN: not root?");
-	return entry;
-}
-
-/*
- * The PFNs of @pages pages at @addr (touched first), malloc'ed, from
- * /proc/self/pagemap; NULL if pagemap does not show the first page.
- *
- * pagemap skips VM_PFNMAP mappings (mm/pagewalk.c reports them as holes),
- * and the CPU mappings of drm_gem_shmem BOs are VM_PFNMAP: for those this
- * returns NULL and vt_check_translation() compares contents through
- * /proc/kcore instead.
- */
-static inline __u64 *vt_pfns_try(volatile unsigned char *addr, size_t pages)
-{
-	__u64 *pfn = malloc(pages * sizeof(*pfn)), entry;
-	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	size_t i;
-
-	VT_ASSERT(pfn && fd >= 0);
-	for (i = 0; i < pages; i++)
-		addr[i * VT_PAGE] = addr[i * VT_PAGE];
-	for (i = 0; i < pages; i++) {
-		VT_ASSERT_EQ(pread(fd, &entry, 8, ((uintptr_t)addr / VT_PAGE + i) * 8), 8);
-		if (!(entry & (1ull << 63)) && i == 0) {
-			free(pfn);
-			close(fd);
-			return NULL;
-		}
-		if (!(entry & (1ull << 63)))
-			vtest_fail(__FILE__, __LINE__, "page %zu of %p not present", i,
-				   (void *)addr);
-		pfn[i] = entry & ((1ull << 55) - 1);
-		if (!pfn[i])
-			vtest_fail(__FILE__, __LINE__, "pagemap hides the PFN: not root?");
-	}
-	close(fd);
-	return pfn;
-}
-
-/* Physical memory, read through the direct map of /proc/kcore (root). */
-struct vt_kcore {
-	int fd;
-	size_t n;
-	struct {
-		__u64 paddr;
-		__u64 size;
-		__u64 offset;
-	} seg[256];
-};
-
-/* Opens /proc/kcore and lists its RAM segments; false if it cannot. */
-static inline bool vt_kcore_open(struct vt_kcore *k)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	Elf64_Shdr sh;
-	unsigned int phnum, i;
-
-	k->n = 0;
-	k->fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
-	if (k->fd < 0)
-		return false;
-	if (pread(k->fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
-		goto fail;
-	phnum = eh.e_phnum;
-	if (phnum == PN_XNUM) {
-		if (pread(k->fd, &sh, sizeof(sh), eh.e_shoff) != sizeof(sh))
-			goto fail;
-		phnum = sh.sh_info;
-	}
-	for (i = 0; i < phnum && k->n < ARRAY_SIZE(k->seg); i++) {
-		if (pread(k->fd, &ph, sizeof(ph), eh.e_phoff + (__u64)i * eh.e_phentsize) !=
-		    sizeof(ph))
-			goto fail;
-		if (ph.p_type != PT_LOAD || ph.p_paddr == (Elf64_Addr)-1)
-			continue;
-		k->seg[k->n].paddr = ph.p_paddr;
-		k->seg[k->n].size = ph.p_memsz;
-		k->seg[k->n].offset = ph.p_offset;
-		k->n++;
-	}
-	if (k->n)
-		return true;
-fail:
-	close(k->fd);
-	k->fd = -1;
-	return false;
-}
-
-/* Reads @len bytes of physical memory at @phys; false if not covered. */
-static inline bool vt_kcore_read(struct vt_kcore *k, __u64 phys, void *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < k->n; i++) {
-		if (phys < k->seg[i].paddr || phys + len > k->seg[i].paddr + k->seg[i].size)
-			continue;
-		return pread(k->fd, buf, len, k->seg[i].offset + (phys - k->seg[i].paddr)) ==
-		       (ssize_t)len;
-	}
-	return false;
-}
-
-static inline void vt_kcore_close(struct vt_kcore *k)
-{
-	if (k->fd >= 0)
-		close(k->fd);
-}
-
 /* Fills @pages pages at @cpu with words unique to @seed, page and offset. */
 static inline void vt_fill_pages(void *cpu, size_t pages, __u64 seed)
 {
@@ -748,32 +623,95 @@ static inline void vt_fill_pages(void *cpu, size_t pages, __u64 seed)
 		w[i] = (seed * 0x9e3779b97f4a7c15ull) ^ (i * 0xbf58476d1ce4e5b9ull) ^ i;
 }
 
+/* A VA range of @size bytes that no mapping of @fd meets, near the top. */
+static inline __u64 vt_free_va_top(int fd, __u64 size)
+{
+	struct drm_vaccel_device_info info;
+	struct vt_mapping *m;
+	size_t n, i;
+	__u64 va;
+
+	vt_device_info(fd, &info);
+	n = vt_mappings(fd, &m);
+	for (va = (info.va_end - size) & ~(2 * VT_MIB - 1); va > info.va_start;
+	     va -= size + 2 * VT_MIB) {
+		for (i = 0; i < n; i++)
+			if (m[i].start < va + size && va < m[i].end)
+				break;
+		if (i == n)
+			break;
+	}
+	free(m);
+	VT_ASSERT(va > info.va_start);
+	return va;
+}
+
+/*
+ * Copies @size bytes at GPU VA @src of the VM of @fd into @dst, through
+ * the engines: a COPY on a compute context of its own, into a BO of its
+ * own, mapped where nothing else is.
+ */
+static inline void vt_gpu_read(int fd, __u64 src, void *dst, __u64 size)
+{
+	__u64 bo_size = (size + VT_PAGE - 1) / VT_PAGE * VT_PAGE + VT_PAGE;
+	__u32 h = vt_bo_create(fd, bo_size, 0);
+	unsigned char *cpu = vt_bo_mmap(fd, h, bo_size);
+	__u64 va = vt_free_va_top(fd, bo_size), *cmd = (__u64 *)(cpu + bo_size - VT_PAGE);
+	struct drm_vaccel_context_create c = {
+		.engine_class = DRM_VACCEL_ENGINE_CLASS_COMPUTE,
+		.engine_instance = DRM_VACCEL_ENGINE_ANY,
+		.priority = DRM_VACCEL_PRIORITY_NORMAL,
+	};
+	struct drm_syncobj_create sc = {};
+	struct drm_vaccel_sync sig;
+	struct drm_vaccel_submit s = {};
+	struct drm_syncobj_wait w = { .count_handles = 1, .timeout_nsec = INT64_MAX };
+	struct drm_vaccel_context_destroy cd = {};
+
+	vt_map(fd, h, 0, va, bo_size, 0);
+	cmd[0] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_COPY, 0, 4);
+	cmd[1] = src;
+	cmd[2] = va;
+	cmd[3] = size;
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &c));
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc));
+	sig = (struct drm_vaccel_sync){ .handle = sc.handle };
+	s.context = c.handle;
+	s.buffer_va = va + bo_size - VT_PAGE;
+	s.buffer_size = 32;
+	s.signals = (struct drm_vaccel_obj_array)DRM_VACCEL_OBJ_ARRAY(1, &sig);
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_VACCEL_SUBMIT, &s));
+	w.handles = (uintptr_t)&sc.handle;
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w));
+	memcpy(dst, cpu, size);
+	cd.handle = c.handle;
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_DESTROY, &cd));
+	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY,
+			   &(struct drm_syncobj_destroy){ .handle = sc.handle }));
+	vt_unmap(fd, va, bo_size);
+	munmap(cpu, bo_size);
+	vt_gem_close(fd, h);
+}
+
 /*
  * Checks that the GPU page table of @fd maps the @pages pages from @va onto
  * the pages behind the CPU mapping @cpu, in order, with the WRITE and EXEC
- * bits @write and @exec.  The frames are compared with pagemap's where it
- * shows them, and the contents of each frame, read through /proc/kcore,
- * with the CPU's view of the page: fill the BO with vt_fill_pages() first,
- * so that every page is different.
+ * bits @write and @exec: every page has a valid entry with those bits, the
+ * entries name @pages different pages (debugfs shows an identity of each
+ * page, never its address), and the engines, copying the range, read what
+ * the CPU sees.  Fill the BO with vt_fill_pages() first, so that every
+ * page is different.
  */
 static inline void vt_check_translation(int fd, __u64 va, const void *cpu,
 					size_t pages, bool write, bool exec)
 {
-	const unsigned char *c = cpu;
-	unsigned char *buf = malloc(VT_PAGE);
-	struct vt_kcore k;
+	unsigned char *buf = malloc(pages * VT_PAGE);
+	__u64 *id = malloc(pages * sizeof(*id)), pte;
 	struct vt_pte *t;
-	bool kcore;
-	__u64 *pfn, pte, phys;
-	size_t n, i;
+	size_t n, i, j;
 
-	VT_ASSERT(buf);
+	VT_ASSERT(buf && id);
 	n = vt_page_table(fd, &t);
-	pfn = vt_pfns_try((volatile unsigned char *)cpu, pages);
-	kcore = vt_kcore_open(&k);
-	if (!pfn && !kcore)
-		vtest_fail(__FILE__, __LINE__,
-			   "cannot see physical pages: no PFN in pagemap, no /proc/kcore");
 	for (i = 0; i < pages; i++) {
 		pte = vt_pte_find(t, n, va + i * VT_PAGE);
 		if (!(pte & DRM_VACCEL_PTE_VALID))
@@ -781,28 +719,23 @@ static inline void vt_check_translation(int fd, __u64 va, const void *cpu,
 				   (unsigned long long)(va + i * VT_PAGE));
 		VT_ASSERT_EQ(!!(pte & DRM_VACCEL_PTE_WRITE), write);
 		VT_ASSERT_EQ(!!(pte & DRM_VACCEL_PTE_EXEC), exec);
-		phys = pte & DRM_VACCEL_PTE_ADDR_MASK;
-		if (pfn && phys != pfn[i] << 12)
-			vtest_fail(__FILE__, __LINE__,
-				   "GPU page 0x%llx -> 0x%llx, CPU page %zu -> 0x%llx",
-				   (unsigned long long)(va + i * VT_PAGE),
-				   (unsigned long long)phys, i,
-				   (unsigned long long)(pfn[i] << 12));
-		if (kcore) {
-			if (!vt_kcore_read(&k, phys, buf, VT_PAGE))
-				vtest_fail(__FILE__, __LINE__, "cannot read 0x%llx in /proc/kcore",
-					   (unsigned long long)phys);
-			if (memcmp(buf, c + i * VT_PAGE, VT_PAGE))
+		id[i] = pte & DRM_VACCEL_PTE_ADDR_MASK;
+		for (j = 0; j < i; j++)
+			if (id[j] == id[i])
 				vtest_fail(__FILE__, __LINE__,
-					   "GPU page 0x%llx (phys 0x%llx) holds other bytes than CPU page %zu",
-					   (unsigned long long)(va + i * VT_PAGE),
-					   (unsigned long long)phys, i);
-		}
+					   "GPU pages 0x%llx and 0x%llx are the same page",
+					   (unsigned long long)(va + j * VT_PAGE),
+					   (unsigned long long)(va + i * VT_PAGE));
 	}
-	if (kcore)
-		vt_kcore_close(&k);
-	free(pfn);
+	vt_gpu_read(fd, va, buf, pages * VT_PAGE);
+	for (i = 0; i < pages; i++)
+		if (memcmp(buf + i * VT_PAGE, (const unsigned char *)cpu + i * VT_PAGE,
+			   VT_PAGE))
+			vtest_fail(__FILE__, __LINE__,
+				   "the engines read at GPU page 0x%llx other bytes than CPU page %zu",
+				   (unsigned long long)(va + i * VT_PAGE), i);
 	free(t);
+	free(id);
 	free(buf);
 }
 

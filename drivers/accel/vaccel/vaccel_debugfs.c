@@ -23,7 +23,10 @@
  *   ``0x<start>-0x<end> offset 0x<bo offset> <r><w|-><x|->``;
  *
  *   ``page_table``: a line per valid level-0 entry, ``0x<va> 0x<pte>``, the
- *   entry in the uapi page-table format;
+ *   entry in the uapi page-table format, except that the page-frame field
+ *   holds an identity of the page rather than its physical address: a
+ *   keyed hash of the frame, random at each boot, so that two mappings of
+ *   one page show the same value and nothing tells where the page is;
  *
  *   ``stats``: ``mappings``, ``mapped_bytes`` and ``pt_pages``.
  *
@@ -58,7 +61,10 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
+#include <linux/once.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -310,9 +316,17 @@ static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_mappings);
 
+/* Random at each boot: page identities compare, they do not locate. */
+static siphash_key_t vaccel_debugfs_page_key;
+
 static void vaccel_debugfs_leaf(u64 va, u64 pte, void *data)
 {
-	seq_printf(data, "0x%016llx 0x%016llx\n", va, pte);
+	u64 frame = pte & DRM_VACCEL_PTE_ADDR_MASK, id;
+
+	get_random_once(&vaccel_debugfs_page_key, sizeof(vaccel_debugfs_page_key));
+	id = siphash_1u64(frame, &vaccel_debugfs_page_key) << VACCEL_PAGE_SHIFT;
+	seq_printf(data, "0x%016llx 0x%016llx\n", va,
+		   (pte & ~DRM_VACCEL_PTE_ADDR_MASK) | (id & DRM_VACCEL_PTE_ADDR_MASK));
 }
 
 static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)
