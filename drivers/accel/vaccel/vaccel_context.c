@@ -227,11 +227,13 @@ void vaccel_job_start(struct vaccel_job *job)
 static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 {
 	struct vaccel_job *job = to_vaccel_job(sched_job);
+	bool cookie = dma_fence_begin_signalling();
 
 	vaccel_job_start(job);
 	/* drm_sched holds this reference until the fence signals. */
 	dma_fence_get(job->hw_fence);
 	vaccel_engine_queue_job(job->ctx->engine, job);
+	dma_fence_end_signalling(cookie);
 	return job->hw_fence;
 }
 

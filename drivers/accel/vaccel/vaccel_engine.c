@@ -19,6 +19,15 @@
  * nothing more of the same address space to run, it detaches its TLB, so
  * that an address space is never held by an idle engine.
  *
+ * **Fence signalling.**  The engine signals the hardware fences, which
+ * memory reclaim and other drivers may wait for; so from the start of a
+ * buffer to its fence, the thread allocates nothing that may reclaim
+ * (a DISPATCH's state comes without blocking, page tables from the
+ * bind's reserve) and takes no lock that anyone holds while waiting for a
+ * fence.  The thread marks that section with
+ * dma_fence_begin_signalling(), as run_job does, so that lockdep reports
+ * the next violation.
+ *
  * **Checks.**  While it executes, the engine checks at every point its
  * preemption granularity allows (see vaccel_engine_check()): between
  * packets and between the pieces of a long packet, between the workgroups
@@ -120,6 +129,7 @@ static struct vaccel_job *vaccel_engine_next_locked(struct vaccel_engine *engine
 {
 	struct vaccel_arbiter *arb = &engine->arbiter;
 
+	lockdep_assert_held(&engine->lock);
 	return arb->slots_used ? vaccel_job_of(arb->slot[0]) : NULL;
 }
 
@@ -173,6 +183,7 @@ static void vaccel_engine_charge_locked(struct vaccel_engine *engine, u64 now)
 	struct vaccel_arbiter *arb = &engine->arbiter;
 	struct vaccel_context *ctx;
 
+	lockdep_assert_held(&engine->lock);
 	if (!arb->running_since)
 		return;
 	ctx = vaccel_context_of(arb->slot[0]->entry);
@@ -224,6 +235,7 @@ static void vaccel_engine_requeue_locked(struct vaccel_engine *engine,
 	struct vaccel_arbiter_buffer *buf, *tmp;
 	unsigned int i, n = 0;
 
+	lockdep_assert_held(&engine->lock);
 	list_for_each_entry_safe(buf, tmp, report, link) {
 		struct vaccel_context *ctx = vaccel_context_of(buf->entry);
 
@@ -448,6 +460,7 @@ static void vaccel_engine_preempt_locked(struct vaccel_engine *engine,
 {
 	LIST_HEAD(report);
 
+	lockdep_assert_held(&engine->lock);
 	vaccel_engine_charge_locked(engine, now);
 	vaccel_arbiter_preempt(&engine->arbiter, now, reason, &report);
 	vaccel_engine_requeue_locked(engine, reason, &report, cancelled, now);
@@ -655,14 +668,42 @@ static void vaccel_engine_idle(struct vaccel_engine *engine)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* Runs the buffer at the head of the HW queue until it stops or retires. */
+static void vaccel_engine_run_one(struct vaccel_engine *engine)
+{
+	struct vaccel_fault fault = {};
+	struct vaccel_job *job;
+	int ret;
+
+	if (READ_ONCE(engine->reset_pending)) {
+		vaccel_engine_reset_idle(engine);
+		return;
+	}
+	job = vaccel_engine_start(engine);
+	if (!job)
+		return;
+
+	if (job->bind) {
+		/* The paging engine applies page-table updates. */
+		ret = vaccel_vm_bind_run(engine, job);
+	} else {
+		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
+		ret = vaccel_packet_run(engine, job, &fault);
+	}
+	if (ret == -EAGAIN)
+		vaccel_engine_stop(engine, job);
+	else if (ret == -ETIMEDOUT)
+		vaccel_engine_hang(engine, job);
+	else
+		vaccel_engine_retire(engine, job, ret, &fault);
+}
+
 static int vaccel_engine_thread(void *data)
 {
 	struct vaccel_engine *engine = data;
 
 	while (!kthread_should_stop()) {
-		struct vaccel_fault fault = {};
-		struct vaccel_job *job;
-		int ret;
+		bool cookie;
 
 		/*
 		 * Never idle attached to an address space: the buffer that
@@ -671,27 +712,14 @@ static int vaccel_engine_thread(void *data)
 		if (!READ_ONCE(engine->arbiter.slots_used))
 			vaccel_tlb_detach(&engine->tlb);
 		vaccel_engine_idle(engine);
-		if (READ_ONCE(engine->reset_pending)) {
-			vaccel_engine_reset_idle(engine);
-			continue;
-		}
-		job = vaccel_engine_start(engine);
-		if (!job)
-			continue;
-
-		if (job->bind) {
-			/* The paging engine applies page-table updates. */
-			ret = vaccel_vm_bind_run(engine, job);
-		} else {
-			vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
-			ret = vaccel_packet_run(engine, job, &fault);
-		}
-		if (ret == -EAGAIN)
-			vaccel_engine_stop(engine, job);
-		else if (ret == -ETIMEDOUT)
-			vaccel_engine_hang(engine, job);
-		else
-			vaccel_engine_retire(engine, job, ret, &fault);
+		/*
+		 * Everything a buffer does until its fence signals: no
+		 * allocation that may reclaim, no lock held while anyone
+		 * waits for a fence.  Lockdep checks it from here.
+		 */
+		cookie = dma_fence_begin_signalling();
+		vaccel_engine_run_one(engine);
+		dma_fence_end_signalling(cookie);
 	}
 	vaccel_tlb_detach(&engine->tlb);
 	return 0;
@@ -748,7 +776,8 @@ void vaccel_device_reset(struct vaccel_device *vdev)
 	unsigned int i;
 
 	atomic64_inc(&vdev->device_resets);
-	drm_info(&vdev->drm, "device reset\n");
+	/* A user's hangs can ask for it: rate-limited. */
+	dev_info_ratelimited(vdev->drm.dev, "device reset\n");
 	spin_lock(&vdev->reset_lock);
 	memset(vdev->hang_times, 0, sizeof(vdev->hang_times));
 	spin_unlock(&vdev->reset_lock);

@@ -100,12 +100,26 @@ static void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 	atomic_dec(&vfile->bo_handles);
 }
 
-/* Resident: pages allocated (CPU-faulted or pinned by a mapping) or imported. */
+/*
+ * Resident: pages allocated (CPU-faulted or pinned by a mapping) or
+ * imported.  The shmem helpers change @pages under the reservation lock;
+ * fdinfo asks under its file's table spinlock, where only a trylock is
+ * allowed, so a contended lock gives the snapshot of one load.
+ */
 static enum drm_gem_object_status vaccel_gem_status(struct drm_gem_object *obj)
 {
 	struct vaccel_bo *bo = to_vaccel_bo(obj);
+	bool resident;
 
-	return bo->import_pages || bo->base.pages ? DRM_GEM_OBJECT_RESIDENT : 0;
+	if (bo->import_pages)
+		return DRM_GEM_OBJECT_RESIDENT;
+	if (dma_resv_trylock(obj->resv)) {
+		resident = bo->base.pages;
+		dma_resv_unlock(obj->resv);
+	} else {
+		resident = READ_ONCE(bo->base.pages);
+	}
+	return resident ? DRM_GEM_OBJECT_RESIDENT : 0;
 }
 
 static const struct drm_gem_object_funcs vaccel_gem_funcs = {
