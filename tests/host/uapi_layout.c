@@ -50,6 +50,13 @@ static const struct field device_info[] = {
 	FIELD(drm_vaccel_device_info, max_private_size),
 	FIELD(drm_vaccel_device_info, local_base),
 	FIELD(drm_vaccel_device_info, private_base),
+	FIELD(drm_vaccel_device_info, hang_timeout_ns),
+	FIELD(drm_vaccel_device_info, time_limit_ns),
+	FIELD(drm_vaccel_device_info, max_grid_items),
+	FIELD(drm_vaccel_device_info, max_copy_size),
+	FIELD(drm_vaccel_device_info, max_pt_bytes),
+	FIELD(drm_vaccel_device_info, max_mappings),
+	FIELD(drm_vaccel_device_info, max_jobs_per_file),
 	{ NULL, 0, 0 }
 };
 
