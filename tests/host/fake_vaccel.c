@@ -136,6 +136,14 @@ static size_t build_answer(uint32_t type, unsigned char *buf, uint32_t *min)
 			info.max_private_size = FAKE_MAX_PRIVATE;
 			info.local_base = FAKE_LOCAL_BASE;
 			info.private_base = FAKE_PRIVATE_BASE;
+			/* uapi 1.5 */
+			info.hang_timeout_ns = 2000000000ull;
+			info.time_limit_ns = 30000000000ull;
+			info.max_grid_items = 1ull << 32;
+			info.max_copy_size = 1ull << 32;
+			info.max_pt_bytes = 64ull << 20;
+			info.max_mappings = 65536;
+			info.max_jobs_per_file = 4096;
 		}
 		memcpy(buf, &info, sizeof(info));
 		/* The first released size (uapi 1.0) stays the minimum. */

@@ -31,7 +31,8 @@
 #   vaccel_info_nodev	vaccel-info without a device: the friendly message, exit 1
 #   vaccel_info_usage	vaccel-info -h exits 0, a bad option 2, /dev/null 1
 #   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD),
-#			the compute limits of uapi 1.4 included
+#			the compute limits of uapi 1.4 and the buffer, packet
+#			and file limits of uapi 1.5 included
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
@@ -297,9 +298,16 @@ vaccel_info_fake() {
 	expect_out 'workgroup *1024 work-items, 65536 bytes of local memory' || return 1
 	expect_out 'stacks *65536 bytes per work-item, 4194304 per workgroup' || return 1
 	expect_out 'apertures *local 0x0100000000000000, private 0x0200000000000000' || return 1
+	expect_out 'buffer limits *hung after 2000 ms without progress, stopped after 30000 ms' ||
+		return 1
+	expect_out 'packet limits *4294967296 work-items a grid, 4096 MiB a COPY or FILL' ||
+		return 1
+	expect_out 'file limits *4096 jobs in flight, 65536 mappings, 64 MiB of page tables' ||
+		return 1
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		VT_NO_COMPUTE=1 "$INFO" -d 0 2>&1) || { echo "uapi 1.3: exit $?: $out"; return 1; }
 	expect_out 'kernels *not supported (uapi before 1.4)' || return 1
+	expect_count 'limits' 0 || return 1
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		"$INFO" -d 1 2>&1) || { echo "-d 1: exit $?: $out"; return 1; }
 	expect_out "^$TMP/fake/accel10:" || return 1

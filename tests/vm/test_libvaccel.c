@@ -417,6 +417,20 @@ VTEST(vaccel_info)
 		snprintf(want, sizeof(want), "max bos/file    %u\n", info.max_bos_per_file);
 		VT_ASSERT(strstr(out, want));
 	}
+	/* The file limits of uapi 1.5, from the raw query. */
+	{
+		struct drm_vaccel_device_info raw;
+		int fd = vt_open_first();
+		char want[128];
+
+		vt_device_info(fd, &raw);
+		close(fd);
+		snprintf(want, sizeof(want),
+			 "file limits     %u jobs in flight, %u mappings, %llu MiB of page tables\n",
+			 raw.max_jobs_per_file, raw.max_mappings,
+			 (unsigned long long)raw.max_pt_bytes >> 20);
+		VT_ASSERT(strstr(out, want));
+	}
 	for (i = 0; i < n; i++) {
 		VT_ASSERT_OK(vaccel_device_open(i, &dev));
 		VT_ASSERT(strstr(out, vaccel_device_path(dev)));

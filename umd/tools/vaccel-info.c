@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <drm/vaccel_accel.h>
 #include <vaccel.h>
 
 #define PROG	"vaccel-info"
@@ -65,6 +66,26 @@ static const char *class_name(unsigned int cls, char *buf, size_t len)
 		return name;
 	snprintf(buf, len, "class%u", cls);
 	return buf;
+}
+
+/*
+ * The limits of uapi 1.5 that libvaccel's device information does not
+ * carry, from the raw query; nothing for an older module.
+ */
+static void print_limits(const struct vaccel_device *dev)
+{
+	struct drm_vaccel_device_info raw;
+	uint32_t size = sizeof(raw);
+
+	if (vaccel_device_query((struct vaccel_device *)dev, DRM_VACCEL_QUERY_DEVICE,
+				&raw, &size) || !raw.max_jobs_per_file)
+		return;
+	printf("  packet limits   %" PRIu64 " work-items a grid, %" PRIu64
+	       " MiB a COPY or FILL\n", (uint64_t)raw.max_grid_items,
+	       (uint64_t)raw.max_copy_size >> 20);
+	printf("  file limits     %" PRIu32 " jobs in flight, %" PRIu32
+	       " mappings, %" PRIu64 " MiB of page tables\n", raw.max_jobs_per_file,
+	       raw.max_mappings, (uint64_t)raw.max_pt_bytes >> 20);
 }
 
 static int print_device(const struct vaccel_device *dev)
@@ -130,6 +151,7 @@ static int print_device(const struct vaccel_device *dev)
 		printf("  buffer limits   hung after %" PRIu64 " ms without progress, "
 		       "stopped after %" PRIu64 " ms\n", info.hang_timeout_ns / 1000000,
 		       info.time_limit_ns / 1000000);
+	print_limits(dev);
 
 	n = vaccel_device_engine_count(dev);
 	if (n < 0)
