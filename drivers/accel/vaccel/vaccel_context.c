@@ -65,10 +65,12 @@
  * live, in syncobjs and sync_files long after the context is gone (6.12
  * keeps no copy), so the scheduler's memory, a &struct vaccel_sched_slot,
  * is referenced by the context and by every hardware fence, which
- * outlives the finished fence pointing at it.  A hardware fence also
- * holds a reference on the module, whose code it calls when it goes; it
- * drops it through vaccel_module_put_deferred(), so that no function
- * returns into the module's text after the module's last reference.
+ * outlives the finished fence pointing at it.  The slot also holds a
+ * reference on the module, whose code its fences call when they go (one
+ * per context rather than one per fence, so that a buffer costs no
+ * atomic on the module's count); it drops it through
+ * vaccel_module_put_deferred(), so that no function returns into the
+ * module's text after the module's last reference.
  */
 
 #include <linux/capability.h>
@@ -124,12 +126,16 @@ static struct vaccel_sched_slot *vaccel_sched_slot_new(void)
 		return NULL;
 	kref_init(&slot->refcount);
 	spin_lock_init(&slot->fence_lock);
+	/* Dropped by vaccel_sched_slot_release(). */
+	__module_get(THIS_MODULE);
 	return slot;
 }
 
+/* From the context's teardown or a fence's release: any context. */
 static void vaccel_sched_slot_release(struct kref *kref)
 {
 	kfree(container_of(kref, struct vaccel_sched_slot, refcount));
+	vaccel_module_put_deferred();
 }
 
 static void vaccel_sched_slot_put(struct vaccel_sched_slot *slot)
@@ -146,10 +152,10 @@ static void vaccel_sched_slot_put(struct vaccel_sched_slot *slot)
 static void vaccel_hw_fence_release(struct dma_fence *f)
 {
 	struct vaccel_hw_fence *hw = container_of(f, struct vaccel_hw_fence, base);
+	struct vaccel_sched_slot *slot = hw->slot;
 
-	vaccel_sched_slot_put(hw->slot);
 	kfree_rcu(hw, base.rcu);
-	vaccel_module_put_deferred();
+	vaccel_sched_slot_put(slot);
 }
 
 static const struct dma_fence_ops vaccel_fence_ops = {
@@ -215,7 +221,6 @@ void vaccel_job_start(struct vaccel_job *job)
 	/* Dropped by vaccel_hw_fence_release(), whenever the fence goes. */
 	kref_get(&ctx->slot->refcount);
 	hw->slot = ctx->slot;
-	__module_get(THIS_MODULE);
 	job->ran = true;
 	atomic_inc(&ctx->jobs_ran);
 

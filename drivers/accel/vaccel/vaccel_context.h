@@ -39,7 +39,8 @@ struct vaccel_vm;
  * @refcount: one for the context, one per hardware fence it initialised:
  *	drm_sched's fences read their scheduler's name as long as they
  *	live, and hardware fences outlive the finished fences that point
- *	at them, so the scheduler's memory stays until the last goes
+ *	at them, so the scheduler's memory stays until the last goes; it
+ *	holds a reference on the module for them, whose code they call
  * @fence_lock: the lock of every hardware fence of the context; also
  *	protects &vaccel_context.pending
  */
