@@ -151,34 +151,51 @@ static bool vaccel_file_job_take(struct vaccel_file *vfile)
 	return atomic_add_unless(&vfile->jobs, 1, VACCEL_MAX_JOBS_PER_FILE);
 }
 
+/* Room enough for a waiting submitter to go on. */
+static bool vaccel_file_job_room(struct vaccel_file *vfile)
+{
+	return atomic_read(&vfile->jobs) <=
+	       VACCEL_MAX_JOBS_PER_FILE - VACCEL_JOBS_RESUME_ROOM;
+}
+
 /**
  * vaccel_file_job_reserve() - count a job against the file's limit
  * @vfile: the file
  *
- * Waits while the file has %VACCEL_MAX_JOBS_PER_FILE jobs; they retire in
- * finite time, as every fence they wait for signals in finite time.
+ * When the file has %VACCEL_MAX_JOBS_PER_FILE jobs, waits until
+ * %VACCEL_JOBS_RESUME_ROOM of them have retired; they retire in finite
+ * time, as every fence they wait for signals in finite time.
  *
  * Context: Process context; sleeps, interruptibly.
  * Return: 0, or -ERESTARTSYS if a signal arrived.
  */
 int vaccel_file_job_reserve(struct vaccel_file *vfile)
 {
-	if (vaccel_file_job_take(vfile))
-		return 0;
-	return wait_event_interruptible(vfile->jobs_wq,
-					vaccel_file_job_take(vfile));
+	int ret;
+
+	while (!vaccel_file_job_take(vfile)) {
+		ret = wait_event_interruptible(vfile->jobs_wq,
+					       vaccel_file_job_room(vfile));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
  * vaccel_file_job_release() - a job counted by vaccel_file_job_reserve() is freed
  * @vfile: the file
  *
+ * Wakes the waiting submitters once there is room for a batch.
+ *
  * Context: Any context.
  */
 void vaccel_file_job_release(struct vaccel_file *vfile)
 {
-	atomic_dec(&vfile->jobs);
-	if (wq_has_sleeper(&vfile->jobs_wq))
+	int left = atomic_dec_return(&vfile->jobs);
+
+	if (left <= VACCEL_MAX_JOBS_PER_FILE - VACCEL_JOBS_RESUME_ROOM &&
+	    wq_has_sleeper(&vfile->jobs_wq))
 		wake_up(&vfile->jobs_wq);
 }
 

@@ -20,6 +20,12 @@ struct vaccel_vm;
 
 /* Buffers a file may have submitted and not yet retired, binds included. */
 #define VACCEL_MAX_JOBS_PER_FILE	4096
+/*
+ * A submitter that found the file full waits until this many have retired,
+ * as for room in a ring: then it submits a batch without sleeping, rather
+ * than sleeping and waking once per retired buffer.
+ */
+#define VACCEL_JOBS_RESUME_ROOM		(VACCEL_MAX_JOBS_PER_FILE / 8)
 
 /**
  * struct vaccel_file - what the driver keeps per open file
