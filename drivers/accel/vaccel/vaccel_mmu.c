@@ -557,6 +557,7 @@ void vaccel_pt_release_zombies(struct vaccel_pt *pt)
 	list_for_each_entry_safe(p, tmp, &pt->zombies, lru) {
 		list_del(&p->lru);
 		vaccel_pt_free_table(pt, page_address(p));
+		cond_resched();
 	}
 }
 
