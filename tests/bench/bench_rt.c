@@ -9,17 +9,23 @@
  *
  *   reference  while two user-space threads keep both CPUs busy: the
  *              scheduler preempts them at once for the real-time thread;
- *   engines    while both compute engines run one long DISPATCH each, a
- *              loop of a few hundred million instructions: kernel threads
- *              that must give the CPU up as readily.
+ *   engines    while both compute engines run one long DISPATCH each, of
+ *              workgroups that loop for millions of instructions: kernel
+ *              threads that must give the CPU up as readily;
+ *   binds      while two processes' worth of VMs (one file each) fill
+ *              BIND_TABLES page tables with 4 KiB mappings 2 MiB apart and
+ *              then unmap the whole VA space (256 TiB) in one operation,
+ *              over and over: one synchronously, in its ioctl, the other
+ *              asynchronously, on the PAGING engine.
  *
- * Prints the percentiles of both and closes with
+ * Prints the percentiles of each and closes with
  *
  *	bench.rt.wakeup_p99_ratio <engines p99 / reference p99> PASS|FAIL
+ *	bench.rt.binds_p99_ratio <binds p99 / reference p99> PASS|FAIL
  *
- * (target: at most 2), then the p50 ratio and the worst wake-ups, which
- * are informative only: under TCG a single late sample is as likely the
- * host's doing as the guest's.
+ * (target: at most 2 each), then the p50 ratio and the worst wake-ups,
+ * which are informative only: under TCG a single late sample is as likely
+ * the host's doing as the guest's.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -36,10 +42,23 @@
 #define WARMUP		50
 #define TARGET_RATIO	2.0
 
-/* The loop's iterations: a few seconds of engine time under TCG. */
-#define LOOP_ITERS	150000000ull
+/*
+ * Each workgroup loops for some milliseconds, so that the dispatch
+ * progresses (a workgroup that runs past the hang timeout is hung); the
+ * grid lasts longer than the sampling on any machine (the time limit
+ * stops it at 30 s).  The contexts are destroyed once the samples are
+ * taken.
+ */
+#define LOOP_ITERS		2000000ull
+#define LOOP_WORKGROUPS		100000ull
 
+/* Level-0 tables a bind load fills: 32 MiB of page tables. */
+#define BIND_TABLES	8192
+#define BIND_BATCH	1024
+
+static const char *dev_path;
 static int fd;
+static __u32 engine_ctx[2];
 
 static void dev_ioctl(unsigned long req, void *arg, const char *what)
 {
@@ -69,7 +88,7 @@ static void *bo_at(__u64 size, __u64 va)
 	return p;
 }
 
-/* Both compute engines each run a DISPATCH of one long loop. */
+/* Both compute engines each run a DISPATCH of long loops. */
 static void engines_start(__u32 out)
 {
 	/* ld t0, 0(a0); 1: addi t0, t0, -1; bnez t0, 1b; ret */
@@ -85,7 +104,7 @@ static void engines_start(__u32 out)
 	cmd[i++] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11);
 	cmd[i++] = code_va;
 	cmd[i++] = args_va;
-	cmd[i++] = 1; cmd[i++] = 1; cmd[i++] = 1;	/* grid */
+	cmd[i++] = LOOP_WORKGROUPS; cmd[i++] = 1; cmd[i++] = 1;	/* grid */
 	cmd[i++] = 1; cmd[i++] = 1; cmd[i++] = 1;	/* workgroup */
 	cmd[i++] = 0;					/* local memory */
 	cmd[i++] = 256;					/* stack */
@@ -102,6 +121,7 @@ static void engines_start(__u32 out)
 		};
 
 		dev_ioctl(DRM_IOCTL_VACCEL_CONTEXT_CREATE, &c, "CONTEXT_CREATE");
+		engine_ctx[e] = c.handle;
 		s.context = c.handle;
 		dev_ioctl(DRM_IOCTL_VACCEL_SUBMIT, &s, "SUBMIT");
 	}
@@ -114,6 +134,18 @@ static int engines_done(__u32 out)
 	};
 
 	return !ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* Destroying the contexts stops their dispatches at the next check. */
+static void engines_stop(void)
+{
+	unsigned int e;
+
+	for (e = 0; e < 2; e++) {
+		struct drm_vaccel_context_destroy d = { .handle = engine_ctx[e] };
+
+		dev_ioctl(DRM_IOCTL_VACCEL_CONTEXT_DESTROY, &d, "CONTEXT_DESTROY");
+	}
 }
 
 /* The real-time thread: SAMPLES wake-ups, each how late it was, in ns. */
@@ -166,6 +198,77 @@ static void *spin_fn(void *unused)
 	return NULL;
 }
 
+/*
+ * The bind load: one file's VM, its tables filled by batches of maps,
+ * then emptied by one unmap of the whole VA space; asynchronous binds
+ * carry an out-syncobj and are waited for.
+ */
+struct binder {
+	pthread_t thread;
+	int async;
+	unsigned long rounds;
+};
+
+static volatile int bind_stop;
+
+static void bind_or_die(int bfd, struct drm_vaccel_vm_bind_op *ops, __u32 n,
+			__u32 syncobj)
+{
+	struct drm_vaccel_sync sig = { .handle = syncobj };
+	struct drm_vaccel_vm_bind b = {
+		.ops = DRM_VACCEL_OBJ_ARRAY(n, ops),
+		.signals = DRM_VACCEL_OBJ_ARRAY(syncobj ? 1 : 0, &sig),
+	};
+	struct drm_syncobj_wait w = {
+		.handles = (uintptr_t)&syncobj, .count_handles = 1,
+		.timeout_nsec = INT64_MAX,
+	};
+
+	if (ioctl(bfd, DRM_IOCTL_VACCEL_VM_BIND, &b))
+		bench_die("VM_BIND: %s", strerror(errno));
+	if (syncobj && ioctl(bfd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
+		bench_die("SYNCOBJ_WAIT: %s", strerror(errno));
+}
+
+static void *binder_fn(void *arg)
+{
+	static __thread struct drm_vaccel_vm_bind_op ops[BIND_BATCH];
+	struct binder *bd = arg;
+	struct drm_vaccel_device_info info = {};
+	struct drm_vaccel_query q = {
+		.type = DRM_VACCEL_QUERY_DEVICE, .size = sizeof(info),
+		.data = (uintptr_t)&info,
+	};
+	struct drm_vaccel_bo_create c = { .size = 4096 };
+	struct drm_syncobj_create sc = {};
+	struct drm_vaccel_vm_bind_op all = { .op = DRM_VACCEL_VM_BIND_OP_UNMAP };
+	int bfd = bench_open_device(dev_path);
+	unsigned int i, t;
+
+	if (bfd < 0 || ioctl(bfd, DRM_IOCTL_VACCEL_QUERY, &q) ||
+	    ioctl(bfd, DRM_IOCTL_VACCEL_BO_CREATE, &c) ||
+	    (bd->async && ioctl(bfd, DRM_IOCTL_SYNCOBJ_CREATE, &sc)))
+		bench_die("bind load: %s", strerror(errno));
+	all.va = info.va_start;
+	all.size = info.va_end - info.va_start;
+	while (!bind_stop) {
+		for (t = 0; t < BIND_TABLES; t += BIND_BATCH) {
+			for (i = 0; i < BIND_BATCH; i++)
+				ops[i] = (struct drm_vaccel_vm_bind_op){
+					.op = DRM_VACCEL_VM_BIND_OP_MAP,
+					.handle = c.handle,
+					.va = (1ull << 32) + (__u64)(t + i) * (2ull << 20),
+					.size = 4096,
+				};
+			bind_or_die(bfd, ops, BIND_BATCH, sc.handle);
+		}
+		bind_or_die(bfd, &all, 1, sc.handle);
+		bd->rounds++;
+	}
+	close(bfd);
+	return NULL;
+}
+
 struct pct {
 	double p50, p99, max;
 };
@@ -182,15 +285,17 @@ static struct pct percentiles(__u64 *v)
 
 int main(int argc, char **argv)
 {
-	static struct sampler ref, eng;
+	static struct sampler ref, eng, bind;
 	struct drm_syncobj_create sc = {};
+	struct binder binders[2] = { { .async = 0 }, { .async = 1 } };
 	pthread_t spin[2];
-	struct pct r, e;
-	double ratio;
+	struct pct r, e, b;
+	double ratio, bratio;
 	int i;
 
 	bench_name = "rt";
-	fd = bench_open_device(argc > 1 ? argv[1] : NULL);
+	dev_path = argc > 1 ? argv[1] : NULL;
+	fd = bench_open_device(dev_path);
 	if (fd < 0)
 		bench_die("no vaccel device: %s", strerror(errno));
 
@@ -208,21 +313,50 @@ int main(int argc, char **argv)
 	/* Let both engines get going. */
 	usleep(200000);
 	sample(&eng);
-	if (engines_done(sc.handle))
-		bench_die("the dispatches ended before the samples did: make LOOP_ITERS larger");
+	if (engines_done(sc.handle)) {
+		struct drm_vaccel_context_state st = { .handle = engine_ctx[1] };
+
+		dev_ioctl(DRM_IOCTL_VACCEL_CONTEXT_STATE, &st, "CONTEXT_STATE");
+		bench_die("the dispatches ended before the samples did (fault %u at pc 0x%llx, "
+			  "ban %u, %llu ms of engine time)", st.fault_reason,
+			  (unsigned long long)st.fault_pc, st.ban_reason,
+			  (unsigned long long)st.engine_ns / 1000000);
+	}
+	engines_stop();
+
+	bind_stop = 0;
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&binders[i].thread, NULL, binder_fn, &binders[i]))
+			bench_die("bind thread");
+	usleep(200000);
+	sample(&bind);
+	bind_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(binders[i].thread, NULL);
+	if (!binders[0].rounds || !binders[1].rounds)
+		bench_die("a bind load did not finish a round while sampling");
 
 	r = percentiles(ref.late);
 	e = percentiles(eng.late);
+	b = percentiles(bind.late);
 	printf("%-44s %10s %10s %10s\n", "real-time thread, late by", "p50", "p99", "max");
 	printf("%-44s %7.1f us %7.1f us %7.1f us\n", "both CPUs busy in user space",
 	       r.p50 / 1e3, r.p99 / 1e3, r.max / 1e3);
 	printf("%-44s %7.1f us %7.1f us %7.1f us\n", "both compute engines running",
 	       e.p50 / 1e3, e.p99 / 1e3, e.max / 1e3);
+	printf("%-44s %7.1f us %7.1f us %7.1f us\n", "VMs filled and unmapped whole",
+	       b.p50 / 1e3, b.p99 / 1e3, b.max / 1e3);
+	printf("# bind rounds while sampling: %lu synchronous, %lu on the paging engine\n",
+	       binders[0].rounds, binders[1].rounds);
 	ratio = e.p99 / r.p99;
+	bratio = b.p99 / r.p99;
 	printf("bench.rt.wakeup_p99_ratio %.3f %s\n", ratio,
 	       ratio <= TARGET_RATIO ? "PASS" : "FAIL");
+	printf("bench.rt.binds_p99_ratio %.3f %s\n", bratio,
+	       bratio <= TARGET_RATIO ? "PASS" : "FAIL");
 	printf("bench.rt.wakeup_p50_ratio %.3f\n", e.p50 / r.p50);
-	printf("bench.rt.wakeup_max_us %.1f %.1f\n", r.max / 1e3, e.max / 1e3);
+	printf("bench.rt.wakeup_max_us %.1f %.1f %.1f\n", r.max / 1e3, e.max / 1e3,
+	       b.max / 1e3);
 	close(fd);
 	return 0;
 }
