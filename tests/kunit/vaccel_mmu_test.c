@@ -236,7 +236,8 @@ static void vaccel_test_mmu_table_overhead(struct kunit *test)
 	map_pages(test, SZ_1G, SZ_1G, pages, 0);
 	/* Root, a level-2 table, a level-1 table, 512 level-0 tables. */
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 3 + 512);
-	KUNIT_EXPECT_LE(test, (atomic_long_read(&t->pt.pages) - 1) * PAGE_SIZE * 1000, SZ_1G * 2ull);
+	KUNIT_EXPECT_LE(test, (atomic_long_read(&t->pt.pages) - 1) * PAGE_SIZE * 1000,
+			SZ_1G * 2ull);
 	unmap(test, SZ_1G, SZ_1G);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 	kvfree(pages);

@@ -54,8 +54,9 @@
 #include "vaccel_vm.h"
 
 /*
- * vaccel_teardown_wq: where contexts and binds are torn down.  The last reference to a context, or to an applied bind, may be dropped
- * by drm_sched's own work or by an engine; the teardown then runs here.
+ * vaccel_teardown_wq: where contexts and binds are torn down.  The last
+ * reference to a context, or to an applied bind, may be dropped by
+ * drm_sched's own work or by an engine; the teardown then runs here.
  * Module exit destroys the workqueue, which waits for a teardown that
  * dropped the module's last reference to return.  Created before any
  * device, destroyed after the last.

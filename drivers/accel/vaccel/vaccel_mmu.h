@@ -39,12 +39,13 @@ struct vaccel_tlb;
  *
  * The tables are written by one writer at a time, under the lock of the
  * owner (the VM's page-table lock), and walked without a lock by the TLBs
- * attached to @tlbs, each under its own lock.  A table page leaves the tree before it is
- * freed, and is freed only after every attached TLB has been invalidated,
- * which waits for the walks in flight.
+ * attached to @tlbs, each under its own lock.  A table page leaves the
+ * tree before it is freed, and is freed only after every attached TLB has
+ * been invalidated, which waits for the walks in flight.
  */
 struct vaccel_pt {
 	u64 *root;
+	/* The owner's: serialises the writers of the tables. */
 	struct mutex *lock;
 	u64 va_start;
 	u64 va_end;
@@ -67,8 +68,7 @@ struct vaccel_pt_reserve {
 	unsigned long count;
 };
 
-int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end,
-		   struct mutex *lock);
+int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end, struct mutex *lock);
 void vaccel_pt_fini(struct vaccel_pt *pt);
 unsigned long vaccel_pt_tables_for(u64 va, u64 size);
 void vaccel_pt_reserve_init(struct vaccel_pt_reserve *r);

@@ -199,7 +199,6 @@ static struct page *vaccel_pte_page(u64 pte)
  * Context: The engine's thread; sleeps.
  */
 void vaccel_tlb_lock(struct vaccel_tlb *tlb)
-	__acquires(&tlb->lock)
 {
 	mutex_lock(&tlb->lock);
 }
@@ -211,7 +210,6 @@ void vaccel_tlb_lock(struct vaccel_tlb *tlb)
  * Context: The engine's thread, after vaccel_tlb_lock().
  */
 void vaccel_tlb_unlock(struct vaccel_tlb *tlb)
-	__releases(&tlb->lock)
 {
 	mutex_unlock(&tlb->lock);
 }
