@@ -11,13 +11,21 @@
  * queue is empty, so an idle engine costs nothing; whoever gives it work or
  * wants its attention wakes it directly, once its own locks are dropped
  * (see vaccel_engine_kick() for why not through a wait queue).  For each
- * buffer it
- * attaches its TLB to the buffer's address space (the switch of the root
- * page-table pointer, which also empties the TLB), executes the packets
- * (see "Packets"), and retires the buffer: the slot frees, the arbiter
- * fills it, and the buffer's hardware fence signals.  When the engine has
- * nothing more of the same address space to run, it detaches its TLB, so
- * that an address space is never held by an idle engine.
+ * buffer it attaches its TLB to the buffer's address space (the switch of
+ * the root page-table pointer, which also empties the TLB), executes the
+ * packets (see "Packets"), and retires the buffer: the slot frees, the
+ * arbiter fills it, and the buffer's hardware fence signals.
+ *
+ * An engine whose queue runs empty first polls it for
+ * %VACCEL_ENGINE_POLL_NS, as a command processor polls its ring, and only
+ * then sleeps: a process that submits buffers back to back has the next
+ * one in the queue within microseconds, and waking a sleeping thread on
+ * another CPU costs more than that (an IPI; under TCG, the largest cost of
+ * a pipelined buffer).  The poll gives the CPU up to anyone who wants it.
+ * The TLB stays attached while the engine polls, so that the next buffer
+ * of the same address space finds its translations; before it sleeps, the
+ * engine detaches it, so that an address space is never held by a
+ * sleeping engine.
  *
  * **Fence signalling.**  The engine signals the hardware fences, which
  * memory reclaim and other drivers may wait for; so from the start of a
@@ -94,6 +102,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -159,6 +168,14 @@ static void vaccel_engine_rearm_locked(struct vaccel_engine *engine, u64 now)
  */
 static void vaccel_engine_kick(struct vaccel_engine *engine)
 {
+	/*
+	 * Pairs with the barrier of vaccel_engine_idle(): either the thread
+	 * sees what the caller changed before it sleeps, or the caller sees
+	 * that it stopped polling, and wakes it.
+	 */
+	smp_mb();
+	if (READ_ONCE(engine->polling))
+		return;
 	wake_up_process(engine->thread);
 }
 
@@ -655,13 +672,51 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 	return job;
 }
 
-/* Sleeps until the HW queue has a buffer, a reset is asked, or a stop. */
+static bool vaccel_engine_has_work(struct vaccel_engine *engine)
+{
+	return READ_ONCE(engine->arbiter.slots_used) ||
+	       READ_ONCE(engine->reset_pending) || kthread_should_stop();
+}
+
+/*
+ * Polls the HW queue for %VACCEL_ENGINE_POLL_NS, or until another thread
+ * wants the CPU; true if there is work.
+ */
+static bool vaccel_engine_poll(struct vaccel_engine *engine)
+{
+	u64 until = local_clock() + VACCEL_ENGINE_POLL_NS;
+	bool found = true;
+
+	WRITE_ONCE(engine->polling, true);
+	smp_mb();
+	while (!vaccel_engine_has_work(engine)) {
+		if (need_resched() || local_clock() > until) {
+			found = false;
+			break;
+		}
+		cpu_relax();
+	}
+	WRITE_ONCE(engine->polling, false);
+	return found;
+}
+
+/*
+ * Waits until the HW queue has a buffer, a reset is asked, or a stop:
+ * polls first, then sleeps without an address space.
+ */
 static void vaccel_engine_idle(struct vaccel_engine *engine)
 {
+	if (vaccel_engine_has_work(engine) || vaccel_engine_poll(engine))
+		return;
+	/*
+	 * Never sleep attached to an address space: the buffer that shared
+	 * the TLB's may have been cancelled before it started.
+	 */
+	vaccel_tlb_detach(&engine->tlb);
 	for (;;) {
+		/* A full barrier after @polling went false: see the kick. */
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (READ_ONCE(engine->arbiter.slots_used) ||
-		    READ_ONCE(engine->reset_pending) || kthread_should_stop())
+		if (vaccel_engine_has_work(engine))
 			break;
 		schedule();
 	}
@@ -705,12 +760,6 @@ static int vaccel_engine_thread(void *data)
 	while (!kthread_should_stop()) {
 		bool cookie;
 
-		/*
-		 * Never idle attached to an address space: the buffer that
-		 * shared the TLB's may have been cancelled before it started.
-		 */
-		if (!READ_ONCE(engine->arbiter.slots_used))
-			vaccel_tlb_detach(&engine->tlb);
 		vaccel_engine_idle(engine);
 		/*
 		 * Everything a buffer does until its fence signals: no

@@ -25,6 +25,8 @@ struct vaccel_rv_cpu;
 /* Engine resets in %VACCEL_RESET_WINDOW_NS that escalate to a device reset. */
 #define VACCEL_RESET_BURST		3
 #define VACCEL_RESET_WINDOW_NS		(30ULL * NSEC_PER_SEC)
+/* How long an engine whose HW queue ran empty polls it before sleeping. */
+#define VACCEL_ENGINE_POLL_NS		(50ULL * NSEC_PER_USEC)
 
 /**
  * struct vaccel_engine - one virtual engine
@@ -44,6 +46,8 @@ struct vaccel_rv_cpu;
  * @time_limit_ns: engine time a buffer may use in all
  * @attention: the running buffer must stop at its next check; written
  *	under @lock, read by @thread without
+ * @polling: @thread polls its HW queue, and needs no kick to find a buffer
+ *	in it; written by @thread
  * @arb_deadline: when the arbiter may want the engine back without any
  *	new event; written under @lock, read by @thread without
  * @stall_since: when the running buffer last made progress, shifted back
@@ -78,6 +82,7 @@ struct vaccel_engine {
 	u64 timeout_ns;
 	u64 time_limit_ns;
 	bool attention;
+	bool polling;
 	u64 arb_deadline;
 	u64 stall_since;
 	u64 run_start;
