@@ -97,16 +97,6 @@
 /* Jobs a context's scheduler hands to run_job before they complete. */
 #define VACCEL_CONTEXT_CREDITS	64
 
-/**
- * struct vaccel_hw_fence - a job's hardware fence
- * @base: the fence, whose lock is the context's fence lock
- * @slot: the scheduler memory of its context, referenced once initialised
- */
-struct vaccel_hw_fence {
-	struct dma_fence base;
-	struct vaccel_sched_slot *slot;
-};
-
 static const char *vaccel_fence_driver_name(struct dma_fence *fence)
 {
 	return "vaccel";
@@ -146,15 +136,15 @@ static void vaccel_sched_slot_put(struct vaccel_sched_slot *slot)
 /*
  * The last reference is gone, and with it the finished and scheduled
  * fences that pointed here: nothing reads the scheduler's name any more.
- * RCU readers may still look at the fence itself, which is signalled, so
- * it is freed after a grace period, by the core.
+ * The fence is part of its job, whose memory goes with it; RCU readers may
+ * still look at the fence, which is signalled, so after a grace period.
  */
 static void vaccel_hw_fence_release(struct dma_fence *f)
 {
-	struct vaccel_hw_fence *hw = container_of(f, struct vaccel_hw_fence, base);
-	struct vaccel_sched_slot *slot = hw->slot;
+	struct vaccel_job *job = container_of(f, struct vaccel_job, hw.base);
+	struct vaccel_sched_slot *slot = job->hw.slot;
 
-	kfree_rcu(hw, base.rcu);
+	kfree_rcu(job, hw.base.rcu);
 	vaccel_sched_slot_put(slot);
 }
 
@@ -211,8 +201,6 @@ void vaccel_job_complete(struct vaccel_job *job, int error)
  */
 void vaccel_job_start(struct vaccel_job *job)
 {
-	struct vaccel_hw_fence *hw = container_of(job->hw_fence,
-						  struct vaccel_hw_fence, base);
 	struct vaccel_context *ctx = job->ctx;
 	unsigned long flags;
 
@@ -220,7 +208,7 @@ void vaccel_job_start(struct vaccel_job *job)
 		       ctx->fence_context, ++ctx->fence_seqno);
 	/* Dropped by vaccel_hw_fence_release(), whenever the fence goes. */
 	kref_get(&ctx->slot->refcount);
-	hw->slot = ctx->slot;
+	job->hw.slot = ctx->slot;
 	job->ran = true;
 	atomic_inc(&ctx->jobs_ran);
 
@@ -254,7 +242,9 @@ static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *j
 /**
  * vaccel_job_alloc() - a job and its hardware fence, not yet initialised
  *
- * Charged to the caller's memory cgroup.
+ * One allocation, charged to the caller's memory cgroup: the fence is part
+ * of the job, whose memory lives as long as the fence (see
+ * vaccel_job_free()).
  *
  * Context: Process context.
  * Return: the job, or NULL.
@@ -262,16 +252,10 @@ static enum drm_gpu_sched_stat vaccel_sched_timedout_job(struct drm_sched_job *j
 struct vaccel_job *vaccel_job_alloc(void)
 {
 	struct vaccel_job *job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-	struct vaccel_hw_fence *hw;
 
 	if (!job)
 		return NULL;
-	hw = kzalloc(sizeof(*hw), GFP_KERNEL_ACCOUNT);
-	if (!hw) {
-		kfree(job);
-		return NULL;
-	}
-	job->hw_fence = &hw->base;
+	job->hw_fence = &job->hw.base;
 	INIT_LIST_HEAD(&job->arb.link);
 	INIT_LIST_HEAD(&job->pending_link);
 	return job;
@@ -280,6 +264,11 @@ struct vaccel_job *vaccel_job_alloc(void)
 /**
  * vaccel_job_free() - free a job drm_sched is done with, or never got
  * @job: the job; its context reference, if it has one, is dropped
+ *
+ * Everything the job holds goes now.  Its memory goes with its hardware
+ * fence, which drm_sched's fences and through them syncobjs may hold long
+ * after: with the job's own reference on it here, or at once if run_job
+ * never initialised it (then nobody else has it).
  *
  * Context: Process context.
  */
@@ -291,18 +280,16 @@ void vaccel_job_free(struct vaccel_job *job)
 		vaccel_vm_bind_batch_free(job->bind);
 	/* A DISPATCH that faulted, hung or was cancelled half-way. */
 	vaccel_dispatch_free(job->dispatch);
-	/* A fence that run_job never initialised was never referenced. */
-	if (job->hw_fence->ops)
-		dma_fence_put(job->hw_fence);
-	else
-		kfree(container_of(job->hw_fence, struct vaccel_hw_fence, base));
 	if (ctx && job->reserved)
 		vaccel_file_job_release(ctx->file);
 	if (ctx && job->ran && atomic_dec_and_test(&ctx->jobs_ran))
 		wake_up_all(&ctx->idle_wq);
-	kfree(job);
 	if (ctx)
 		vaccel_context_put(ctx);
+	if (job->hw_fence->ops)
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(job);
 }
 
 static void vaccel_sched_free_job(struct drm_sched_job *sched_job)

@@ -133,6 +133,16 @@ struct vaccel_context {
 };
 
 /**
+ * struct vaccel_hw_fence - a job's hardware fence
+ * @base: the fence, whose lock is the context's fence lock
+ * @slot: the scheduler memory of its context, referenced once initialised
+ */
+struct vaccel_hw_fence {
+	struct dma_fence base;
+	struct vaccel_sched_slot *slot;
+};
+
+/**
  * struct vaccel_job - one submitted DMA buffer
  * @base: the drm_sched job
  * @ctx: its context, referenced
@@ -149,8 +159,10 @@ struct vaccel_context {
  *	which counts towards the hang timeout when it resumes
  * @run_ns: engine time it used before its current run, which counts
  *	towards its time limit
- * @hw_fence: signalled by the engine when the buffer completes; allocated
- *	at submit, initialised by run_job
+ * @hw: its hardware fence, part of the job: the job's memory lives until
+ *	the fence's last reference goes
+ * @hw_fence: &hw.base, signalled by the engine when the buffer completes;
+ *	initialised by run_job
  * @arb: the buffer as the arbiter sees it: on its context's ring while it
  *	waits for the engine
  * @pending_link: on &vaccel_context.pending from run_job until its
@@ -175,6 +187,7 @@ struct vaccel_job {
 	bool pkt_saved;
 	u64 stall_ns;
 	u64 run_ns;
+	struct vaccel_hw_fence hw;
 	struct dma_fence *hw_fence;
 	struct vaccel_arbiter_buffer arb;
 	struct list_head pending_link;
