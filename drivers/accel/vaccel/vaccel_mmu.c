@@ -177,7 +177,7 @@ int vaccel_pt_reserve_fill(struct vaccel_pt *pt, struct vaccel_pt_reserve *r,
  * @pt: the page table it was for
  * @r: the reserve, empty afterwards
  *
- * Context: Any context that may free pages.
+ * Context: Process context; yields between pages.
  */
 void vaccel_pt_reserve_release(struct vaccel_pt *pt, struct vaccel_pt_reserve *r)
 {
@@ -186,6 +186,7 @@ void vaccel_pt_reserve_release(struct vaccel_pt *pt, struct vaccel_pt_reserve *r
 	list_for_each_entry_safe(p, tmp, &r->pages, lru) {
 		list_del(&p->lru);
 		__free_page(p);
+		cond_resched();
 	}
 	atomic_long_sub(r->count, &pt->reserved);
 	r->count = 0;

@@ -436,6 +436,8 @@ static int vaccel_vm_sm_step_unmap(struct drm_gpuva_op *op, void *priv)
 	struct vaccel_bind_batch *b = priv;
 	struct vaccel_vma *vma = to_vaccel_vma(op->unmap.va);
 
+	/* One unmap may remove every mapping of the VM: yield between them. */
+	cond_resched();
 	drm_gpuva_unmap(&op->unmap);
 	b->vm->mappings--;
 	vaccel_bind_unmapped(b, vma, vma->base.va.range);
@@ -618,6 +620,7 @@ static void vaccel_bind_commit(struct vaccel_bind_batch *b)
 			ret = drm_gpuvm_sm_unmap(&vm->base, b, a->va, a->size);
 		/* Checked and prepared: nothing here may fail. */
 		drm_WARN_ON(vm->base.drm, ret);
+		cond_resched();
 	}
 	b->cur = NULL;
 }
@@ -783,6 +786,7 @@ static void vaccel_bind_release(struct vaccel_bind_batch *b)
 			vaccel_vm_bo_put(op->vm_bo);
 		if (op->bo)
 			drm_gem_object_put(&op->bo->base.base);
+		cond_resched();
 	}
 	kvfree(b->ops);
 	drm_gpuvm_put(&vm->base);
