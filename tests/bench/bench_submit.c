@@ -14,7 +14,9 @@
  * (b) Pipelined: JOBS NOP buffers submitted back to back, the last one with
  *     an out-syncobj, one wait at the end; the cost per job, against one
  *     bare ioctl (DRM_IOCTL_VACCEL_QUERY of the device information), as a
- *     number of bare ioctls; target < 10.
+ *     number of bare ioctls; target at most 6 (issue 12).  Also printed,
+ *     informative: the SUBMIT loop's share, and the context switches per
+ *     buffer.
  * (c) Completion to wake-up: a buffer whose last packet is a TIMESTAMP
  *     (the engine's clock is CLOCK_MONOTONIC); the time from it to the
  *     return of SYNCOBJ_WAIT, read with clock_gettime(); p50 and p99 in µs.
@@ -54,9 +56,10 @@
 #define ITERS		4000
 #define JOBS		100000
 #define IOCTL_REPS	100000
+#define IOCTL_BATCHES	11
 
 #define RT_RATIO_TARGET		2.0
-#define PIPELINED_TARGET	10.0
+#define PIPELINED_TARGET	6.0
 
 #define PAGE		4096ull
 /* Offsets in the BO: the NOP buffer, the TIMESTAMP buffer, the timestamp. */
@@ -221,28 +224,62 @@ static void futex_round_trips(__u64 *rt)
 
 /* --- (b) pipelined submission against a bare ioctl --- */
 
-static double pipelined_ns_per_job(void)
+/* Context switches of the whole system so far, from /proc/stat. */
+static unsigned long long context_switches(void)
 {
+	unsigned long long n = 0;
+	char line[256];
+	FILE *f = fopen("/proc/stat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "ctxt %llu", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* What a pipelined buffer costs besides its time: informative. */
+struct pipelined_cost {
+	double submit_ns;	/* the SUBMIT loop alone, per buffer */
+	double ctxsw;		/* context switches per buffer, system-wide */
+};
+
+static double pipelined_ns_per_job(struct pipelined_cost *cost)
+{
+	unsigned long long sw0 = context_switches();
 	unsigned int i;
-	__u64 t0;
+	__u64 t0, t1;
 
 	t0 = bench_now_ns();
 	for (i = 0; i < JOBS; i++)
 		submit(NOP_OFF, 1, i == JOBS - 1);
+	t1 = bench_now_ns();
 	wait_syncobj();
+	cost->submit_ns = (double)(t1 - t0) / JOBS;
+	cost->ctxsw = (double)(context_switches() - sw0) / JOBS;
 	return (double)(bench_now_ns() - t0) / JOBS;
 }
 
+/*
+ * The bare ioctl, as the median of IOCTL_BATCHES batches: a batch that met
+ * the tail of the pipelined phase's work (its jobs freed, its fences'
+ * RCU callbacks) does not move the reference.
+ */
 static double bare_ioctl_ns(void)
 {
+	__u64 batch[IOCTL_BATCHES];
 	struct drm_vaccel_device_info info;
-	unsigned int i;
+	unsigned int b, i;
 	__u64 t0;
 
-	t0 = bench_now_ns();
-	for (i = 0; i < IOCTL_REPS; i++)
-		query_device(&info);
-	return (double)(bench_now_ns() - t0) / IOCTL_REPS;
+	for (b = 0; b < IOCTL_BATCHES; b++) {
+		t0 = bench_now_ns();
+		for (i = 0; i < IOCTL_REPS / IOCTL_BATCHES; i++)
+			query_device(&info);
+		batch[b] = bench_now_ns() - t0;
+	}
+	return bench_percentile(batch, IOCTL_BATCHES, 50) / (IOCTL_REPS / IOCTL_BATCHES);
 }
 
 /* --- (c) from the last packet to the waiter's wake-up --- */
@@ -274,6 +311,7 @@ static const char *verdict(int pass)
 int main(int argc, char **argv)
 {
 	static __u64 nop[ITERS], fut[ITERS], lat[ITERS];
+	struct pipelined_cost cost;
 	double nop50, nop99, fut50, fut99, lat50, lat99, job_ns, ioctl_ns, r50, r99, per;
 
 	bench_name = "submit";
@@ -292,7 +330,7 @@ int main(int argc, char **argv)
 	r50 = nop50 / fut50;
 	r99 = nop99 / fut99;
 
-	job_ns = pipelined_ns_per_job();
+	job_ns = pipelined_ns_per_job(&cost);
 	ioctl_ns = bare_ioctl_ns();
 	per = job_ns / ioctl_ns;
 
@@ -313,10 +351,12 @@ int main(int argc, char **argv)
 	printf("%u NOP buffers back to back, one wait: %.2f us per buffer; a bare "
 	       "QUERY ioctl: %.2f us; %.2f ioctls per buffer\n", JOBS, job_ns / 1e3,
 	       ioctl_ns / 1e3, per);
+	printf("  of which the SUBMIT loop %.2f us per buffer; %.2f context switches "
+	       "per buffer\n", cost.submit_ns / 1e3, cost.ctxsw);
 
 	printf("bench.submit.nop_rt_p50_ratio %.3f %s\n", r50, verdict(r50 <= RT_RATIO_TARGET));
 	printf("bench.submit.pipelined_per_job_ioctls %.3f %s\n", per,
-	       verdict(per < PIPELINED_TARGET));
+	       verdict(per <= PIPELINED_TARGET));
 	printf("bench.submit.wake_latency_p50_us %.1f\n", lat50);
 	close(fd);
 	return 0;
