@@ -12,6 +12,8 @@
  * it there.  The kernel log must stay clean (the VM runner checks): the
  * importer reads the DMA addresses of the mapping, never the exporter's
  * struct pages, which a hugetlb or THP udmabuf once made it WARN about.
+ * debugfs's page table shows none of the frames pagemap gives for the
+ * udmabuf's pages, only identities that two mappings of a page share.
  *
  * Needs root (hugetlb pages, the THP knob), /dev/udmabuf, vgem, and a
  * topology with a COMPUTE engine.
@@ -187,6 +189,60 @@ VTEST(udmabuf_thp_memfd)
 	munmap(cpu, SIZE);
 	close(memfd);
 	write_knob(knob, old, NULL, 0);
+}
+
+/* The physical frame behind @addr, from /proc/self/pagemap (root). */
+static __u64 pfn_of(const void *addr)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	__u64 entry = 0;
+
+	VT_ASSERT(fd >= 0);
+	VT_ASSERT_EQ(pread(fd, &entry, 8, (uintptr_t)addr / VT_PAGE * 8), 8);
+	close(fd);
+	VT_ASSERT(entry & (1ull << 63));
+	entry &= (1ull << 55) - 1;
+	VT_ASSERT(entry);
+	return entry;
+}
+
+/*
+ * debugfs page_table names the pages, never where they are: the frames of
+ * a udmabuf's pages, which pagemap shows, are nowhere in it, and two
+ * mappings of one page show the same identity.
+ */
+VTEST(debugfs_shows_no_physical_address)
+{
+	void *cpu;
+	int memfd = memfd_new(0, &cpu, false), dmabuf = udmabuf_of(memfd);
+	struct vt_dev d = vt_dev_open();
+	__u32 h = vt_prime_import(d.fd, dmabuf);
+	__u64 va = vt_va_alloc(&d, SIZE), va2 = vt_va_alloc(&d, SIZE);
+	struct vt_pte *t;
+	unsigned int i;
+	size_t n;
+
+	vt_map(d.fd, h, 0, va, SIZE, 0);
+	vt_map(d.fd, h, 0, va2, SIZE, 0);
+	n = vt_page_table(d.fd, &t);
+	for (i = 0; i < PAGES; i++) {
+		__u64 pte = vt_pte_find(t, n, va + (__u64)i * VT_PAGE);
+		__u64 frame = pte & DRM_VACCEL_PTE_ADDR_MASK;
+
+		VT_ASSERT(pte & DRM_VACCEL_PTE_VALID);
+		if (frame == pfn_of((char *)cpu + (size_t)i * VT_PAGE) << 12)
+			vtest_fail(__FILE__, __LINE__,
+				   "page %u: debugfs shows its physical address 0x%llx", i,
+				   (unsigned long long)frame);
+		VT_ASSERT_EQ(vt_pte_find(t, n, va2 + (__u64)i * VT_PAGE), pte);
+	}
+	free(t);
+	vt_unmap(d.fd, va, SIZE);
+	vt_unmap(d.fd, va2, SIZE);
+	vt_gem_close(d.fd, h);
+	close(dmabuf);
+	munmap(cpu, SIZE);
+	close(memfd);
 }
 
 VTEST(vgem_buffer)

@@ -192,14 +192,20 @@ static inline int vt_query(int fd, __u32 type, void *data, __u32 *size)
 	return vt_query_raw(fd, type, data, size, 0, 0);
 }
 
-/* The device info, or fails the case. */
+/*
+ * The device info, or fails the case.  An older module answers with less
+ * (its uapi's size, at least uapi 1.0's 64 bytes) and the kernel clears
+ * the rest, as the size negotiation says: the fields it does not know
+ * read zero, and a case that needs one fails on it, not here.
+ * test_query checks that this module answers with the whole structure.
+ */
 static inline void vt_device_info(int fd, struct drm_vaccel_device_info *info)
 {
 	__u32 size = sizeof(*info);
 
 	memset(info, 0, sizeof(*info));
 	VT_ASSERT_EQ(vt_query(fd, DRM_VACCEL_QUERY_DEVICE, info, &size), 0);
-	VT_ASSERT_EQ(size, sizeof(*info));
+	VT_ASSERT(size >= 64 && size <= sizeof(*info));
 }
 
 /* The engine list, malloc'ed, or fails the case; *@size gets its size. */
