@@ -224,7 +224,10 @@ static void vaccel_engine_cancel_locked(struct vaccel_engine *engine,
 	vaccel_arbiter_remove(&engine->arbiter, &ctx->arb, cancelled);
 }
 
-/* Completes each job of @jobs with its context's error. */
+/*
+ * Completes each job of @jobs with its context's error: up to a context's
+ * ring of them, so it yields between them.  Process context, no lock held.
+ */
 static void vaccel_engine_complete_list(struct list_head *jobs)
 {
 	struct vaccel_arbiter_buffer *buf, *tmp;
@@ -234,6 +237,7 @@ static void vaccel_engine_complete_list(struct list_head *jobs)
 
 		list_del_init(&buf->link);
 		vaccel_job_complete(job, READ_ONCE(job->ctx->cancelled));
+		cond_resched();
 	}
 }
 
