@@ -484,6 +484,8 @@ static void vaccel_pt_prune_level(struct vaccel_pt *pt, u64 *table,
 		if (level > 1)
 			vaccel_pt_prune_level(pt, child, level - 1, lo,
 					      max(va, lo), min(end, lo + span));
+		else
+			cond_resched();
 		if (vaccel_pt_used(child))
 			continue;
 		WRITE_ONCE(table[i], 0);
@@ -498,11 +500,10 @@ static void vaccel_pt_prune_level(struct vaccel_pt *pt, u64 *table,
  * @va: start of the range
  * @size: size of the range
  *
- * Used after unmapping, and to give back what vaccel_pt_prepare()
- * allocated for a batch that failed.  The tables go to the zombie list; the
- * root stays.
+ * Used after unmapping.  The tables go to the zombie list; the root
+ * stays.  A range may hold max_pt_bytes of tables: it yields between them.
  *
- * Context: Any context.
+ * Context: Process context.
  */
 void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size)
 {

@@ -332,6 +332,7 @@ static int vaccel_bind_check_limits(struct vaccel_bind_batch *b,
 		} else if (vaccel_bind_splits(vm, a->va, a->va + a->size)) {
 			mappings++;
 		}
+		cond_resched();
 	}
 	if (mappings > VACCEL_MAX_MAPPINGS ||
 	    vaccel_pt_footprint(&vm->pt) + *tables > VACCEL_MAX_PT_PAGES)
