@@ -178,13 +178,25 @@ static void expect_stats_plus(int fd, const struct drm_vaccel_vm_stats *s0,
 			   (unsigned long long)(s0->mapped_bytes + bytes));
 }
 
+/* No valid PTE in [@va, @va + @size). */
+static void expect_no_ptes(int fd, __u64 va, __u64 size, int line)
+{
+	struct vt_pte *t;
+	size_t n, i;
+
+	n = vt_page_table(fd, &t);
+	for (i = 0; i < n; i++)
+		if (t[i].va >= va && t[i].va < va + size)
+			vtest_fail(__FILE__, line, "a valid PTE for 0x%llx",
+				   (unsigned long long)t[i].va);
+	free(t);
+}
+
 /* The VM is exactly as in @s0, and nothing is mapped in [@va, @va + @size). */
 static void expect_unchanged(int fd, const struct drm_vaccel_vm_stats *s0, __u64 va,
 			     __u64 size, int line)
 {
 	struct drm_vaccel_vm_stats s;
-	struct vt_pte *t;
-	size_t n, i;
 
 	vt_vm_stats(fd, &s);
 	if (s.mappings != s0->mappings || s.mapped_bytes != s0->mapped_bytes ||
@@ -200,26 +212,7 @@ static void expect_unchanged(int fd, const struct drm_vaccel_vm_stats *s0, __u64
 	if (size && mapped(fd, va, size))
 		vtest_fail(__FILE__, line, "debugfs shows a mapping at 0x%llx",
 			   (unsigned long long)va);
-	n = vt_page_table(fd, &t);
-	for (i = 0; size && i < n; i++)
-		if (t[i].va >= va && t[i].va < va + size)
-			vtest_fail(__FILE__, line, "a valid PTE for 0x%llx",
-				   (unsigned long long)t[i].va);
-	free(t);
-}
-
-/* No valid PTE in [@va, @va + @size). */
-static void expect_no_ptes(int fd, __u64 va, __u64 size, int line)
-{
-	struct vt_pte *t;
-	size_t n, i;
-
-	n = vt_page_table(fd, &t);
-	for (i = 0; i < n; i++)
-		if (t[i].va >= va && t[i].va < va + size)
-			vtest_fail(__FILE__, line, "a valid PTE for 0x%llx",
-				   (unsigned long long)t[i].va);
-	free(t);
+	expect_no_ptes(fd, va, size, line);
 }
 
 /* A valid PTE for every page of [@va, @va + @size). */

@@ -46,6 +46,63 @@ static void expect_timeline_name(int sync_file, const char *want)
 }
 
 /*
+ * A file with a context on an engine of @engine_class, a command buffer, a
+ * data page, and a syncobj @in holding a vgem fence that the test signals:
+ * the dependency that keeps jobs waiting.
+ */
+struct gated {
+	int vgem;
+	struct vt_vgem_fence f;
+	struct vt_dev d;
+	struct vt_cmd c;
+	struct vt_bo data;
+	__u32 ctx;
+	__u32 in;
+};
+
+static void gated_open(struct gated *g, __u32 engine_class)
+{
+	g->vgem = vt_vgem_require();
+	g->f = vt_vgem_fence_new(g->vgem);
+	g->d = vt_dev_open();
+	g->c = vt_cmd_new(&g->d, VT_PAGE);
+	g->data = vt_bo_new(&g->d, VT_PAGE);
+	g->ctx = vt_ctx_create(g->d.fd, engine_class, 0);
+	g->in = vt_syncobj(g->d.fd);
+	vt_vgem_fence_import(&g->f, g->d.fd, g->in);
+}
+
+/* Closes the file, its CPU mappings first; the vgem fence stays. */
+static void gated_close_file(struct gated *g)
+{
+	vt_bo_cpu_unmap(&g->c.bo);
+	vt_bo_cpu_unmap(&g->data);
+	vt_dev_close(&g->d);
+}
+
+/* Lets go of the vgem fence, signalled by now, and of vgem. */
+static void gated_done(struct gated *g)
+{
+	close(g->f.sync_file);
+	close(g->vgem);
+}
+
+/*
+ * The job behind @sf waits at the gate, its file closed: the module stays
+ * for it.  Once the gate opens, the job is cancelled (it never ran), and
+ * nothing of the file is left.
+ */
+static void expect_cancelled_at_gate(struct gated *g, int sf)
+{
+	VT_ASSERT_EQ(vt_module_unload(), -EWOULDBLOCK);
+	vt_vgem_fence_signal(&g->f);
+	VT_ASSERT(vt_sync_file_wait(sf, VT_TIMEOUT_MS));
+	VT_ASSERT_EQ(vt_sync_file_status(sf), -ECANCELED);
+	close(sf);
+	gated_done(g);
+}
+
+/*
  * A fence of a finished job, kept in a sync_file after its file is closed
  * and its context torn down, still names its timeline, and keeps the
  * module: its code is what the fence calls when it goes.  Once the
@@ -79,39 +136,25 @@ VTEST(sync_file_outlives_its_context)
  */
 VTEST(close_with_job_waiting_for_a_dependency)
 {
-	int vgem = vt_vgem_require();
-	struct vt_vgem_fence f = vt_vgem_fence_new(vgem);
-	struct vt_dev d = vt_dev_open();
-	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
-	struct vt_bo data = vt_bo_new(&d, VT_PAGE);
-	__u32 h = vt_ctx_create(d.fd, COMPUTE, 0);
-	__u32 in = vt_syncobj(d.fd), out = vt_syncobj(d.fd);
+	struct gated g;
+	__u32 out;
 	int sf;
 	__u64 t;
 
-	vt_vgem_fence_import(&f, d.fd, in);
-	vt_pkt_write32(&c, data.va, 1);
-	vt_submit(d.fd, h, &c, in, out);
-	sf = vt_sync_file(d.fd, out);
-	vt_bo_cpu_unmap(&c.bo);
-	vt_bo_cpu_unmap(&data);
+	gated_open(&g, COMPUTE);
+	out = vt_syncobj(g.d.fd);
+	vt_pkt_write32(&g.c, g.data.va, 1);
+	vt_submit(g.d.fd, g.ctx, &g.c, g.in, out);
+	sf = vt_sync_file(g.d.fd, out);
 
 	t = vt_now_ns();
-	vt_dev_close(&d);
+	gated_close_file(&g);
 	t = vt_now_ns() - t;
 	if (t > 1000 * VT_MS)
 		vtest_fail(__FILE__, __LINE__, "close took %llu ms",
 			   (unsigned long long)(t / VT_MS));
 	VT_ASSERT_EQ(vt_sync_file_status(sf), 0);
-	VT_ASSERT_EQ(vt_module_unload(), -EWOULDBLOCK);
-
-	vt_vgem_fence_signal(&f);
-	VT_ASSERT(vt_sync_file_wait(sf, VT_TIMEOUT_MS));
-	/* Cancelled: it never ran. */
-	VT_ASSERT_EQ(vt_sync_file_status(sf), -ECANCELED);
-	close(sf);
-	close(f.sync_file);
-	close(vgem);
+	expect_cancelled_at_gate(&g, sf);
 	unload_and_reload();
 }
 
@@ -123,49 +166,44 @@ VTEST(close_with_job_waiting_for_a_dependency)
  */
 VTEST(unbind_with_jobs_in_flight)
 {
-	int vgem = vt_vgem_require();
-	struct vt_vgem_fence f = vt_vgem_fence_new(vgem);
-	struct vt_dev d = vt_dev_open();
-	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
-	struct vt_bo data = vt_bo_new(&d, VT_PAGE);
-	__u32 h = vt_ctx_create(d.fd, COMPUTE, 0), in = vt_syncobj(d.fd);
-	__u32 out[3] = { vt_syncobj(d.fd), vt_syncobj(d.fd), vt_syncobj(d.fd) };
+	struct gated g;
 	char path[PATH_MAX];
+	__u32 out[3];
 	int sf[3], i;
 
-	vt_vgem_fence_import(&f, d.fd, in);
-	vt_pkt_write32(&c, data.va, 1);
-	vt_pkt_delay(&c, 300 * VT_MS);
-	vt_submit(d.fd, h, &c, 0, out[0]);
-	vt_pkt_write32(&c, data.va + 4, 2);
-	vt_submit(d.fd, h, &c, 0, out[1]);
-	vt_pkt_write32(&c, data.va + 8, 3);
-	vt_submit(d.fd, h, &c, in, out[2]);
+	gated_open(&g, COMPUTE);
 	for (i = 0; i < 3; i++)
-		sf[i] = vt_sync_file(d.fd, out[i]);
-	VT_ASSERT(vt_poll_u32(VT_U32P(&data, 0), 1, VT_TIMEOUT_MS));
+		out[i] = vt_syncobj(g.d.fd);
+	vt_pkt_write32(&g.c, g.data.va, 1);
+	vt_pkt_delay(&g.c, 300 * VT_MS);
+	vt_submit(g.d.fd, g.ctx, &g.c, 0, out[0]);
+	vt_pkt_write32(&g.c, g.data.va + 4, 2);
+	vt_submit(g.d.fd, g.ctx, &g.c, 0, out[1]);
+	vt_pkt_write32(&g.c, g.data.va + 8, 3);
+	vt_submit(g.d.fd, g.ctx, &g.c, g.in, out[2]);
+	for (i = 0; i < 3; i++)
+		sf[i] = vt_sync_file(g.d.fd, out[i]);
+	VT_ASSERT(vt_poll_u32(VT_U32P(&g.data, 0), 1, VT_TIMEOUT_MS));
 
 	VT_ASSERT_OK(vt_unbind(0));
 	VT_ASSERT_EQ(vt_node_of(0, path, sizeof(path)), -ENOENT);
-	VT_ASSERT_ERRNO(vt_submit_raw(d.fd, h, c.bo.va, 8, NULL, 0, NULL, 0), ENODEV);
+	VT_ASSERT_ERRNO(vt_submit_raw(g.d.fd, g.ctx, g.c.bo.va, 8, NULL, 0, NULL, 0),
+			ENODEV);
 
 	/* What was submitted before the unplug still runs. */
 	VT_ASSERT(vt_sync_file_wait(sf[1], VT_TIMEOUT_MS));
 	VT_ASSERT_EQ(vt_sync_file_status(sf[0]), 1);
 	VT_ASSERT_EQ(vt_sync_file_status(sf[1]), 1);
-	VT_ASSERT_EQ(VT_U32(&data, 4), 2);
-	vt_vgem_fence_signal(&f);
+	VT_ASSERT_EQ(VT_U32(&g.data, 4), 2);
+	vt_vgem_fence_signal(&g.f);
 	VT_ASSERT(vt_sync_file_wait(sf[2], VT_TIMEOUT_MS));
 	VT_ASSERT_EQ(vt_sync_file_status(sf[2]), 1);
-	VT_ASSERT_EQ(VT_U32(&data, 8), 3);
+	VT_ASSERT_EQ(VT_U32(&g.data, 8), 3);
 
-	vt_bo_cpu_unmap(&c.bo);
-	vt_bo_cpu_unmap(&data);
-	vt_dev_close(&d);
+	gated_close_file(&g);
 	for (i = 0; i < 3; i++)
 		close(sf[i]);
-	close(f.sync_file);
-	close(vgem);
+	gated_done(&g);
 	VT_ASSERT_OK(vt_bind(0));
 	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
 	unload_and_reload();
@@ -178,29 +216,18 @@ VTEST(unbind_with_jobs_in_flight)
  */
 VTEST(unbind_close_then_dependency_signals)
 {
-	int vgem = vt_vgem_require();
-	struct vt_vgem_fence f = vt_vgem_fence_new(vgem);
-	struct vt_dev d = vt_dev_open();
-	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
-	__u32 h = vt_ctx_create(d.fd, COPY, 0);
-	__u32 in = vt_syncobj(d.fd), out = vt_syncobj(d.fd);
+	struct gated g;
+	__u32 out;
 	int sf;
 
-	vt_vgem_fence_import(&f, d.fd, in);
-	vt_pkt_nop(&c, 1);
-	vt_submit(d.fd, h, &c, in, out);
-	sf = vt_sync_file(d.fd, out);
+	gated_open(&g, COPY);
+	out = vt_syncobj(g.d.fd);
+	vt_pkt_nop(&g.c, 1);
+	vt_submit(g.d.fd, g.ctx, &g.c, g.in, out);
+	sf = vt_sync_file(g.d.fd, out);
 	VT_ASSERT_OK(vt_unbind(0));
-	vt_bo_cpu_unmap(&c.bo);
-	vt_dev_close(&d);
-	VT_ASSERT_EQ(vt_module_unload(), -EWOULDBLOCK);
-
-	vt_vgem_fence_signal(&f);
-	VT_ASSERT(vt_sync_file_wait(sf, VT_TIMEOUT_MS));
-	VT_ASSERT_EQ(vt_sync_file_status(sf), -ECANCELED);
-	close(sf);
-	close(f.sync_file);
-	close(vgem);
+	gated_close_file(&g);
+	expect_cancelled_at_gate(&g, sf);
 	VT_ASSERT_OK(vt_bind(0));
 	unload_and_reload();
 }
