@@ -692,6 +692,7 @@ static bool vaccel_engine_poll(struct vaccel_engine *engine)
 	bool found = true;
 
 	WRITE_ONCE(engine->polling, true);
+	/* Orders @polling before the reads of the queue: see the kick. */
 	smp_mb();
 	while (!vaccel_engine_has_work(engine)) {
 		if (need_resched() || local_clock() > until) {
