@@ -17,9 +17,11 @@
  * - a memory cgroup of 24 MiB: contexts and pinned pages are charged to
  *   it, a pin past the limit fails with ENOMEM (never the OOM killer),
  *   closing the BO gives back its pages, and the device keeps working for
- *   others.
+ *   others;
+ * - a DISPATCH whose stack pages do not fit in its cgroup fails with
+ *   ENOMEM (the engine allocates without blocking), its context goes on.
  *
- * Needs root (cgroup2, vgem) and any topology with a COPY engine.
+ * Needs root (cgroup2, vgem) and a topology with COPY and COMPUTE engines.
  */
 #include <signal.h>
 #include <sys/mount.h>
@@ -29,6 +31,7 @@
 #include "vt_vgem.h"
 
 #define COPY	DRM_VACCEL_ENGINE_CLASS_COPY
+#define COMPUTE	DRM_VACCEL_ENGINE_CLASS_COMPUTE
 #define BATCH	1024
 
 static void no_handler(int sig)
@@ -332,6 +335,74 @@ VTEST(memory_cgroup)
 	vt_pkt_nop(&c, 1);
 	vt_run(d.fd, ctx, &c);
 	vt_expect_not_faulted(d.fd, ctx);
+	VT_ASSERT_OK(rmdir(dir));
+}
+
+/*
+ * Runs in the cgroup: a DISPATCH of 1024 work-items that each touch the
+ * top of a 4 KiB stack needs 4 MiB of stack pages, which the engine takes
+ * without blocking, charged to the context's creator.  With 1 MiB of room
+ * left in the cgroup the buffer fails with ENOMEM and the context goes
+ * on; with the limit lifted the same buffer runs.  Returns 0, or 10 + the
+ * step that went wrong.
+ */
+static int dispatch_child(const char *dir)
+{
+	/* sd sp, -8(sp); ret */
+	static const __u32 kernel[] = { 0xfe213c23, 0x00008067 };
+	__u32 items[3] = { 1024, 1, 1 };
+	struct vt_dev d = vt_dev_open();
+	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
+	struct vt_bo code = vt_bo_new(&d, VT_PAGE);
+	__u32 ctx = vt_ctx_create(d.fd, COMPUTE, 0), out = vt_syncobj(d.fd);
+	char limit[32];
+
+	memcpy(code.cpu, kernel, sizeof(kernel));
+	/* One workgroup: a grid of 1024 work-items in groups of 1024. */
+	vt_pkt_dispatch(&c, code.va, 0, items, items, 0, 4096);
+	snprintf(limit, sizeof(limit), "%llu", cg_read(dir, "memory.current") + VT_MIB);
+	cg_write(dir, "memory.max", limit);
+	vt_submit(d.fd, ctx, &c, 0, out);
+	if (vt_syncobj_wait_ms(d.fd, out, 60000))
+		return 11;
+	printf("# dispatch_state_enomem: with 1 MiB of room: %s\n",
+	       strerror(-vt_fence_status(d.fd, out)));
+	if (vt_fence_status(d.fd, out) != -ENOMEM)
+		return 12;
+	if (vt_ctx_state(d.fd, ctx).flags)
+		return 13;
+
+	cg_write(dir, "memory.max", "max");
+	vt_pkt_dispatch(&c, code.va, 0, items, items, 0, 4096);
+	vt_submit(d.fd, ctx, &c, 0, out);
+	if (vt_syncobj_wait_ms(d.fd, out, 60000) || vt_fence_status(d.fd, out) != 1)
+		return 14;
+	return 0;
+}
+
+/* The DISPATCH state of a memory cgroup at its limit: ENOMEM, nothing else. */
+VTEST(dispatch_state_enomem)
+{
+	char dir[PATH_MAX], pid_text[32];
+	int status;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/vt-limits-dispatch", cgroup_root());
+	cg_write(cgroup_root(), "cgroup.subtree_control", "+memory");
+	rmdir(dir);
+	VT_ASSERT_OK(mkdir(dir, 0755));
+	cg_write(dir, "memory.swap.max", "0");
+	pid = fork();
+	VT_ASSERT(pid >= 0);
+	if (!pid) {
+		snprintf(pid_text, sizeof(pid_text), "%d", getpid());
+		cg_write(dir, "cgroup.procs", pid_text);
+		_exit(dispatch_child(dir));
+	}
+	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	VT_ASSERT(WIFEXITED(status));
+	VT_ASSERT_EQ(WEXITSTATUS(status), 0);
+	VT_ASSERT_EQ(cg_event(dir, "oom_kill"), 0);
 	VT_ASSERT_OK(rmdir(dir));
 }
 
