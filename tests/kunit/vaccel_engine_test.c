@@ -573,22 +573,22 @@ static void vaccel_test_engine_complete_in_seqno_order(struct kunit *test)
 		kref_get(&t->ctx->refcount);
 		vaccel_job_start(job[i]);
 	}
-	KUNIT_EXPECT_LT(test, job[0]->hw_fence->seqno, job[1]->hw_fence->seqno);
+	KUNIT_EXPECT_LT(test, job[0]->hw.base.seqno, job[1]->hw.base.seqno);
 
 	vaccel_job_complete(job[2], -ECANCELED);
 	vaccel_job_complete(job[1], -ECANCELED);
-	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(job[2]->hw_fence));
-	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(job[1]->hw_fence));
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(&job[2]->hw.base));
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(&job[1]->hw.base));
 	vaccel_job_complete(job[0], 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(job[i]->hw_fence));
+		KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(&job[i]->hw.base));
 	/* The first signalled first: a timestamp is taken as each signals. */
-	KUNIT_EXPECT_LE(test, ktime_to_ns(job[0]->hw_fence->timestamp),
-			ktime_to_ns(job[1]->hw_fence->timestamp));
-	KUNIT_EXPECT_LE(test, ktime_to_ns(job[1]->hw_fence->timestamp),
-			ktime_to_ns(job[2]->hw_fence->timestamp));
-	KUNIT_EXPECT_EQ(test, job[0]->hw_fence->error, 0);
-	KUNIT_EXPECT_EQ(test, job[2]->hw_fence->error, -ECANCELED);
+	KUNIT_EXPECT_LE(test, ktime_to_ns(job[0]->hw.base.timestamp),
+			ktime_to_ns(job[1]->hw.base.timestamp));
+	KUNIT_EXPECT_LE(test, ktime_to_ns(job[1]->hw.base.timestamp),
+			ktime_to_ns(job[2]->hw.base.timestamp));
+	KUNIT_EXPECT_EQ(test, job[0]->hw.base.error, 0);
+	KUNIT_EXPECT_EQ(test, job[2]->hw.base.error, -ECANCELED);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&t->ctx->jobs_completed), 3);
 	for (i = 0; i < 3; i++)
 		vaccel_job_free(job[i]);

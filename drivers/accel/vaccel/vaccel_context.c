@@ -190,9 +190,9 @@ void vaccel_job_complete(struct vaccel_job *job, int error)
 						 pending_link)) && first->done) {
 		list_del_init(&first->pending_link);
 		if (first->error)
-			dma_fence_set_error(first->hw_fence, first->error);
+			dma_fence_set_error(&first->hw.base, first->error);
 		atomic64_inc(&ctx->jobs_completed);
-		dma_fence_signal_locked(first->hw_fence);
+		dma_fence_signal_locked(&first->hw.base);
 	}
 	spin_unlock_irqrestore(&slot->fence_lock, flags);
 	vaccel_context_put(ctx);
@@ -212,7 +212,7 @@ void vaccel_job_start(struct vaccel_job *job)
 	struct vaccel_context *ctx = job->ctx;
 	unsigned long flags;
 
-	dma_fence_init(job->hw_fence, &vaccel_fence_ops, &ctx->slot->fence_lock,
+	dma_fence_init(&job->hw.base, &vaccel_fence_ops, &ctx->slot->fence_lock,
 		       ctx->fence_context, ++ctx->fence_seqno);
 	/* Dropped by vaccel_hw_fence_release(), whenever the fence goes. */
 	kref_get(&ctx->slot->refcount);
@@ -232,10 +232,10 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 
 	vaccel_job_start(job);
 	/* drm_sched holds this reference until the fence signals. */
-	dma_fence_get(job->hw_fence);
+	dma_fence_get(&job->hw.base);
 	vaccel_engine_queue_job(job->ctx->engine, job);
 	dma_fence_end_signalling(cookie);
-	return job->hw_fence;
+	return &job->hw.base;
 }
 
 /*
@@ -263,7 +263,6 @@ struct vaccel_job *vaccel_job_alloc(void)
 
 	if (!job)
 		return NULL;
-	job->hw_fence = &job->hw.base;
 	INIT_LIST_HEAD(&job->arb.link);
 	INIT_LIST_HEAD(&job->pending_link);
 	return job;
@@ -294,8 +293,8 @@ void vaccel_job_free(struct vaccel_job *job)
 		wake_up_all(&ctx->idle_wq);
 	if (ctx)
 		vaccel_context_put(ctx);
-	if (job->hw_fence->ops)
-		dma_fence_put(job->hw_fence);
+	if (job->hw.base.ops)
+		dma_fence_put(&job->hw.base);
 	else
 		kfree(job);
 }
@@ -345,6 +344,12 @@ static void vaccel_context_release(struct kref *kref)
 
 	/* Not here: the caller may be the scheduler's own free_job work. */
 	queue_work(vaccel_teardown_wq, &ctx->fini_work);
+}
+
+/* The last reference dropped by the destroy itself, in process context. */
+static void vaccel_context_release_now(struct kref *kref)
+{
+	vaccel_context_fini(container_of(kref, struct vaccel_context, refcount));
 }
 
 /**
@@ -571,8 +576,7 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 	engine->num_contexts--;
 	spin_unlock(&engine->lock);
 	/* The last reference, here in process context: tear down at once. */
-	if (refcount_dec_and_test(&ctx->refcount.refcount))
-		vaccel_context_fini(ctx);
+	kref_put(&ctx->refcount, vaccel_context_release_now);
 }
 
 /**

@@ -159,10 +159,9 @@ struct vaccel_hw_fence {
  *	which counts towards the hang timeout when it resumes
  * @run_ns: engine time it used before its current run, which counts
  *	towards its time limit
- * @hw: its hardware fence, part of the job: the job's memory lives until
- *	the fence's last reference goes
- * @hw_fence: &hw.base, signalled by the engine when the buffer completes;
- *	initialised by run_job
+ * @hw: its hardware fence, initialised by run_job and signalled once the
+ *	engine is done with the buffer; part of the job, whose memory lives
+ *	until the fence's last reference goes
  * @arb: the buffer as the arbiter sees it: on its context's ring while it
  *	waits for the engine
  * @pending_link: on &vaccel_context.pending from run_job until its
@@ -188,7 +187,6 @@ struct vaccel_job {
 	u64 stall_ns;
 	u64 run_ns;
 	struct vaccel_hw_fence hw;
-	struct dma_fence *hw_fence;
 	struct vaccel_arbiter_buffer arb;
 	struct list_head pending_link;
 	bool done;

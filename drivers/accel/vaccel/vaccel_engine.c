@@ -344,7 +344,7 @@ struct dma_fence *vaccel_engine_cancel_context(struct vaccel_engine *engine,
 	spin_lock(&engine->lock);
 	vaccel_engine_cancel_locked(engine, ctx, error, &cancelled);
 	if (vaccel_arbiter_runs(&engine->arbiter, &ctx->arb))
-		running = dma_fence_get(vaccel_engine_next_locked(engine)->hw_fence);
+		running = dma_fence_get(&vaccel_engine_next_locked(engine)->hw.base);
 	vaccel_engine_fill_locked(engine, ktime_get_ns());
 	spin_unlock(&engine->lock);
 	/* Wake a running DELAY or WAIT_MEM of the context. */

@@ -151,11 +151,12 @@ static bool vaccel_file_job_take(struct vaccel_file *vfile)
 	return atomic_add_unless(&vfile->jobs, 1, VACCEL_MAX_JOBS_PER_FILE);
 }
 
-/* Room enough for a waiting submitter to go on. */
+/* At most this many jobs: room enough for a waiting submitter to go on. */
+#define VACCEL_JOBS_RESUME_AT	(VACCEL_MAX_JOBS_PER_FILE - VACCEL_JOBS_RESUME_ROOM)
+
 static bool vaccel_file_job_room(struct vaccel_file *vfile)
 {
-	return atomic_read(&vfile->jobs) <=
-	       VACCEL_MAX_JOBS_PER_FILE - VACCEL_JOBS_RESUME_ROOM;
+	return atomic_read(&vfile->jobs) <= VACCEL_JOBS_RESUME_AT;
 }
 
 /**
@@ -194,8 +195,7 @@ void vaccel_file_job_release(struct vaccel_file *vfile)
 {
 	int left = atomic_dec_return(&vfile->jobs);
 
-	if (left <= VACCEL_MAX_JOBS_PER_FILE - VACCEL_JOBS_RESUME_ROOM &&
-	    wq_has_sleeper(&vfile->jobs_wq))
+	if (left <= VACCEL_JOBS_RESUME_AT && wq_has_sleeper(&vfile->jobs_wq))
 		wake_up(&vfile->jobs_wq);
 }
 

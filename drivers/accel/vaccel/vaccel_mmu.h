@@ -52,7 +52,7 @@ struct vaccel_pt {
 	atomic_long_t pages;
 	atomic_long_t reserved;
 	struct list_head zombies;
-	/* Protects @tlbs; taken before any TLB's own lock. */
+	/* Protects @tlbs; nests inside a TLB's own lock (attach, detach). */
 	spinlock_t tlb_lock;
 	struct list_head tlbs;
 	wait_queue_head_t tlb_wq;

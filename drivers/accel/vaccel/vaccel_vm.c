@@ -73,10 +73,8 @@
  * tables, never the host's memory.  Both are reported by the device query.
  */
 
-#include <linux/overflow.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
@@ -125,6 +123,7 @@ static struct vaccel_vma *to_vaccel_vma(struct drm_gpuva *va)
  */
 u32 vaccel_vma_flags(struct drm_gpuva *va)
 {
+	lockdep_assert_held(&container_of(va->vm, struct vaccel_vm, base)->lock);
 	return to_vaccel_vma(va)->flags;
 }
 
