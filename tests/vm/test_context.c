@@ -483,13 +483,7 @@ VTEST(job_counters)
  */
 static void destroy_promptly(int fd, __u32 h)
 {
-	__u64 t = vt_now_ns();
-
-	vt_ctx_destroy(fd, h);
-	t = vt_now_ns() - t;
-	if (t > 1000 * VT_MS)
-		vtest_fail(__FILE__, __LINE__, "destroy took %llu ms",
-			   (unsigned long long)(t / VT_MS));
+	VT_EXPECT_WITHIN_MS(1000, "destroy", vt_ctx_destroy(fd, h));
 }
 
 /* Destroying a context stops its running DELAY and cancels what follows. */
@@ -563,7 +557,6 @@ VTEST(close_with_pending_work)
 	struct vt_cmd c1 = vt_cmd_new(&d, 16 * VT_KIB), c;
 	struct vt_dev_mem before;
 	int sf[8 * 3], nsf = 0, i, e;
-	__u64 t;
 
 	VT_REQUIRE_ENGINES(&d, COPY, 1);
 	VT_ASSERT(nengines <= 8);
@@ -593,12 +586,7 @@ VTEST(close_with_pending_work)
 	vt_bo_cpu_unmap(&c.bo);
 	vt_sleep_ms(VT_SETTLE_MS);
 
-	t = vt_now_ns();
-	vt_dev_close(&d2);
-	t = vt_now_ns() - t;
-	if (t > 2000 * VT_MS)
-		vtest_fail(__FILE__, __LINE__, "close took %llu ms",
-			   (unsigned long long)(t / VT_MS));
+	VT_EXPECT_WITHIN_MS(2000, "close", vt_dev_close(&d2));
 	for (i = 0; i < nsf; i++) {
 		VT_ASSERT(vt_sync_file_wait(sf[i], VT_TIMEOUT_MS));
 		if (i % 3)

@@ -15,9 +15,9 @@
  * - max_jobs_per_file: SUBMIT waits for a buffer to retire once the file
  *   has that many; a signal interrupts the wait (EINTR);
  * - a memory cgroup of 24 MiB: contexts and pinned pages are charged to
- *   it, a pin past the limit fails with ENOMEM (never the OOM killer),
- *   closing the BO gives back its pages, and the device keeps working for
- *   others;
+ *   it (an asynchronous bind's in its ioctl), a pin past the limit fails
+ *   with ENOMEM (never the OOM killer), closing the BO gives back its
+ *   pages, and the device keeps working for others;
  * - a DISPATCH whose stack pages do not fit in its cgroup fails with
  *   ENOMEM (the engine allocates without blocking), its context goes on.
  *
@@ -234,7 +234,68 @@ static int map_new_bo(int fd, __u64 va, __u64 size)
 	return err;
 }
 
+/*
+ * Maps a new BO of @size at @va with an asynchronous bind (an out-syncobj),
+ * and waits for it; 0 or the errno.
+ */
+static int map_new_bo_async(int fd, __u64 va, __u64 size)
+{
+	struct drm_vaccel_bo_create c = { .size = size };
+	struct drm_vaccel_vm_bind_op op;
+	struct drm_vaccel_sync sig = { .handle = vt_syncobj(fd) };
+	struct drm_vaccel_vm_bind b = {
+		.ops = DRM_VACCEL_OBJ_ARRAY(1, &op),
+		.signals = DRM_VACCEL_OBJ_ARRAY(1, &sig),
+	};
+
+	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_CREATE, &c))
+		return errno;
+	op = vt_op_map(c.handle, 0, va, size, 0);
+	if (ioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b))
+		return errno;
+	if (vt_syncobj_wait_ms(fd, sig.handle, 60000) ||
+	    vt_fence_status(fd, sig.handle) != 1)
+		return EIO;
+	return 0;
+}
+
 #define CG_LIMIT	(24 * VT_MIB)
+
+/*
+ * Runs @child in a new memory cgroup @name, with the limit @max (or none)
+ * and no swap; it must exit 0, and the cgroup's OOM killer never run:
+ * ENOMEM is the whole answer to a full cgroup.
+ */
+static void run_in_cgroup(const char *name, unsigned long long max,
+			  int (*child)(const char *dir))
+{
+	char dir[PATH_MAX], text[32];
+	int status;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/%s", cgroup_root(), name);
+	cg_write(cgroup_root(), "cgroup.subtree_control", "+memory");
+	rmdir(dir);
+	VT_ASSERT_OK(mkdir(dir, 0755));
+	if (max) {
+		snprintf(text, sizeof(text), "%llu", max);
+		cg_write(dir, "memory.max", text);
+	}
+	cg_write(dir, "memory.swap.max", "0");
+
+	pid = fork();
+	VT_ASSERT(pid >= 0);
+	if (!pid) {
+		snprintf(text, sizeof(text), "%d", getpid());
+		cg_write(dir, "cgroup.procs", text);
+		_exit(child(dir));
+	}
+	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	VT_ASSERT(WIFEXITED(status));
+	VT_ASSERT_EQ(WEXITSTATUS(status), 0);
+	VT_ASSERT_EQ(cg_event(dir, "oom_kill"), 0);
+	VT_ASSERT_OK(rmdir(dir));
+}
 
 /*
  * Runs in the cgroup, which has a limit of CG_LIMIT; returns 0, or 10 +
@@ -272,6 +333,16 @@ static int cgroup_child(const char *dir)
 	if (after < before + 7 * VT_MIB)
 		return 14;
 
+	/* So are those an asynchronous bind pins: in its ioctl, to its caller. */
+	before = after;
+	if (map_new_bo_async(fds[2], 1ull << 35, 4 * VT_MIB))
+		return 18;
+	after = cg_read(dir, "memory.current");
+	printf("# memory_cgroup: an asynchronous 4 MiB bind charged %llu KiB\n",
+	       (after - before) >> 10);
+	if (after < before + 3 * VT_MIB)
+		return 19;
+
 	/*
 	 * A pin past the limit: ENOMEM; the pages it had read stay with the
 	 * BO, and closing it gives them back.
@@ -300,33 +371,11 @@ static int cgroup_child(const char *dir)
  */
 VTEST(memory_cgroup)
 {
-	char dir[PATH_MAX], pid_text[32];
 	struct vt_dev d;
 	struct vt_cmd c;
-	int status;
 	__u32 ctx;
-	pid_t pid;
 
-	snprintf(dir, sizeof(dir), "%s/vt-limits", cgroup_root());
-	cg_write(cgroup_root(), "cgroup.subtree_control", "+memory");
-	rmdir(dir);
-	VT_ASSERT_OK(mkdir(dir, 0755));
-	snprintf(pid_text, sizeof(pid_text), "%llu", (unsigned long long)CG_LIMIT);
-	cg_write(dir, "memory.max", pid_text);
-	cg_write(dir, "memory.swap.max", "0");
-
-	pid = fork();
-	VT_ASSERT(pid >= 0);
-	if (!pid) {
-		snprintf(pid_text, sizeof(pid_text), "%d", getpid());
-		cg_write(dir, "cgroup.procs", pid_text);
-		_exit(cgroup_child(dir));
-	}
-	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	VT_ASSERT(WIFEXITED(status));
-	VT_ASSERT_EQ(WEXITSTATUS(status), 0);
-	/* ENOMEM was the whole answer: the OOM killer never ran. */
-	VT_ASSERT_EQ(cg_event(dir, "oom_kill"), 0);
+	run_in_cgroup("vt-limits", CG_LIMIT, cgroup_child);
 
 	/* Everyone else is fine. */
 	d = vt_dev_open();
@@ -335,7 +384,6 @@ VTEST(memory_cgroup)
 	vt_pkt_nop(&c, 1);
 	vt_run(d.fd, ctx, &c);
 	vt_expect_not_faulted(d.fd, ctx);
-	VT_ASSERT_OK(rmdir(dir));
 }
 
 /*
@@ -383,27 +431,8 @@ static int dispatch_child(const char *dir)
 /* The DISPATCH state of a memory cgroup at its limit: ENOMEM, nothing else. */
 VTEST(dispatch_state_enomem)
 {
-	char dir[PATH_MAX], pid_text[32];
-	int status;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%s/vt-limits-dispatch", cgroup_root());
-	cg_write(cgroup_root(), "cgroup.subtree_control", "+memory");
-	rmdir(dir);
-	VT_ASSERT_OK(mkdir(dir, 0755));
-	cg_write(dir, "memory.swap.max", "0");
-	pid = fork();
-	VT_ASSERT(pid >= 0);
-	if (!pid) {
-		snprintf(pid_text, sizeof(pid_text), "%d", getpid());
-		cg_write(dir, "cgroup.procs", pid_text);
-		_exit(dispatch_child(dir));
-	}
-	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	VT_ASSERT(WIFEXITED(status));
-	VT_ASSERT_EQ(WEXITSTATUS(status), 0);
-	VT_ASSERT_EQ(cg_event(dir, "oom_kill"), 0);
-	VT_ASSERT_OK(rmdir(dir));
+	/* No limit at first: the child sets one once it is ready. */
+	run_in_cgroup("vt-limits-dispatch", 0, dispatch_child);
 }
 
 VTEST_MAIN()

@@ -52,6 +52,22 @@ static inline __u64 vt_now_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * Runs @stmt and fails the case if it took @ms or more: for calls that
+ * must not wait for what they are documented not to wait for (a
+ * dependency, a running buffer's end), with a bound far above their cost.
+ */
+#define VT_EXPECT_WITHIN_MS(ms, what, stmt)					\
+	do {									\
+		__u64 vt_t0_ = vt_now_ns(), vt_dt_;				\
+										\
+		stmt;								\
+		vt_dt_ = vt_now_ns() - vt_t0_;					\
+		if (vt_dt_ >= (__u64)(ms) * VT_MS)				\
+			vtest_fail(__FILE__, __LINE__, "%s took %llu ms", what,	\
+				   (unsigned long long)(vt_dt_ / VT_MS));	\
+	} while (0)
+
 static inline void vt_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
