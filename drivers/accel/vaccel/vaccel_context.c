@@ -76,6 +76,7 @@
 #include <linux/capability.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/kcov.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -265,6 +266,8 @@ struct vaccel_job *vaccel_job_alloc(void)
 		return NULL;
 	INIT_LIST_HEAD(&job->arb.link);
 	INIT_LIST_HEAD(&job->pending_link);
+	/* The engine's coverage goes to the submitter's KCOV, if it has one. */
+	job->kcov_handle = kcov_common_handle();
 	return job;
 }
 

@@ -174,6 +174,8 @@ struct vaccel_hw_fence {
  *	applies instead of executing packets; NULL otherwise
  * @dispatch: the state of the DISPATCH packet at @offset once it has
  *	started, kept across preemptions; NULL otherwise
+ * @kcov_handle: the submitter's common KCOV handle, 0 without one: the
+ *	engine's coverage while it runs the job goes there
  */
 struct vaccel_job {
 	struct drm_sched_job base;
@@ -195,6 +197,7 @@ struct vaccel_job {
 	bool reserved;
 	struct vaccel_bind_batch *bind;
 	struct vaccel_dispatch *dispatch;
+	u64 kcov_handle;
 };
 
 static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)

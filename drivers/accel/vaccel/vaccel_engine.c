@@ -101,6 +101,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
@@ -758,14 +759,40 @@ static void vaccel_engine_run_one(struct vaccel_engine *engine)
 		vaccel_engine_retire(engine, job, ret, &fault);
 }
 
+/*
+ * The KCOV handle of the buffer at the head of the HW queue: the coverage
+ * of the engine goes to the process that submitted the buffer (remote KCOV,
+ * for coverage-guided fuzzing).  Read before the buffer starts, because
+ * kcov_remote_start() may allocate; if another buffer runs instead, some
+ * coverage lands in the wrong process, which costs nothing but precision.
+ */
+static u64 vaccel_engine_next_kcov_handle(struct vaccel_engine *engine)
+{
+	struct vaccel_job *job;
+	u64 handle = 0;
+
+	if (!IS_ENABLED(CONFIG_KCOV))
+		return 0;
+	spin_lock(&engine->lock);
+	job = vaccel_engine_next_locked(engine);
+	if (job)
+		handle = job->kcov_handle;
+	spin_unlock(&engine->lock);
+	return handle;
+}
+
 static int vaccel_engine_thread(void *data)
 {
 	struct vaccel_engine *engine = data;
 
 	while (!kthread_should_stop()) {
+		u64 kcov_handle;
 		bool cookie;
 
 		vaccel_engine_idle(engine);
+		kcov_handle = vaccel_engine_next_kcov_handle(engine);
+		if (kcov_handle)
+			kcov_remote_start_common(kcov_handle);
 		/*
 		 * Everything a buffer does until its fence signals: no
 		 * allocation that may reclaim, no lock held while anyone
@@ -774,6 +801,8 @@ static int vaccel_engine_thread(void *data)
 		cookie = dma_fence_begin_signalling();
 		vaccel_engine_run_one(engine);
 		dma_fence_end_signalling(cookie);
+		if (kcov_handle)
+			kcov_remote_stop();
 	}
 	vaccel_tlb_detach(&engine->tlb);
 	return 0;
