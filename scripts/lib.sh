@@ -16,9 +16,10 @@ load_kernel_env() {
 }
 
 # kernel_log_problems: prints the lines of a kernel log (stdin) that a clean
-# run never shows: warnings and oopses, lock and memory sanitizer reports,
-# stalls, and the errors DRM prints with drm_err() ("[drm] *ERROR* ...",
-# such as drm_sched's push to a killed entity).  Prints nothing when clean.
+# run never shows: warnings and oopses, lock, memory and object sanitizer
+# reports (lockdep, KASAN, UBSAN, DEBUG_OBJECTS' ODEBUG, kmemleak), stalls,
+# and the errors DRM prints with drm_err() ("[drm] *ERROR* ...", such as
+# drm_sched's push to a killed entity).  Prints nothing when clean.
 kernel_log_problems() {
-	grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN|UBSAN|Call Trace|kernel BUG|soft lockup|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption|\*ERROR\*' || true
+	grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|KASAN|UBSAN|ODEBUG|suspected memory leak|Call Trace|kernel BUG|Kernel panic|soft lockup|hung_task|blocked for more than|detected stall|workqueue lockup|refcount_t:|list_add corruption|list_del corruption|\*ERROR\*' || true
 }
