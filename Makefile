@@ -6,7 +6,9 @@
 #   make run       install what is missing, build, boot the dev VM, run the sample
 #   make check     install what is missing, build, run every check and test
 #   make kunit     the KUnit suites (UML, lockdep)
-#   make vmtest    the end-to-end tests in the dev VM
+#   make vmtest    the end-to-end tests in the dev VM, on the debug kernel
+#                  (VACCEL_KERNEL=stock: on the stock Debian kernel)
+#   make fuzz      vaccel-fuzz in the dev VM on the debug kernel, FUZZ_S s
 #   make shell     an interactive dev VM with the module loaded
 #   make bench     the benchmarks in the dev VM, as ratios to references
 #   make docs      the HTML documentation
@@ -37,7 +39,7 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 	echo "$(ROOT)" > $(O)/.root; fi)
 
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell \
-	bench docs install clean sparse
+	bench docs install clean sparse debug-kernel module-debug fuzz fuzzer
 
 all: module umd
 
@@ -53,6 +55,20 @@ module:
 	@cp $(O)/module/drivers/accel/vaccel/vaccel.ko $(O)/vaccel.ko
 	@echo "  MODULE  $(O)/vaccel.ko"
 
+# The same sources against the debug kernel's tree, built in a directory
+# of their own so that the two builds never mix objects.
+debug-kernel: deps
+	@scripts/debug-kernel/build.sh
+
+module-debug:
+	@env=$$(scripts/debug-kernel/build.sh --print-env) || \
+		{ echo "no debug kernel for the current inputs: make debug-kernel" >&2; exit 1; }; \
+	. $$env; mkdir -p $(O)/module-debug $(O)/debug; \
+	cp -a --parents $(MODULE_SRC) $(O)/module-debug/; \
+	$(MAKE) -C $$VACCEL_DEBUG_KDIR M=$(O)/module-debug CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules && \
+	cp $(O)/module-debug/drivers/accel/vaccel/vaccel.ko $(O)/debug/vaccel.ko && \
+	echo "  MODULE  $(O)/debug/vaccel.ko (debug kernel)"
+
 # sparse over every module source, whether it changed or not.
 sparse:
 	@mkdir -p $(O)/module
@@ -62,8 +78,11 @@ sparse:
 umd:
 	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX)
 
-vmtests: umd
+vmtests: umd fuzzer
 	$(MAKE) -C tests/vm O=$(O)/tests/vm UMD_O=$(O)/umd ROOT=$(ROOT)
+
+fuzzer:
+	$(MAKE) -C tests/fuzz O=$(O)/tests/fuzz ROOT=$(ROOT)
 
 benches: umd
 	$(MAKE) -C tests/bench O=$(O)/tests/bench UMD_O=$(O)/umd ROOT=$(ROOT)
@@ -85,7 +104,15 @@ kunit: deps
 
 vmtest: deps
 	@$(MAKE) --no-print-directory all vmtests
+	@if [ "$${VACCEL_KERNEL:-debug}" = debug ]; then \
+		scripts/debug-kernel/build.sh && $(MAKE) --no-print-directory module-debug; fi
 	@scripts/vm.sh test
+
+FUZZ_S ?= 300
+fuzz: deps
+	@$(MAKE) --no-print-directory all vmtests
+	@scripts/debug-kernel/build.sh && $(MAKE) --no-print-directory module-debug
+	@FUZZ_S=$(FUZZ_S) scripts/vm.sh fuzz
 
 shell: deps
 	@$(MAKE) --no-print-directory all vmtests

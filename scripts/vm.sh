@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# vm.sh - the vaccel dev VM: boots the stock Debian 6.12 kernel under QEMU
-# with an initramfs holding busybox, the DRM modules vaccel needs (resolved
-# from `modinfo -F depends`) and vgem, our module, our binaries and the
-# shared libraries they use.
+# vm.sh - the vaccel dev VM: boots a Debian 6.12 kernel under QEMU with an
+# initramfs holding busybox, the DRM modules vaccel needs (resolved from
+# `modinfo -F depends`) and vgem, our module, our binaries and the shared
+# libraries they use.
+#
+# Two kernels (VACCEL_KERNEL):
+#   debug   the sanitizer build of the same source (scripts/debug-kernel/:
+#           KASAN, UBSAN, lockdep, DEBUG_OBJECTS, kmemleak, KCOV, fault
+#           injection), everything built in; vaccel.ko built against it
+#           ($VACCEL_BUILD/debug/vaccel.ko).  The default for `test` and
+#           `fuzz`.
+#   stock   the Debian kernel users load, with its DRM modules.  The
+#           default for `run`, `bench` and `shell`.
 #
 #   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
 #                 print `ok`/`not ok` lines, then `N passed, N failed`;
 #                 exit 1 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
 #   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
+#   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
 #
+# VACCEL_VM_PLAN=smoke runs the plan's smoke subset instead of all of it.
+
 # Besides the tests of the plan, a test run fails if the kernel log shows a
-# WARNING, BUG, Oops, lockdep, KASAN or UBSAN report, a drm *ERROR*
-# line, or a taint other than
-# O (out-of-tree module) and E (unsigned module), or if the VM never reaches
-# the end of the plan.  TCG by default; KVM when /dev/kvm exists and a probe
+# WARNING, BUG, Oops, lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a drm
+# *ERROR* line, or a taint other than O (out-of-tree module) and E
+# (unsigned module), if kmemleak (debug kernel) finds a leak in its scan at
+# the end of the plan, or if the VM never reaches the end of the plan.  TCG by default; KVM when /dev/kvm exists and a probe
 # boot with it works (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
 set -euo pipefail
 
@@ -29,13 +41,42 @@ load_kernel_env
 
 mode=${1:-test}
 build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
-moddir=$VACCEL_KIMAGE/lib/modules/$VACCEL_KREL
-vmlinuz=$VACCEL_KIMAGE/boot/vmlinuz-$VACCEL_KREL
-work=$VACCEL_CACHE/vm/$mode
-timeout_s=${VACCEL_VM_TIMEOUT:-1200}
-
-[ -f "$vmlinuz" ] || die "no kernel image at $vmlinuz: run scripts/install-deps.sh"
-[ -f "$build/vaccel.ko" ] || die "no $build/vaccel.ko: run make first"
+case "$mode" in
+test|fuzz) kernel=${VACCEL_KERNEL:-debug} ;;
+*) kernel=${VACCEL_KERNEL:-stock} ;;
+esac
+case "$kernel" in
+stock)
+	krel=$VACCEL_KREL
+	moddir=$VACCEL_KIMAGE/lib/modules/$VACCEL_KREL
+	vmlinuz=$VACCEL_KIMAGE/boot/vmlinuz-$VACCEL_KREL
+	ko=$build/vaccel.ko
+	timeout_s=${VACCEL_VM_TIMEOUT:-1200}
+	extra_args=
+	[ -f "$vmlinuz" ] || die "no kernel image at $vmlinuz: run scripts/install-deps.sh"
+	[ -f "$ko" ] || die "no $ko: run make first"
+	;;
+debug)
+	[ -f "$VACCEL_CACHE/debug-kernel.env" ] ||
+		die "no debug kernel: run scripts/debug-kernel/build.sh (or VACCEL_KERNEL=stock)"
+	# shellcheck disable=SC1091
+	. "$VACCEL_CACHE/debug-kernel.env"
+	krel=$VACCEL_DEBUG_KREL
+	moddir=$VACCEL_DEBUG_KDIR
+	vmlinuz=$VACCEL_DEBUG_IMAGE
+	ko=$build/debug/vaccel.ko
+	timeout_s=${VACCEL_VM_TIMEOUT:-3600}
+	# Every KASAN report, not only the first; the console at full speed.
+	extra_args="kasan_multi_shot"
+	[ -f "$vmlinuz" ] || die "no debug kernel image at $vmlinuz: run scripts/debug-kernel/build.sh"
+	[ -f "$ko" ] || die "no $ko: run make module-debug first"
+	;;
+*)
+	die "VACCEL_KERNEL must be debug or stock"
+	;;
+esac
+work=$VACCEL_CACHE/vm/$kernel/$mode
+plan=${VACCEL_VM_PLAN:-full}
 
 # --- initramfs ----------------------------------------------------------
 
@@ -48,7 +89,7 @@ index_modules() {
 		n=$(basename "$f")
 		n=${n%%.ko*}
 		modpath[${n//-/_}]=$f
-	done < <(find "$moddir/kernel" -name '*.ko*')
+	done < <([ -d "$moddir/kernel" ] && find "$moddir/kernel" -name '*.ko*')
 }
 
 # Depth-first over `modinfo -F depends`: dependencies come first.
@@ -105,13 +146,13 @@ build_initramfs() {
 	cp "$here/guest/init" "$stage/init"
 	chmod +x "$stage/init"
 	cp "${VACCEL_PLAN:-$root/tests/vm/plan.sh}" "$stage/vaccel/plan.sh"
-	cp "$here/guest/sample.sh" "$here/guest/bench.sh" "$stage/vaccel/"
-	cp "$build/vaccel.ko" "$stage/vaccel/vaccel.ko"
+	cp "$here/guest/sample.sh" "$here/guest/bench.sh" "$here/guest/fuzz.sh" "$stage/vaccel/"
+	cp "$ko" "$stage/vaccel/vaccel.ko"
 
 	index_modules
 	# vgem is no dependency of vaccel, but the tests need a foreign
 	# dma-buf exporter and fences they can signal when they choose.
-	for n in $(modinfo -F depends "$build/vaccel.ko" | tr , ' ') vgem; do
+	for n in $(modinfo -F depends "$ko" | tr , ' ') vgem; do
 		visit_module "$n"
 	done
 	for n in "${modorder[@]}"; do
@@ -120,7 +161,7 @@ build_initramfs() {
 	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
 
 	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/* \
-		 "$build"/tests/bench/bin/*; do
+		 "$build"/tests/bench/bin/* "$build"/tests/fuzz/bin/*; do
 		[ -f "$f" ] && [ -x "$f" ] || continue
 		cp "$f" "$stage/vaccel/bin/"
 		copy_libs "$f"
@@ -133,13 +174,21 @@ build_initramfs() {
 		cp -a "$build/umd/share/vaccel/kernels" "$stage/vaccel/share/vaccel/"
 	fi
 
+	# vaccel-fuzz's regression corpus, and the corpus earlier fuzzing
+	# sessions on this machine kept (vm.sh fuzz saves it).
+	mkdir -p "$stage/vaccel/fuzz-regressions" "$stage/vaccel/fuzz-corpus"
+	cp "$root"/tests/fuzz/regressions/*.prog "$stage/vaccel/fuzz-regressions/" 2>/dev/null || true
+	if [ "$mode" = fuzz ] && [ -d "$VACCEL_CACHE/fuzz/corpus" ]; then
+		cp "$VACCEL_CACHE"/fuzz/corpus/*.prog "$stage/vaccel/fuzz-corpus/" 2>/dev/null || true
+	fi
+
 	(cd "$stage" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 }
 
 # --- QEMU ---------------------------------------------------------------
 
 qemu_accel_args() {
-	local want=${VACCEL_VM_ACCEL:-auto} cache=$VACCEL_CACHE/vm/kvm-probe.$VACCEL_KREL
+	local want=${VACCEL_VM_ACCEL:-auto} cache=$VACCEL_CACHE/vm/kvm-probe.$krel
 
 	if [ "$want" = auto ]; then
 		want=tcg
@@ -173,7 +222,7 @@ run_qemu() {
 	timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 vmmode=$vmmode" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\"" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
 		</dev/null
 }
@@ -186,7 +235,7 @@ run_and_stream() {
 	run_qemu "$vmmode" "$accel" "$timeout_s" &
 	qpid=$!
 	tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | tr -d '\r' |
-		sed -u -e '/^=== vaccel: dmesg begin/,$d' -e '/^=== vaccel: /d'
+		sed -u -e '/^=== vaccel: \(kmemleak\|dmesg\) begin/,$d' -e '/^=== vaccel: /d'
 	wait "$qpid" || rc=$?
 	return $rc
 }
@@ -219,6 +268,20 @@ check_run() {
 		sed 's/^/    /' <<<"$bad" | head -n 40
 	fi
 
+	if [ "$kernel" = debug ]; then
+		if ! grep -q '^=== vaccel: kmemleak end' "$work/out.clean"; then
+			echo "not ok vm.kmemleak_clean: no kmemleak scan at the end of the run" |
+				tee -a "$work/results"
+		elif bad=$(sed -n '/^=== vaccel: kmemleak begin/,/^=== vaccel: kmemleak end/p' \
+				"$work/out.clean" | grep -v '^=== vaccel: ') && [ -n "$bad" ]; then
+			echo "not ok vm.kmemleak_clean: $(grep -c '^unreferenced object' <<<"$bad") leaks; the first:" |
+				tee -a "$work/results"
+			head -n 40 <<<"$bad" | sed 's/^/    /'
+		else
+			echo "ok vm.kmemleak_clean" | tee -a "$work/results"
+		fi
+	fi
+
 	# Allowed taints: O (bit 12, out-of-tree) and E (bit 13, unsigned).
 	taint=$(sed -n 's/^=== vaccel: tainted \([0-9]*\)$/\1/p' "$work/out.clean")
 	if [ -n "$taint" ] && [ $((taint & ~((1 << 12) | (1 << 13)))) -eq 0 ]; then
@@ -227,6 +290,25 @@ check_run() {
 		echo "not ok vm.taint: tainted=${taint:-unknown} (only O and E are allowed)" |
 			tee -a "$work/results"
 	fi
+}
+
+# After a fuzzing session: the corpus it printed replaces the kept one,
+# each finding becomes a file in $VACCEL_CACHE/fuzz/findings.
+save_fuzz_outputs() {
+	local dir=$VACCEL_CACHE/fuzz
+	mkdir -p "$dir/corpus" "$dir/findings"
+	if grep -q '^=== vaccel: corpus end' "$work/out.clean"; then
+		rm -f "$dir"/corpus/*.prog
+		awk -v d="$dir/corpus" '
+			/^=== vaccel: corpus program / { f = d "/" $5 ".prog"; next }
+			/^=== vaccel: corpus (begin|end)/ { f = ""; next }
+			f != "" { print > f }' "$work/out.clean"
+	fi
+	awk -v d="$dir/findings" -v t="$(date +%Y%m%d-%H%M%S)" '
+		/^=== vaccel: finding begin / { n++; f = d "/" t "-" n ".prog"; next }
+		/^=== vaccel: finding end/ { if (f != "") print "[vaccel] finding saved in " f > "/dev/stderr"; f = ""; next }
+		f != "" { print > f }' "$work/out.clean"
+	info "fuzz corpus: $(ls "$dir/corpus" | wc -l) programs in $dir/corpus"
 }
 
 summarise() {
@@ -240,7 +322,7 @@ summarise() {
 mkdir -p "$work"
 build_initramfs
 accel=$(qemu_accel_args)
-info "booting Linux $VACCEL_KREL under QEMU (${accel%% -cpu*}), mode $mode"
+info "booting Linux $krel ($kernel) under QEMU (${accel%% -cpu*}), mode $mode"
 
 case "$mode" in
 test)
@@ -265,14 +347,20 @@ run)
 	fi
 	info "the sample ran in the dev VM; the kernel log is clean (logs in $work)"
 	;;
+fuzz)
+	run_and_stream fuzz "$accel" || true
+	check_run "fuzz done"
+	save_fuzz_outputs
+	summarise
+	;;
 shell)
 	# shellcheck disable=SC2086
 	qemu-system-x86_64 $accel -m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot \
 		-nodefaults -kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 vmmode=shell vaccel_args=\"${VACCEL_ARGS:-}\"" \
+		-append "console=ttyS0 panic=-1 $extra_args vmmode=shell vaccel_args=\"${VACCEL_ARGS:-}\"" \
 		-serial mon:stdio
 	;;
 *)
-	die "usage: vm.sh test|run|bench|shell"
+	die "usage: vm.sh test|run|bench|fuzz|shell"
 	;;
 esac

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fuzz.h - vaccel-fuzz: the shared types of the structured uapi fuzzer.
+ *
+ * A program is a short sequence of calls.  Each call names an operation
+ * of the uapi (an ioctl, an mmap, a write of a DMA buffer or a kernel into
+ * a mapping, a fork, the passing of an fd) and gives it arguments.  An
+ * argument is either a literal value or a reference to the result of an
+ * earlier call of the program: the BO a bo_create made, the context a
+ * ctx_create made.  Calls run on one of two threads, so that calls of one
+ * program race each other.
+ *
+ * Programs are text, one call per line:
+ *
+ *	r0 = bo_create fd0 0x4000 0x0
+ *	ctx_destroy fd0 r2
+ *	@1 submit fd0 r2 0x3 0x1000 0 0
+ *
+ * "@1" runs the call on thread 1; "rN" is the result of call N; "fdN" is
+ * the device file N the executor opened (fd0 on accel0, fd1 on accel1 when
+ * there is one).  Every run is reproducible from the program text; every
+ * generated program is reproducible from the campaign's seed and its
+ * number (see prog.c).
+ */
+#ifndef VACCEL_FUZZ_H
+#define VACCEL_FUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define FUZZ_MAX_CALLS		48
+#define FUZZ_MAX_ARGS		7
+#define FUZZ_THREADS		2
+#define FUZZ_DEVICE_FILES	2
+
+/* An argument: a literal, or (REF | n) the result of call n. */
+#define FUZZ_REF		(1ull << 63)
+#define FUZZ_FD			(1ull << 62)	/* (FD | n): device file n */
+#define FUZZ_IS_REF(v)		(((v) & FUZZ_REF) != 0)
+#define FUZZ_IS_FD(v)		(!FUZZ_IS_REF(v) && ((v) & FUZZ_FD) != 0)
+
+/* What an argument is, so that generation and mutation pick sensible values. */
+enum fuzz_arg_kind {
+	FA_FD,		/* a device file */
+	FA_BO,		/* a GEM handle */
+	FA_CTX,		/* a context handle */
+	FA_SYNCOBJ,	/* a syncobj handle */
+	FA_DMABUF,	/* a dma-buf fd */
+	FA_SYNCFILE,	/* a sync_file fd */
+	FA_ANYFD,	/* any fd a call made: dma-buf, sync_file, device */
+	FA_MAP,		/* a CPU mapping a call made */
+	FA_SLOT,	/* a GPU VA: slot number, or a wild address */
+	FA_SIZE,	/* a size in bytes */
+	FA_FLAGS,	/* a flags word, mostly zero */
+	FA_SMALL,	/* a small number: count, class, instance, priority */
+	FA_POINT,	/* a timeline point */
+	FA_TIMEOUT,	/* a relative timeout in ns, made absolute at run time */
+	FA_KIND,	/* what a write_* call writes */
+	FA_SEED,	/* a 32-bit seed for a write_* call's contents */
+};
+
+/* What a call's result is, so that later calls can consume it. */
+enum fuzz_res_kind {
+	FR_NONE,
+	FR_FD,		/* a device file opened by the program */
+	FR_BO,
+	FR_CTX,
+	FR_SYNCOBJ,
+	FR_DMABUF,
+	FR_SYNCFILE,
+	FR_MAP,
+	FR_VALUE,	/* a number, not a resource */
+};
+
+struct fuzz_call_desc {
+	const char *name;
+	enum fuzz_res_kind res;
+	unsigned int nargs;
+	enum fuzz_arg_kind args[FUZZ_MAX_ARGS];
+	/* Relative weight when generating. */
+	unsigned int weight;
+};
+
+struct fuzz_call {
+	uint8_t id;
+	uint8_t thread;
+	uint64_t arg[FUZZ_MAX_ARGS];
+};
+
+struct fuzz_prog {
+	unsigned int ncalls;
+	struct fuzz_call call[FUZZ_MAX_CALLS];
+};
+
+/* The xorshift64* generator every random choice comes from. */
+struct fuzz_rng {
+	uint64_t s;
+};
+
+static inline uint64_t fuzz_next(struct fuzz_rng *r)
+{
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return r->s * 0x2545f4914f6cdd1dull;
+}
+
+static inline uint64_t fuzz_below(struct fuzz_rng *r, uint64_t n)
+{
+	return n ? fuzz_next(r) % n : 0;
+}
+
+static inline bool fuzz_chance(struct fuzz_rng *r, unsigned int percent)
+{
+	return fuzz_below(r, 100) < percent;
+}
+
+void fuzz_seed(struct fuzz_rng *r, uint64_t seed, uint64_t stream);
+
+/* calls.c: the table of calls, and how each runs. */
+extern const struct fuzz_call_desc fuzz_calls[];
+extern const unsigned int fuzz_ncalls;
+int fuzz_call_by_name(const char *name);
+
+/* The device the executor works with, learned once by the manager. */
+struct fuzz_device {
+	unsigned int files;		/* device files to open, 1 or 2 */
+	char path[FUZZ_DEVICE_FILES][64];
+	uint64_t va_start, va_end;
+	uint32_t compute_engines, copy_engines;
+};
+
+/* A CPU mapping a call made. */
+struct fuzz_map {
+	void *ptr;
+	size_t len;
+};
+
+/* The state of one run: what the calls made, shared by the threads. */
+struct fuzz_state {
+	const struct fuzz_device *dev;
+	const struct fuzz_prog *prog;
+	int devfd[FUZZ_DEVICE_FILES];
+	uint64_t res[FUZZ_MAX_CALLS];		/* each call's result */
+	struct fuzz_map map[FUZZ_MAX_CALLS];	/* for FR_MAP results */
+	int sock[2];				/* fd passing, to itself and children */
+};
+
+int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread);
+
+/* What one run of a program returns to the manager. */
+struct fuzz_result {
+	uint32_t nedges;
+	uint32_t calls_done;
+	uint32_t calls_ok;
+	uint32_t edges[];	/* hashes of the edges covered, deduplicated */
+};
+
+#define FUZZ_RESULT_EDGES	(1u << 16)
+#define FUZZ_RESULT_BYTES	(sizeof(struct fuzz_result) + FUZZ_RESULT_EDGES * 4)
+
+/* exec.c: runs a program in the calling process (a child of the manager). */
+void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
+	       struct fuzz_result *out, bool coverage);
+bool fuzz_kcov_available(void);
+
+/* prog.c: generation, mutation, text. */
+void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r);
+void fuzz_mutate(struct fuzz_prog *p, struct fuzz_rng *r);
+void fuzz_print(FILE *f, const struct fuzz_prog *p);
+int fuzz_parse(const char *text, struct fuzz_prog *p, char *err, size_t errlen);
+void fuzz_remove_call(struct fuzz_prog *p, unsigned int i);
+
+/* content.c: DMA buffers and RV64 kernels, valid and malformed. */
+enum fuzz_write_kind {
+	FW_VALID,	/* well-formed packets or a well-formed kernel */
+	FW_BITFLIP,	/* the valid one with bits flipped */
+	FW_RANDOM,	/* random words */
+	FW_WILD,	/* valid shapes, wild addresses, sizes, branches */
+	FW_KINDS,
+};
+
+size_t fuzz_write_buffer(void *dst, size_t len, unsigned int kind,
+			 uint32_t seed, const struct fuzz_device *dev);
+size_t fuzz_write_kernel(void *dst, size_t len, unsigned int kind,
+			 uint32_t seed, const struct fuzz_device *dev);
+uint64_t fuzz_slot_va(const struct fuzz_device *dev, uint64_t slot);
+
+#define FUZZ_SLOTS		16
+#define FUZZ_SLOT_BYTES		(1ull << 20)
+
+#endif /* VACCEL_FUZZ_H */

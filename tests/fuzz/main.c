@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main.c - vaccel-fuzz: the manager.
+ *
+ *   vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]
+ *                   [--findings DIR] [--no-feedback] [--dump]
+ *   vaccel-fuzz replay [--runs N] FILE...
+ *   vaccel-fuzz gen [--seed N] [--count N]
+ *
+ * run: a campaign of S seconds.  P executors at a time (2 by default), each
+ * a fresh process running one program (exec.c).  Program i of the
+ * campaign comes from the random stream (seed, i): a new program, or a
+ * mutation of one of the corpus.  A program whose run reaches an edge no
+ * earlier run reached joins the corpus (and DIR, if given).  After every
+ * run the manager reads the kernel log; a report in it (the rules of
+ * scripts/lib.sh: WARNING, BUG, KASAN, UBSAN, lockdep, ODEBUG, kmemleak,
+ * *ERROR*), an executor that SIGKILL cannot end, or a device that stops
+ * doing simple work, is a finding: the program is minimised (calls
+ * dropped one at a time while the finding still reproduces) and saved.
+ * Every ten seconds a line gives executions per second, edges covered (in
+ * all, and in vaccel), the corpus and the findings.  --no-feedback makes
+ * every program a new one from (seed, i): the same seed, the same
+ * programs, whatever the coverage.  The last line is `ok fuzz.campaign` or
+ * `not ok fuzz.campaign: ...`, for the test plans.
+ *
+ * replay: runs each program file N times (3) and prints `ok
+ * fuzz.replay.NAME` or `not ok ...` per file: the regression corpus.
+ *
+ * gen: prints the programs a seed generates.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <drm/vaccel_accel.h>
+
+#include "fuzz.h"
+
+#define EXEC_TIMEOUT_MS		10000	/* then SIGKILL */
+#define KILL_TIMEOUT_MS		30000	/* then the executor is unkillable */
+#define MAX_CORPUS		8192
+#define MAX_PROCS		8
+
+static struct fuzz_device dev;
+static bool coverage;
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/* --- the device -------------------------------------------------------------- */
+
+static int find_device(void)
+{
+	char path[64];
+
+	dev.files = 0;
+	for (int i = 0; i < 8 && dev.files < FUZZ_DEVICE_FILES; i++) {
+		struct drm_vaccel_device_info info = { 0 };
+		struct drm_vaccel_query q = {
+			.type = DRM_VACCEL_QUERY_DEVICE, .size = sizeof(info),
+			.data = (uintptr_t)&info,
+		};
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, DRM_IOCTL_VACCEL_QUERY, &q)) {
+			if (!dev.files) {
+				dev.va_start = info.va_start;
+				dev.va_end = info.va_end;
+				dev.compute_engines = info.engine_count[DRM_VACCEL_ENGINE_CLASS_COMPUTE];
+				dev.copy_engines = info.engine_count[DRM_VACCEL_ENGINE_CLASS_COPY];
+			}
+			snprintf(dev.path[dev.files++], sizeof(dev.path[0]), "%s", path);
+		}
+		close(fd);
+	}
+	if (!dev.files) {
+		fprintf(stderr, "vaccel-fuzz: no vaccel device in /dev/accel (is the module loaded?)\n");
+		return -1;
+	}
+	if (dev.files == 1)
+		memcpy(dev.path[1], dev.path[0], sizeof(dev.path[0]));
+	return 0;
+}
+
+/*
+ * The device still does simple work: a WRITE_IMM of a magic value lands
+ * in a BO the CPU reads.  Run after findings and every few hundred runs.
+ */
+static int health_check(char *why, size_t len)
+{
+	int fd = open(dev.path[0], O_RDWR | O_CLOEXEC), ret = -1;
+	struct drm_vaccel_bo_create bo = { .size = 4096 };
+	struct drm_vaccel_bo_mmap_offset mo = { 0 };
+	struct drm_vaccel_context_create cc = {
+		.engine_class = DRM_VACCEL_ENGINE_CLASS_COPY,
+		.engine_instance = DRM_VACCEL_ENGINE_ANY,
+		.priority = DRM_VACCEL_PRIORITY_NORMAL,
+	};
+	struct drm_syncobj_create sc = { 0 };
+	uint64_t va = dev.va_start + (1ull << 20);
+	volatile uint64_t *p = MAP_FAILED;
+
+	if (fd < 0) {
+		snprintf(why, len, "open %s: %s", dev.path[0], strerror(errno));
+		return -1;
+	}
+	if (!dev.copy_engines)
+		cc.engine_class = DRM_VACCEL_ENGINE_CLASS_COMPUTE;
+	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_CREATE, &bo) ||
+	    (mo.handle = bo.handle, ioctl(fd, DRM_IOCTL_VACCEL_BO_MMAP_OFFSET, &mo))) {
+		snprintf(why, len, "BO: %s", strerror(errno));
+		goto out;
+	}
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mo.offset);
+	if (p == MAP_FAILED) {
+		snprintf(why, len, "mmap: %s", strerror(errno));
+		goto out;
+	}
+	{
+		struct drm_vaccel_vm_bind_op op = {
+			.op = DRM_VACCEL_VM_BIND_OP_MAP, .handle = bo.handle, .va = va, .size = 4096,
+		};
+		struct drm_vaccel_vm_bind b = { .ops = { sizeof(op), 1, (uintptr_t)&op } };
+
+		p[0] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_WRITE_IMM, DRM_VACCEL_PKT_F_64BIT, 3);
+		p[1] = va + 2048;
+		p[2] = 0x5afe5afe5afe5afeull;
+		p[256] = 0;
+		if (ioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b) ||
+		    ioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &cc) ||
+		    ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc)) {
+			snprintf(why, len, "setup: %s", strerror(errno));
+			goto out;
+		}
+	}
+	{
+		struct drm_vaccel_sync s = { .handle = sc.handle };
+		struct drm_vaccel_submit sub = {
+			.context = cc.handle, .buffer_va = va, .buffer_size = 24,
+			.signals = { sizeof(s), 1, (uintptr_t)&s },
+		};
+		struct timespec ts;
+		struct drm_syncobj_wait w = {
+			.handles = (uintptr_t)&sc.handle, .count_handles = 1,
+		};
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		w.timeout_nsec = (ts.tv_sec + 20) * 1000000000ll + ts.tv_nsec;
+		if (ioctl(fd, DRM_IOCTL_VACCEL_SUBMIT, &sub)) {
+			snprintf(why, len, "SUBMIT: %s", strerror(errno));
+			goto out;
+		}
+		if (ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w)) {
+			snprintf(why, len, "a WRITE_IMM did not complete in 20 s: %s", strerror(errno));
+			goto out;
+		}
+		if (p[256] != 0x5afe5afe5afe5afeull) {
+			snprintf(why, len, "a WRITE_IMM completed but wrote 0x%llx",
+				 (unsigned long long)p[256]);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	if (p != MAP_FAILED)
+		munmap((void *)p, 4096);
+	close(fd);
+	return ret;
+}
+
+/* --- the kernel log ------------------------------------------------------------ */
+
+static int kmsg = -1;
+
+/* The patterns of kernel_log_problems in scripts/lib.sh. */
+static const char *const problems[] = {
+	"WARNING:", "BUG:", "Oops", "general protection", "possible circular locking",
+	"possible recursive locking", "inconsistent lock state", "lockdep", "KASAN",
+	"UBSAN", "ODEBUG", "suspected memory leak", "Call Trace", "kernel BUG",
+	"Kernel panic", "soft lockup", "hung_task", "blocked for more than",
+	"detected stall", "workqueue lockup", "refcount_t:", "list_add corruption",
+	"list_del corruption", "*ERROR*",
+};
+
+static void kmsg_open(void)
+{
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+}
+
+/* The first problem line logged since the last call, if any. */
+static bool kmsg_problem(char *line, size_t len)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+
+	if (kmsg < 0)
+		return false;
+	while ((n = read(kmsg, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		char *msg;
+
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (strchr(msg, '\n'))
+			*strchr(msg, '\n') = '\0';
+		for (size_t i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
+			if (strstr(msg, problems[i]) && !found) {
+				snprintf(line, len, "%.400s", msg);
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+/* --- running programs ------------------------------------------------------------ */
+
+struct slot {
+	pid_t pid;
+	int pidfd;
+	uint64_t started;
+	bool killed;
+	struct fuzz_prog prog;
+	struct fuzz_result *res;	/* shared with the child */
+};
+
+enum outcome { RAN, TIMED_OUT, UNKILLABLE };
+
+static int start(struct slot *s, const struct fuzz_prog *p)
+{
+	s->prog = *p;
+	s->killed = false;
+	s->res->nedges = 0;
+	s->pid = fork();
+	if (s->pid < 0)
+		return -1;
+	if (s->pid == 0) {
+		setpgid(0, 0);
+		fuzz_exec(&s->prog, &dev, s->res, coverage);
+		_exit(0);
+	}
+	setpgid(s->pid, s->pid);
+	s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	s->started = now_ms();
+	return 0;
+}
+
+/* Waits for slot s to end, killing it past its time; reaps it. */
+static enum outcome finish(struct slot *s)
+{
+	for (;;) {
+		uint64_t t = now_ms() - s->started;
+		uint64_t limit = s->killed ? EXEC_TIMEOUT_MS + KILL_TIMEOUT_MS : EXEC_TIMEOUT_MS;
+		struct pollfd pfd = { .fd = s->pidfd, .events = POLLIN };
+
+		if (t >= limit) {
+			if (s->killed)
+				return UNKILLABLE;
+			kill(-s->pid, SIGKILL);
+			s->killed = true;
+			continue;
+		}
+		if (s->pidfd < 0 || poll(&pfd, 1, (int)(limit - t)) > 0) {
+			waitpid(s->pid, NULL, 0);
+			kill(-s->pid, SIGKILL);	/* the fork calls' stragglers */
+			if (s->pidfd >= 0)
+				close(s->pidfd);
+			s->pid = 0;
+			return s->killed ? TIMED_OUT : RAN;
+		}
+	}
+}
+
+/* Runs one program alone, for replay and minimisation. */
+static enum outcome run_one(struct slot *s, const struct fuzz_prog *p)
+{
+	if (start(s, p))
+		return RAN;
+	return finish(s);
+}
+
+/* --- coverage ---------------------------------------------------------------------- */
+
+static uint8_t *cover;		/* 2^24 bits */
+static uint64_t edges_total, edges_vaccel;
+
+static unsigned int merge(const struct fuzz_result *r)
+{
+	unsigned int fresh = 0;
+
+	for (uint32_t i = 0; i < r->nedges && i < FUZZ_RESULT_EDGES; i++) {
+		uint32_t h = r->edges[i], bit = h & ((1u << 24) - 1);
+
+		if (cover[bit >> 3] & (1u << (bit & 7)))
+			continue;
+		cover[bit >> 3] |= 1u << (bit & 7);
+		fresh++;
+		edges_total++;
+		if (h >> 31)
+			edges_vaccel++;
+	}
+	return fresh;
+}
+
+/* --- corpus and findings ------------------------------------------------------------ */
+
+static struct fuzz_prog *corpus;
+static unsigned int ncorpus;
+
+static uint64_t prog_hash(const struct fuzz_prog *p)
+{
+	uint64_t h = 1469598103934665603ull;
+	const uint8_t *b = (const uint8_t *)p->call;
+
+	for (size_t i = 0; i < p->ncalls * sizeof(p->call[0]); i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static void save(const char *dir, const char *prefix, const struct fuzz_prog *p,
+		 const char *comment, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s%016llx.prog", dir, prefix, (unsigned long long)prog_hash(p));
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	if (comment)
+		fprintf(f, "# %s\n", comment);
+	fuzz_print(f, p);
+	fclose(f);
+}
+
+static int load_file(const char *path, struct fuzz_prog *p)
+{
+	char text[16384], err[128];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	if (fuzz_parse(text, p, err, sizeof(err))) {
+		fprintf(stderr, "vaccel-fuzz: %s: %s\n", path, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void load_corpus(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && ncorpus < MAX_CORPUS) {
+		if (!strstr(e->d_name, ".prog"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!load_file(path, &corpus[ncorpus]))
+			ncorpus++;
+	}
+	closedir(d);
+}
+
+/* Does the program still produce a finding?  Tries a few times: races. */
+static bool reproduces(struct slot *s, const struct fuzz_prog *p, int tries, char *what,
+		       size_t len)
+{
+	char why[256];
+
+	while (tries--) {
+		enum outcome o = run_one(s, p);
+
+		if (o == UNKILLABLE) {
+			snprintf(what, len, "an executor SIGKILL did not end in %d s",
+				 KILL_TIMEOUT_MS / 1000);
+			return true;
+		}
+		if (kmsg_problem(what, len))
+			return true;
+		if (health_check(why, sizeof(why))) {
+			snprintf(what, len, "the device stopped working: %s", why);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Drops calls, last first, while the finding still reproduces. */
+static void minimise(struct slot *s, struct fuzz_prog *p)
+{
+	char what[512];
+
+	for (int i = (int)p->ncalls - 1; i >= 0; i--) {
+		struct fuzz_prog q = *p;
+
+		fuzz_remove_call(&q, (unsigned int)i);
+		if (reproduces(s, &q, 3, what, sizeof(what)))
+			*p = q;
+	}
+}
+
+static unsigned int nfindings;
+
+static void report_finding(struct slot *s, const struct fuzz_prog *p, const char *what,
+			   const char *dir)
+{
+	struct fuzz_prog m = *p;
+	char path[4096] = "";
+
+	nfindings++;
+	printf("fuzz: finding %u: %s\n", nfindings, what);
+	printf("fuzz: minimising a program of %u calls\n", m.ncalls);
+	fflush(stdout);
+	if (reproduces(s, &m, 3, (char[512]){ 0 }, 512))
+		minimise(s, &m);
+	else
+		printf("fuzz: the finding did not reproduce alone; the whole program follows\n");
+	if (dir)
+		save(dir, "finding-", &m, what, path, sizeof(path));
+	printf("=== vaccel: finding begin %s\n# %s\n", path[0] ? strrchr(path, '/') + 1 : "-", what);
+	fuzz_print(stdout, &m);
+	printf("=== vaccel: finding end\n");
+	fflush(stdout);
+	kmsg_problem((char[512]){ 0 }, 512);	/* what the minimisation logged */
+}
+
+/* --- the commands ---------------------------------------------------------------------- */
+
+static struct fuzz_result *shared_result(void)
+{
+	void *p = mmap(NULL, FUZZ_RESULT_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("vaccel-fuzz: mmap");
+		exit(2);
+	}
+	return p;
+}
+
+static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const char *corpus_dir,
+		   const char *findings_dir, bool feedback, bool dump)
+{
+	struct slot slots[MAX_PROCS] = { 0 };
+	uint64_t start_ms = now_ms(), next_report = start_ms + 10000, iter = 0, execs = 0;
+	uint64_t timeouts = 0, calls_done = 0, calls_ok = 0;
+	unsigned int running = 0;
+	char what[512], why[256];
+	bool stop = false;
+
+	cover = calloc(1, 1u << 21);
+	corpus = calloc(MAX_CORPUS, sizeof(*corpus));
+	if (!cover || !corpus)
+		return 2;
+	if (corpus_dir) {
+		mkdir(corpus_dir, 0755);
+		if (feedback)
+			load_corpus(corpus_dir);
+	}
+	if (findings_dir)
+		mkdir(findings_dir, 0755);
+	for (unsigned int i = 0; i < procs; i++)
+		slots[i].res = shared_result();
+	kmsg_open();
+	printf("fuzz: seed %llu, %llu s, %u executors, %s, %u corpus programs, devices %s%s%s\n",
+	       (unsigned long long)seed, (unsigned long long)seconds, procs,
+	       coverage ? "KCOV coverage" : "no coverage (no KCOV: blind)", ncorpus,
+	       dev.path[0], dev.files > 1 ? " " : "", dev.files > 1 ? dev.path[1] : "");
+	fflush(stdout);
+
+	while (!stop || running) {
+		/* Fill the free slots. */
+		for (unsigned int i = 0; i < procs && !stop; i++) {
+			struct fuzz_prog p;
+			struct fuzz_rng r;
+
+			if (slots[i].pid)
+				continue;
+			fuzz_seed(&r, seed, iter++);
+			if (feedback && ncorpus && fuzz_chance(&r, 70)) {
+				p = corpus[fuzz_below(&r, ncorpus)];
+				fuzz_mutate(&p, &r);
+			} else {
+				fuzz_generate(&p, &r);
+			}
+			if (!start(&slots[i], &p))
+				running++;
+		}
+		/* Wait for the oldest. */
+		for (unsigned int i = 0; i < procs; i++) {
+			struct slot *s = &slots[i];
+			enum outcome o;
+
+			if (!s->pid)
+				continue;
+			o = finish(s);
+			running--;
+			execs++;
+			calls_done += s->res->calls_done;
+			calls_ok += s->res->calls_ok;
+			if (o == TIMED_OUT)
+				timeouts++;
+			if (merge(s->res) && feedback && ncorpus < MAX_CORPUS) {
+				corpus[ncorpus++] = s->prog;
+				if (corpus_dir) {
+					char path[4096];
+
+					save(corpus_dir, "", &s->prog, NULL, path, sizeof(path));
+				}
+			}
+			if (o == UNKILLABLE) {
+				snprintf(what, sizeof(what), "an executor SIGKILL did not end in %d s",
+					 KILL_TIMEOUT_MS / 1000);
+				nfindings++;
+				printf("fuzz: finding %u: %s; the program:\n", nfindings, what);
+				fuzz_print(stdout, &s->prog);
+				stop = true;
+				break;
+			}
+			if (kmsg_problem(what, sizeof(what)) ||
+			    (execs % 200 == 0 && health_check(why, sizeof(why)) &&
+			     snprintf(what, sizeof(what), "the device stopped working: %s", why))) {
+				/* Let the others end, then minimise alone. */
+				for (unsigned int j = 0; j < procs; j++)
+					if (slots[j].pid && finish(&slots[j]) != UNKILLABLE)
+						running--;
+				running = 0;
+				report_finding(&slots[i], &s->prog, what, findings_dir);
+				if (nfindings >= 3)
+					stop = true;
+				break;
+			}
+		}
+		if (now_ms() >= next_report || (stop && !running)) {
+			uint64_t t = now_ms() - start_ms;
+
+			printf("fuzz: %4llu s  %7llu execs  %6.1f/s  edges %llu (vaccel %llu)  corpus %u  calls ok %llu/%llu  timeouts %llu  findings %u\n",
+			       (unsigned long long)(t / 1000), (unsigned long long)execs,
+			       t ? execs * 1000.0 / t : 0.0, (unsigned long long)edges_total,
+			       (unsigned long long)edges_vaccel, ncorpus,
+			       (unsigned long long)calls_ok, (unsigned long long)calls_done,
+			       (unsigned long long)timeouts, nfindings);
+			fflush(stdout);
+			next_report = now_ms() + 10000;
+		}
+		if (now_ms() - start_ms >= seconds * 1000)
+			stop = true;
+	}
+	if (!nfindings && health_check(why, sizeof(why))) {
+		nfindings++;
+		printf("fuzz: finding %u: the device stopped working: %s\n", nfindings, why);
+	}
+	if (dump) {
+		printf("=== vaccel: corpus begin\n");
+		for (unsigned int i = 0; i < ncorpus; i++) {
+			printf("=== vaccel: corpus program %016llx\n",
+			       (unsigned long long)prog_hash(&corpus[i]));
+			fuzz_print(stdout, &corpus[i]);
+		}
+		printf("=== vaccel: corpus end\n");
+	}
+	if (nfindings)
+		printf("not ok fuzz.campaign: %u findings in %llu executions\n", nfindings,
+		       (unsigned long long)execs);
+	else
+		printf("ok fuzz.campaign\n");
+	return nfindings ? 1 : 0;
+}
+
+static int cmd_replay(int argc, char **argv, int runs)
+{
+	struct slot s = { .res = shared_result() };
+	int failed = 0;
+
+	kmsg_open();
+	for (int i = 0; i < argc; i++) {
+		const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		struct fuzz_prog p;
+		char what[512];
+
+		if (load_file(argv[i], &p)) {
+			printf("not ok fuzz.replay.%s: cannot read or parse it\n", name);
+			failed++;
+			continue;
+		}
+		if (reproduces(&s, &p, runs, what, sizeof(what))) {
+			printf("not ok fuzz.replay.%s: %s\n", name, what);
+			failed++;
+		} else {
+			printf("ok fuzz.replay.%s\n", name);
+		}
+		fflush(stdout);
+	}
+	return failed ? 1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]\n"
+		"                       [--findings DIR] [--no-feedback] [--dump]\n"
+		"       vaccel-fuzz replay [--runs N] FILE...\n"
+		"       vaccel-fuzz gen [--seed N] [--count N]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "time", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "procs", required_argument, NULL, 'p' },
+		{ "corpus", required_argument, NULL, 'c' },
+		{ "findings", required_argument, NULL, 'f' },
+		{ "no-feedback", no_argument, NULL, 'n' },
+		{ "dump", no_argument, NULL, 'd' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "count", required_argument, NULL, 'k' },
+		{ 0 },
+	};
+	uint64_t seconds = 60, seed = 0, count = 10;
+	unsigned int procs = 2;
+	const char *corpus_dir = NULL, *findings_dir = NULL, *cmd;
+	bool feedback = true, dump = false;
+	int runs = 3, o;
+
+	if (argc < 2)
+		usage();
+	cmd = argv[1];
+	optind = 2;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 't': seconds = strtoull(optarg, NULL, 0); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'p': procs = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'c': corpus_dir = optarg; break;
+		case 'f': findings_dir = optarg; break;
+		case 'n': feedback = false; break;
+		case 'd': dump = true; break;
+		case 'r': runs = atoi(optarg); break;
+		case 'k': count = strtoull(optarg, NULL, 0); break;
+		default: usage();
+		}
+	}
+	if (procs < 1 || procs > MAX_PROCS) {
+		fprintf(stderr, "vaccel-fuzz: --procs must be 1 to %d\n", MAX_PROCS);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (!strcmp(cmd, "gen")) {
+		for (uint64_t i = 0; i < count; i++) {
+			struct fuzz_prog p;
+			struct fuzz_rng r;
+
+			fuzz_seed(&r, seed, i);
+			fuzz_generate(&p, &r);
+			printf("# seed %llu, program %llu\n", (unsigned long long)seed,
+			       (unsigned long long)i);
+			fuzz_print(stdout, &p);
+		}
+		return 0;
+	}
+	if (find_device())
+		return 2;
+	coverage = fuzz_kcov_available();
+	if (!strcmp(cmd, "run"))
+		return cmd_run(seconds, seed, procs, corpus_dir, findings_dir, feedback, dump);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc - optind, argv + optind, runs);
+	usage();
+	return 2;
+}
