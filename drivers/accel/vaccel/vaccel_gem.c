@@ -335,6 +335,12 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 		return -E2BIG;
 
 	shmem = drm_gem_shmem_create(drm, PAGE_ALIGN(args->size));
+	/*
+	 * shmem reports a failed inode allocation as -ENOSPC, which our uapi
+	 * keeps for the per-file handle limit: it is memory that ran out.
+	 */
+	if (PTR_ERR_OR_ZERO(shmem) == -ENOSPC)
+		return -ENOMEM;
 	if (IS_ERR(shmem))
 		return PTR_ERR(shmem);
 	vaccel_bo_account(&shmem->base);
