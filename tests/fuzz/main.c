@@ -198,7 +198,8 @@ static int kmsg = -1;
 /* The patterns of kernel_log_problems in scripts/lib.sh. */
 static const char *const problems[] = {
 	"WARNING:", "BUG:", "Oops", "general protection", "possible circular locking",
-	"possible recursive locking", "inconsistent lock state", "lockdep", "KASAN",
+	"possible recursive locking", "inconsistent lock state", "lockdep is turned off",
+	"DEBUG_LOCKS_WARN_ON", "KASAN",
 	"UBSAN", "ODEBUG", "suspected memory leak", "Call Trace", "kernel BUG",
 	"Kernel panic", "soft lockup", "hung_task", "blocked for more than",
 	"detected stall", "workqueue lockup", "refcount_t:", "list_add corruption",
@@ -231,6 +232,9 @@ static bool kmsg_problem(char *line, size_t len)
 		msg = msg ? msg + 1 : rec;
 		if (strchr(msg, '\n'))
 			*strchr(msg, '\n') = '\0';
+		/* A failed allocation reported by drm_sched_init(): handled. */
+		if (strstr(msg, "drm_sched_init: Failed to setup GPU scheduler--out of memory"))
+			continue;
 		for (size_t i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
 			if (strstr(msg, problems[i]) && !found) {
 				snprintf(line, len, "%.400s", msg);
