@@ -15,7 +15,12 @@
  *
  * A GPU mapping pins the pages it maps (vaccel_bo_pin()) and holds a
  * reference on the object, so the pages stay while the mapping exists, even
- * after the handle is closed.
+ * after the handle is closed.  The shmem helper makes a whole BO resident
+ * at once, for a CPU mmap as for a pin, in one loop that no signal stops:
+ * for a BO of gigabytes that held a killed process (and its mmap_lock) for
+ * minutes.  vaccel first faults the pages in itself, one at a time, and
+ * gives up with ``-EINTR`` at a fatal signal (vaccel_bo_populate()); the
+ * helper then finds them in the page cache.
  *
  * **Imports.**  An imported BO keeps the exporter's scatterlist mapped for
  * the device for its whole life, and needs no pinning.  vaccel reads it as
@@ -46,6 +51,8 @@
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
+#include <linux/shmem_fs.h>
 #include <linux/swiotlb.h>
 #include <linux/slab.h>
 
@@ -74,10 +81,47 @@ static void vaccel_gem_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->base);
 }
 
+/*
+ * Faults in every page of a shmem BO, one folio at a time, as
+ * drm_gem_get_pages() would (same mapping, same GFP flags, charged to the
+ * caller's memory cgroup), but stops at a fatal signal and lets others
+ * run.  The pages are not pinned: the helper's get_pages that follows finds
+ * them (or reads them back from swap).
+ */
+static int vaccel_bo_populate(struct vaccel_bo *bo)
+{
+	struct address_space *mapping = bo->base.base.filp->f_mapping;
+	pgoff_t i, npages = bo->base.base.size >> PAGE_SHIFT;
+
+	if (READ_ONCE(bo->base.pages))
+		return 0;
+	for (i = 0; i < npages; i++) {
+		struct folio *folio;
+
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		folio = shmem_read_folio_gfp(mapping, i, mapping_gfp_mask(mapping));
+		if (IS_ERR(folio))
+			return PTR_ERR(folio);
+		i = folio_next_index(folio) - 1;
+		folio_put(folio);
+		cond_resched();
+	}
+	return 0;
+}
+
 static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
-	if (to_vaccel_bo(obj)->flags & DRM_VACCEL_BO_NO_MMAP)
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+	int ret;
+
+	if (bo->flags & DRM_VACCEL_BO_NO_MMAP)
 		return -EPERM;
+	if (!obj->import_attach) {
+		ret = vaccel_bo_populate(bo);
+		if (ret)
+			return ret;
+	}
 	return drm_gem_shmem_object_mmap(obj, vma);
 }
 
@@ -263,8 +307,13 @@ err_free_pages:
  */
 int vaccel_bo_pin(struct vaccel_bo *bo)
 {
+	int ret;
+
 	if (vaccel_bo_is_imported(bo))
 		return 0;
+	ret = vaccel_bo_populate(bo);
+	if (ret)
+		return ret;
 	return drm_gem_shmem_pin(&bo->base);
 }
 
