@@ -114,35 +114,30 @@ int fuzz_call_by_name(const char *name)
 /* --- arguments ----------------------------------------------------------- */
 
 /* The value of an argument: a reference reads the result of its call. */
-static uint64_t val(struct fuzz_state *st, uint64_t a)
+static uint64_t val(struct fuzz_state *st, struct fuzz_arg a)
 {
-	if (FUZZ_IS_REF(a)) {
-		unsigned int n = a & 0xff;
-
-		return n < FUZZ_MAX_CALLS ? __atomic_load_n(&st->res[n], __ATOMIC_ACQUIRE) : 0;
-	}
-	if (FUZZ_IS_FD(a))
-		return (uint64_t)(int64_t)st->devfd[(a & 0xff) % FUZZ_DEVICE_FILES];
-	return a;
+	if (a.t == FT_REF)
+		return a.v < FUZZ_MAX_CALLS ? __atomic_load_n(&st->res[a.v], __ATOMIC_ACQUIRE) : 0;
+	if (a.t == FT_FD)
+		return (uint64_t)(int64_t)st->devfd[a.v % FUZZ_DEVICE_FILES];
+	return a.v;
 }
 
 /* An fd argument: results that are fds are stored as fd + 1, 0 for none. */
-static int fd_of(struct fuzz_state *st, uint64_t a)
+static int fd_of(struct fuzz_state *st, struct fuzz_arg a)
 {
-	if (FUZZ_IS_FD(a))
-		return st->devfd[(a & 0xff) % FUZZ_DEVICE_FILES];
-	if (FUZZ_IS_REF(a))
+	if (a.t == FT_FD)
+		return st->devfd[a.v % FUZZ_DEVICE_FILES];
+	if (a.t == FT_REF)
 		return (int)val(st, a) - 1;
-	return (int)a;
+	return (int)a.v;
 }
 
-static struct fuzz_map *map_of(struct fuzz_state *st, uint64_t a)
+static struct fuzz_map *map_of(struct fuzz_state *st, struct fuzz_arg a)
 {
-	unsigned int n = a & 0xff;
-
-	if (!FUZZ_IS_REF(a) || n >= FUZZ_MAX_CALLS)
+	if (a.t != FT_REF || a.v >= FUZZ_MAX_CALLS)
 		return NULL;
-	return &st->map[n];
+	return &st->map[a.v];
 }
 
 static uint64_t now_ns(void)
@@ -312,8 +307,12 @@ static uint64_t va_of(struct fuzz_state *st, uint64_t a)
 int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread)
 {
 	const struct fuzz_call *c = &st->prog->call[index];
-	const uint64_t *a = c->arg;
-	int fd = fd_of(st, a[0]);
+	const struct fuzz_arg *ta = c->arg;	/* typed, for resources */
+	uint64_t a[FUZZ_MAX_ARGS];		/* raw, for literals */
+	int fd = fd_of(st, ta[0]);
+
+	for (unsigned int i = 0; i < FUZZ_MAX_ARGS; i++)
+		a[i] = ta[i].v;
 	int ret = -1;
 
 	(void)thread;
@@ -334,7 +333,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		/* An answer larger than the buffer goes to a page that faults. */
 		static __thread uint8_t buf[8192];
 		struct drm_vaccel_query q = {
-			.type = (uint32_t)val(st, a[1]),
+			.type = (uint32_t)val(st, ta[1]),
 			.size = (uint32_t)a[2],
 			.data = a[2] <= sizeof(buf) ? (uintptr_t)buf : (uintptr_t)guard_page(),
 			.flags = (uint32_t)a[3],
@@ -355,7 +354,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_BO_INFO: {
 		struct drm_vaccel_bo_info b = {
-			.handle = (uint32_t)val(st, a[1]), .pad = (uint32_t)a[2],
+			.handle = (uint32_t)val(st, ta[1]), .pad = (uint32_t)a[2],
 		};
 
 		ret = xioctl(fd, DRM_IOCTL_VACCEL_BO_INFO, &b);
@@ -364,7 +363,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_BO_MMAP: {
-		struct drm_vaccel_bo_mmap_offset m = { .handle = (uint32_t)val(st, a[1]) };
+		struct drm_vaccel_bo_mmap_offset m = { .handle = (uint32_t)val(st, ta[1]) };
 		size_t len = a[2] ? (a[2] + 4095) & ~4095ull : 4096;
 		void *p;
 
@@ -384,24 +383,25 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_MUNMAP: {
-		struct fuzz_map *m = map_of(st, a[0]);
+		struct fuzz_map *m = map_of(st, ta[0]);
 		void *p = m ? __atomic_exchange_n(&m->ptr, NULL, __ATOMIC_ACQ_REL) : NULL;
 
 		ret = p ? munmap(p, m->len) : -1;
 		break;
 	}
 	case C_GEM_CLOSE: {
-		struct drm_gem_close g = { .handle = (uint32_t)val(st, a[1]) };
+		struct drm_gem_close g = { .handle = (uint32_t)val(st, ta[1]) };
 
 		ret = xioctl(fd, DRM_IOCTL_GEM_CLOSE, &g);
 		break;
 	}
 	case C_BIND_MAP: {
-		uint32_t sync = (uint32_t)val(st, a[6]);
+		uint32_t sync = (uint32_t)val(st, ta[6]);
 		struct drm_vaccel_vm_bind_op op = {
 			.op = DRM_VACCEL_VM_BIND_OP_MAP,
-			.flags = (uint32_t)a[5],
-			.handle = (uint32_t)val(st, a[1]),
+			/* Bit 8 is ours: wait for the syncobj instead of signalling it. */
+			.flags = (uint32_t)a[5] & ~(1u << 8),
+			.handle = (uint32_t)val(st, ta[1]),
 			.va = va_of(st, a[2]),
 			.size = a[3],
 			.bo_offset = a[4],
@@ -417,7 +417,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 			.size = a[2],
 		};
 
-		ret = vm_bind(fd, &op, 1, (uint32_t)val(st, a[3]), true);
+		ret = vm_bind(fd, &op, 1, (uint32_t)val(st, ta[3]), true);
 		break;
 	}
 	case C_BIND_RAW: {
@@ -461,13 +461,13 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_CTX_DESTROY: {
-		struct drm_vaccel_context_destroy d = { .handle = (uint32_t)val(st, a[1]) };
+		struct drm_vaccel_context_destroy d = { .handle = (uint32_t)val(st, ta[1]) };
 
 		ret = xioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_DESTROY, &d);
 		break;
 	}
 	case C_CTX_STATE: {
-		struct drm_vaccel_context_state s = { .handle = (uint32_t)val(st, a[1]) };
+		struct drm_vaccel_context_state s = { .handle = (uint32_t)val(st, ta[1]) };
 
 		ret = xioctl(fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &s);
 		if (!ret)
@@ -475,10 +475,10 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SUBMIT: {
-		struct drm_vaccel_sync w = { .handle = (uint32_t)val(st, a[4]) };
-		struct drm_vaccel_sync s = { .handle = (uint32_t)val(st, a[5]), .point = a[6] };
+		struct drm_vaccel_sync w = { .handle = (uint32_t)val(st, ta[4]) };
+		struct drm_vaccel_sync s = { .handle = (uint32_t)val(st, ta[5]), .point = a[6] };
 		struct drm_vaccel_submit sub = {
-			.context = (uint32_t)val(st, a[1]),
+			.context = (uint32_t)val(st, ta[1]),
 			.buffer_va = va_of(st, a[2]),
 			.buffer_size = a[3],
 		};
@@ -496,7 +496,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		struct fuzz_rng r;
 		uint32_t i;
 		struct drm_vaccel_submit sub = {
-			.context = (uint32_t)val(st, a[1]),
+			.context = (uint32_t)val(st, ta[1]),
 			.buffer_va = va_of(st, a[2]),
 			.buffer_size = a[3],
 		};
@@ -522,7 +522,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_WRITE_BUFFER:
 	case C_WRITE_KERNEL: {
-		struct fuzz_map *m = map_of(st, a[0]);
+		struct fuzz_map *m = map_of(st, ta[0]);
 
 		ret = m ? guarded_write(st, m, c->id == C_WRITE_KERNEL, (unsigned int)a[1],
 					(uint32_t)a[2]) : -1;
@@ -537,13 +537,13 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SYNCOBJ_DESTROY: {
-		struct drm_syncobj_destroy s = { .handle = (uint32_t)val(st, a[1]) };
+		struct drm_syncobj_destroy s = { .handle = (uint32_t)val(st, ta[1]) };
 
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &s);
 		break;
 	}
 	case C_SYNCOBJ_WAIT: {
-		uint32_t h = (uint32_t)val(st, a[1]);
+		uint32_t h = (uint32_t)val(st, ta[1]);
 		struct drm_syncobj_wait w = {
 			.handles = (uintptr_t)&h, .count_handles = 1,
 			.timeout_nsec = deadline(a[3]), .flags = (uint32_t)a[2],
@@ -553,7 +553,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SYNCOBJ_TIMELINE_WAIT: {
-		uint32_t h = (uint32_t)val(st, a[1]);
+		uint32_t h = (uint32_t)val(st, ta[1]);
 		uint64_t point = a[2];
 		struct drm_syncobj_timeline_wait w = {
 			.handles = (uintptr_t)&h, .points = (uintptr_t)&point,
@@ -565,7 +565,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SYNCOBJ_SIGNAL: {
-		uint32_t h = (uint32_t)val(st, a[1]);
+		uint32_t h = (uint32_t)val(st, ta[1]);
 		uint64_t point = a[2];
 
 		if (point) {
@@ -583,7 +583,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SYNCOBJ_RESET: {
-		uint32_t h = (uint32_t)val(st, a[1]);
+		uint32_t h = (uint32_t)val(st, ta[1]);
 		struct drm_syncobj_array s = { .handles = (uintptr_t)&h, .count_handles = 1 };
 
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_RESET, &s);
@@ -591,8 +591,8 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_SYNCOBJ_TRANSFER: {
 		struct drm_syncobj_transfer t = {
-			.dst_handle = (uint32_t)val(st, a[1]), .dst_point = a[2],
-			.src_handle = (uint32_t)val(st, a[3]), .src_point = a[4],
+			.dst_handle = (uint32_t)val(st, ta[1]), .dst_point = a[2],
+			.src_handle = (uint32_t)val(st, ta[3]), .src_point = a[4],
 			.flags = (uint32_t)a[5],
 		};
 
@@ -600,7 +600,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_SYNCOBJ_QUERY: {
-		uint32_t h = (uint32_t)val(st, a[1]);
+		uint32_t h = (uint32_t)val(st, ta[1]);
 		uint64_t point = 0;
 		struct drm_syncobj_timeline_array t = {
 			.handles = (uintptr_t)&h, .points = (uintptr_t)&point,
@@ -614,7 +614,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_SYNCOBJ_EXPORT: {
 		struct drm_syncobj_handle h = {
-			.handle = (uint32_t)val(st, a[1]), .flags = (uint32_t)a[2], .fd = -1,
+			.handle = (uint32_t)val(st, ta[1]), .flags = (uint32_t)a[2], .fd = -1,
 		};
 
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h);
@@ -624,7 +624,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_SYNCOBJ_IMPORT: {
 		struct drm_syncobj_handle h = {
-			.fd = fd_of(st, a[1]), .handle = (uint32_t)val(st, a[2]),
+			.fd = fd_of(st, ta[1]), .handle = (uint32_t)val(st, ta[2]),
 			.flags = (uint32_t)a[3],
 		};
 
@@ -635,7 +635,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	}
 	case C_PRIME_EXPORT: {
 		struct drm_prime_handle p = {
-			.handle = (uint32_t)val(st, a[1]),
+			.handle = (uint32_t)val(st, ta[1]),
 			.flags = (uint32_t)a[2] & 1 ? DRM_CLOEXEC | DRM_RDWR : (uint32_t)a[2],
 			.fd = -1,
 		};
@@ -646,7 +646,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		break;
 	}
 	case C_PRIME_IMPORT: {
-		struct drm_prime_handle p = { .fd = fd_of(st, a[1]) };
+		struct drm_prime_handle p = { .fd = fd_of(st, ta[1]) };
 
 		ret = xioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p);
 		if (!ret)

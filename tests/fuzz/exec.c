@@ -165,7 +165,7 @@ static void run_thread(struct fuzz_state *st, unsigned int thread, unsigned int 
 		if (skip_limit >= 0 && ran++ >= skip_limit)
 			break;
 		if (c->id == fork_id) {
-			unsigned int n = (unsigned int)(c->arg[0] % 8), skipped = 0;
+			unsigned int n = (unsigned int)(c->arg[0].v % 8), skipped = 0;
 			pid_t pid = fork();
 
 			if (pid == 0) {

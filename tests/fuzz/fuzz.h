@@ -35,11 +35,21 @@
 #define FUZZ_THREADS		2
 #define FUZZ_DEVICE_FILES	2
 
-/* An argument: a literal, or (REF | n) the result of call n. */
-#define FUZZ_REF		(1ull << 63)
-#define FUZZ_FD			(1ull << 62)	/* (FD | n): device file n */
-#define FUZZ_IS_REF(v)		(((v) & FUZZ_REF) != 0)
-#define FUZZ_IS_FD(v)		(!FUZZ_IS_REF(v) && ((v) & FUZZ_FD) != 0)
+/* An argument: a literal, the result of call n, or device file n. */
+enum fuzz_arg_type {
+	FT_LIT,
+	FT_REF,
+	FT_FD,
+};
+
+struct fuzz_arg {
+	uint64_t v;
+	uint8_t t;	/* enum fuzz_arg_type */
+};
+
+#define LIT(x)	((struct fuzz_arg){ (uint64_t)(x), FT_LIT })
+#define REF(n)	((struct fuzz_arg){ (uint64_t)(n), FT_REF })
+#define FD(n)	((struct fuzz_arg){ (uint64_t)(n), FT_FD })
 
 /* What an argument is, so that generation and mutation pick sensible values. */
 enum fuzz_arg_kind {
@@ -86,7 +96,7 @@ struct fuzz_call_desc {
 struct fuzz_call {
 	uint8_t id;
 	uint8_t thread;
-	uint64_t arg[FUZZ_MAX_ARGS];
+	struct fuzz_arg arg[FUZZ_MAX_ARGS];
 };
 
 struct fuzz_prog {

@@ -6,6 +6,7 @@
  *                   [--findings DIR] [--no-feedback] [--dump]
  *   vaccel-fuzz replay [--runs N] FILE...
  *   vaccel-fuzz gen [--seed N] [--count N]
+ *   vaccel-fuzz parse FILE...
  *
  * run: a campaign of S seconds.  P executors at a time (2 by default), each
  * a fresh process running one program (exec.c).  Program i of the
@@ -27,6 +28,9 @@
  * fuzz.replay.NAME` or `not ok ...` per file: the regression corpus.
  *
  * gen: prints the programs a seed generates.
+ *
+ * parse: checks that program files parse, and prints them as the fuzzer
+ * reads them (no device needed).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -39,6 +43,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -245,6 +250,58 @@ static bool kmsg_problem(char *line, size_t len)
 	return found;
 }
 
+/* --- the executors' memory cgroup --------------------------------------------------- */
+
+/*
+ * Executors run in a memory cgroup of their own, as syzkaller's do: a
+ * program that makes a BO of gigabytes resident meets ENOMEM at the
+ * cgroup's limit instead of pushing the whole VM into reclaim.
+ */
+#define FUZZ_CGROUP		"/sys/fs/cgroup/vaccel-fuzz"
+#define FUZZ_CGROUP_MEMORY	"1073741824"
+
+static bool cgroup_ready;
+
+static bool write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok;
+}
+
+static void cgroup_setup(void)
+{
+	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) &&
+	    mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		goto fail;
+	write_text("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	if (mkdir(FUZZ_CGROUP, 0755) && errno != EEXIST)
+		goto fail;
+	if (!write_text(FUZZ_CGROUP "/memory.max", FUZZ_CGROUP_MEMORY))
+		goto fail;
+	write_text(FUZZ_CGROUP "/memory.swap.max", "0");
+	cgroup_ready = true;
+	return;
+fail:
+	printf("fuzz: no memory cgroup for the executors (%s): running without a limit\n",
+	       strerror(errno));
+}
+
+static void cgroup_enter(void)
+{
+	char pid[32];
+
+	if (!cgroup_ready)
+		return;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	write_text(FUZZ_CGROUP "/cgroup.procs", pid);
+}
+
 /* --- running programs ------------------------------------------------------------ */
 
 struct slot {
@@ -268,6 +325,7 @@ static int start(struct slot *s, const struct fuzz_prog *p)
 		return -1;
 	if (s->pid == 0) {
 		setpgid(0, 0);
+		cgroup_enter();
 		fuzz_exec(&s->prog, &dev, s->res, coverage);
 		_exit(0);
 	}
@@ -275,6 +333,34 @@ static int start(struct slot *s, const struct fuzz_prog *p)
 	s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
 	s->started = now_ms();
 	return 0;
+}
+
+/* Where every thread of an executor that SIGKILL does not end is stuck. */
+static void print_stacks(pid_t pid)
+{
+	char path[384], line[256];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", (int)pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		printf("fuzz: thread %s of the executor is stuck in:\n", e->d_name);
+		while (fgets(line, sizeof(line), f))
+			printf("fuzz:     %s", line);
+		fclose(f);
+	}
+	closedir(d);
 }
 
 /* Waits for slot s to end, killing it past its time; reaps it. */
@@ -286,8 +372,10 @@ static enum outcome finish(struct slot *s)
 		struct pollfd pfd = { .fd = s->pidfd, .events = POLLIN };
 
 		if (t >= limit) {
-			if (s->killed)
+			if (s->killed) {
+				print_stacks(s->pid);
 				return UNKILLABLE;
+			}
 			kill(-s->pid, SIGKILL);
 			s->killed = true;
 			continue;
@@ -639,7 +727,8 @@ static void usage(void)
 		"usage: vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]\n"
 		"                       [--findings DIR] [--no-feedback] [--dump]\n"
 		"       vaccel-fuzz replay [--runs N] FILE...\n"
-		"       vaccel-fuzz gen [--seed N] [--count N]\n");
+		"       vaccel-fuzz gen [--seed N] [--count N]\n"
+		"       vaccel-fuzz parse FILE...\n");
 	exit(2);
 }
 
@@ -700,9 +789,25 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(cmd, "parse")) {
+		int bad = 0;
+
+		for (int i = optind; i < argc; i++) {
+			struct fuzz_prog p;
+
+			if (load_file(argv[i], &p)) {
+				bad = 1;
+				continue;
+			}
+			printf("# %s\n", argv[i]);
+			fuzz_print(stdout, &p);
+		}
+		return bad;
+	}
 	if (find_device())
 		return 2;
 	coverage = fuzz_kcov_available();
+	cgroup_setup();
 	if (!strcmp(cmd, "run"))
 		return cmd_run(seconds, seed, procs, corpus_dir, findings_dir, feedback, dump);
 	if (!strcmp(cmd, "replay"))

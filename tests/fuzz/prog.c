@@ -55,47 +55,19 @@ static int find_res(const struct fuzz_prog *p, unsigned int before,
 	return n ? found[fuzz_below(r, n)] : -1;
 }
 
-static uint64_t ref_or(const struct fuzz_prog *p, unsigned int at, enum fuzz_res_kind kind,
-		       struct fuzz_rng *r, uint64_t literal)
+static struct fuzz_arg ref_or(const struct fuzz_prog *p, unsigned int at,
+			       enum fuzz_res_kind kind, struct fuzz_rng *r, struct fuzz_arg literal)
 {
 	int i = find_res(p, at, kind, r);
 
 	if (i >= 0 && fuzz_chance(r, 90))
-		return FUZZ_REF | i;
+		return REF(i);
 	return literal;
 }
 
-static uint64_t gen_arg(const struct fuzz_prog *p, unsigned int at, enum fuzz_arg_kind k,
-			struct fuzz_rng *r)
+static uint64_t gen_literal(enum fuzz_arg_kind k, struct fuzz_rng *r)
 {
 	switch (k) {
-	case FA_FD:
-		if (fuzz_chance(r, 5))
-			return ref_or(p, at, FR_FD, r, FUZZ_FD | 0);
-		if (fuzz_chance(r, 2))
-			return fuzz_chance(r, 50) ? (uint64_t)-1 : 1000;
-		return FUZZ_FD | (fuzz_chance(r, 85) ? 0 : 1);
-	case FA_BO:
-		return ref_or(p, at, FR_BO, r, fuzz_below(r, 4) ? fuzz_below(r, 4) : 0xffffffff);
-	case FA_CTX:
-		return ref_or(p, at, FR_CTX, r, fuzz_below(r, 4));
-	case FA_SYNCOBJ:
-		if (fuzz_chance(r, 40))
-			return 0;
-		return ref_or(p, at, FR_SYNCOBJ, r, fuzz_below(r, 8));
-	case FA_DMABUF:
-		return ref_or(p, at, fuzz_chance(r, 80) ? FR_DMABUF : FR_SYNCFILE, r, 1000);
-	case FA_SYNCFILE:
-		return ref_or(p, at, fuzz_chance(r, 80) ? FR_SYNCFILE : FR_DMABUF, r, 1000);
-	case FA_ANYFD: {
-		static const enum fuzz_res_kind fds[] = { FR_DMABUF, FR_SYNCFILE, FR_FD };
-
-		if (fuzz_chance(r, 5))
-			return FUZZ_FD | fuzz_below(r, 2);
-		return ref_or(p, at, fds[fuzz_below(r, 3)], r, 1000);
-	}
-	case FA_MAP:
-		return ref_or(p, at, FR_MAP, r, 0);
 	case FA_SLOT:
 		if (fuzz_chance(r, 85))
 			return fuzz_below(r, 4);
@@ -126,11 +98,50 @@ static uint64_t gen_arg(const struct fuzz_prog *p, unsigned int at, enum fuzz_ar
 		return fuzz_chance(r, 50) ? FW_VALID : fuzz_below(r, FW_KINDS);
 	case FA_SEED:
 		return fuzz_next(r) & 0xffffffff;
+	default:
+		return 0;
 	}
 	return 0;
 }
 
-static int add(struct fuzz_prog *p, int id, unsigned int thread, const uint64_t *args)
+static struct fuzz_arg gen_arg(const struct fuzz_prog *p, unsigned int at,
+				enum fuzz_arg_kind k, struct fuzz_rng *r)
+{
+	switch (k) {
+	case FA_FD:
+		if (fuzz_chance(r, 5))
+			return ref_or(p, at, FR_FD, r, FD(0));
+		if (fuzz_chance(r, 2))
+			return LIT(fuzz_chance(r, 50) ? (uint64_t)-1 : 1000);
+		return FD(fuzz_chance(r, 85) ? 0 : 1);
+	case FA_BO:
+		return ref_or(p, at, FR_BO, r,
+			      LIT(fuzz_below(r, 4) ? fuzz_below(r, 4) : 0xffffffff));
+	case FA_CTX:
+		return ref_or(p, at, FR_CTX, r, LIT(fuzz_below(r, 4)));
+	case FA_SYNCOBJ:
+		if (fuzz_chance(r, 40))
+			return LIT(0);
+		return ref_or(p, at, FR_SYNCOBJ, r, LIT(fuzz_below(r, 8)));
+	case FA_DMABUF:
+		return ref_or(p, at, fuzz_chance(r, 80) ? FR_DMABUF : FR_SYNCFILE, r, LIT(1000));
+	case FA_SYNCFILE:
+		return ref_or(p, at, fuzz_chance(r, 80) ? FR_SYNCFILE : FR_DMABUF, r, LIT(1000));
+	case FA_ANYFD: {
+		static const enum fuzz_res_kind fds[] = { FR_DMABUF, FR_SYNCFILE, FR_FD };
+
+		if (fuzz_chance(r, 5))
+			return FD(fuzz_below(r, 2));
+		return ref_or(p, at, fds[fuzz_below(r, 3)], r, LIT(1000));
+	}
+	case FA_MAP:
+		return ref_or(p, at, FR_MAP, r, LIT(0));
+	default:
+		return LIT(gen_literal(k, r));
+	}
+}
+
+static int add(struct fuzz_prog *p, int id, unsigned int thread, const struct fuzz_arg *args)
 {
 	struct fuzz_call *c;
 
@@ -146,7 +157,7 @@ static int add(struct fuzz_prog *p, int id, unsigned int thread, const uint64_t 
 
 static void add_random_call(struct fuzz_prog *p, struct fuzz_rng *r)
 {
-	uint64_t args[FUZZ_MAX_ARGS] = { 0 };
+	struct fuzz_arg args[FUZZ_MAX_ARGS] = { 0 };
 	unsigned int total = 0, pick, i;
 	const struct fuzz_call_desc *d;
 
@@ -165,25 +176,25 @@ static void add_random_call(struct fuzz_prog *p, struct fuzz_rng *r)
 }
 
 #define CALL(name)	fuzz_call_by_name(name)
-#define REF(i)		(FUZZ_REF | (uint64_t)(i))
+#define ARGS(...)	((struct fuzz_arg[FUZZ_MAX_ARGS]){ __VA_ARGS__ })
 
 /*
  * A BO of @size mapped at @slot in the device file's VM, CPU-mapped;
  * returns the index of the mapping call, or -1 when the program is full.
  */
-static int snippet_bo(struct fuzz_prog *p, struct fuzz_rng *r, uint64_t fd, uint64_t slot,
-		      uint64_t size, unsigned int thread)
+static int snippet_bo(struct fuzz_prog *p, struct fuzz_rng *r, struct fuzz_arg fd,
+		      uint64_t slot, uint64_t size, unsigned int thread)
 {
+	struct fuzz_arg sync = fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : LIT(0);
 	int bo, map;
 
-	bo = add(p, CALL("bo_create"), thread, (uint64_t[FUZZ_MAX_ARGS]){ fd, size, 0 });
+	bo = add(p, CALL("bo_create"), thread, ARGS(fd, LIT(size), LIT(0)));
 	if (bo < 0)
 		return -1;
-	map = add(p, CALL("bo_mmap"), thread, (uint64_t[FUZZ_MAX_ARGS]){ fd, REF(bo), size, 0 });
-	if (add(p, CALL("bind_map"), thread, (uint64_t[FUZZ_MAX_ARGS]){
-			fd, REF(bo), slot, size, 0,
-			fuzz_chance(r, 10) ? fuzz_below(r, 4) : 0,
-			fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : 0 }) < 0)
+	map = add(p, CALL("bo_mmap"), thread, ARGS(fd, REF(bo), LIT(size), LIT(0)));
+	if (add(p, CALL("bind_map"), thread,
+		ARGS(fd, REF(bo), LIT(slot), LIT(size), LIT(0),
+		     LIT(fuzz_chance(r, 10) ? fuzz_below(r, 4) : 0), sync)) < 0)
 		return -1;
 	return map;
 }
@@ -191,70 +202,71 @@ static int snippet_bo(struct fuzz_prog *p, struct fuzz_rng *r, uint64_t fd, uint
 /* A DMA buffer written, mapped and submitted on a new or existing context. */
 static void snippet_submit(struct fuzz_prog *p, struct fuzz_rng *r, bool dispatch)
 {
-	uint64_t fd = FUZZ_FD | (fuzz_chance(r, 90) ? 0 : 1);
+	struct fuzz_arg fd = FD(fuzz_chance(r, 90) ? 0 : 1), wait, size;
 	unsigned int t = fuzz_chance(r, 75) ? 0 : 1;
 	int map, ctx, so = -1;
 
 	map = snippet_bo(p, r, fd, 0, 0x4000, t);
 	if (map < 0)
 		return;
-	add(p, CALL("write_buffer"), t, (uint64_t[FUZZ_MAX_ARGS]){
-		REF(map), gen_arg(p, p->ncalls, FA_KIND, r), fuzz_next(r) & 0xffffffff });
+	add(p, CALL("write_buffer"), t, ARGS(REF(map), gen_arg(p, p->ncalls, FA_KIND, r),
+					     LIT(fuzz_next(r) & 0xffffffff)));
 	if (dispatch) {
 		int kmap = snippet_bo(p, r, fd, 1, 0x4000, t);
 
 		if (kmap < 0)
 			return;
-		add(p, CALL("write_kernel"), t, (uint64_t[FUZZ_MAX_ARGS]){
-			REF(kmap), gen_arg(p, p->ncalls, FA_KIND, r), fuzz_next(r) & 0xffffffff });
+		add(p, CALL("write_kernel"), t, ARGS(REF(kmap), gen_arg(p, p->ncalls, FA_KIND, r),
+						     LIT(fuzz_next(r) & 0xffffffff)));
 	}
 	/* Mostly a data BO; without one, the buffer's data accesses fault. */
 	if (fuzz_chance(r, 70))
 		snippet_bo(p, r, fd, 2, 0x10000, t);
 	ctx = find_res(p, p->ncalls, FR_CTX, r);
 	if (ctx < 0 || fuzz_chance(r, 50))
-		ctx = add(p, CALL("ctx_create"), t, (uint64_t[FUZZ_MAX_ARGS]){
-			fd, dispatch || fuzz_chance(r, 70) ? 0 : 1, 7,
-			fuzz_chance(r, 90) ? fuzz_below(r, 2) : fuzz_below(r, 4), 0 });
+		ctx = add(p, CALL("ctx_create"), t,
+			  ARGS(fd, LIT(dispatch || fuzz_chance(r, 70) ? 0 : 1), LIT(7),
+			       LIT(fuzz_chance(r, 90) ? fuzz_below(r, 2) : fuzz_below(r, 4)),
+			       LIT(0)));
 	if (ctx < 0)
 		return;
 	if (fuzz_chance(r, 60))
-		so = add(p, CALL("syncobj_create"), t, (uint64_t[FUZZ_MAX_ARGS]){ fd, 0 });
-	add(p, CALL("submit"), t, (uint64_t[FUZZ_MAX_ARGS]){
-		fd, REF(ctx), 0, fuzz_chance(r, 80) ? 8 * (1 + fuzz_below(r, 64)) : gen_arg(p, 0, FA_SIZE, r),
-		fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : 0,
-		so >= 0 ? REF(so) : 0, fuzz_chance(r, 80) ? 0 : 1 + fuzz_below(r, 4) });
+		so = add(p, CALL("syncobj_create"), t, ARGS(fd, LIT(0)));
+	size = fuzz_chance(r, 80) ? LIT(8 * (1 + fuzz_below(r, 64))) : gen_arg(p, 0, FA_SIZE, r);
+	wait = fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : LIT(0);
+	add(p, CALL("submit"), t,
+	    ARGS(fd, REF(ctx), LIT(0), size, wait, so >= 0 ? REF(so) : LIT(0),
+		 LIT(fuzz_chance(r, 80) ? 0 : 1 + fuzz_below(r, 4))));
 	if (so >= 0 && fuzz_chance(r, 70))
-		add(p, CALL("syncobj_wait"), fuzz_chance(r, 80) ? t : !t, (uint64_t[FUZZ_MAX_ARGS]){
-			fd, REF(so), fuzz_chance(r, 50) ? 1 : 0, 50000000 });
+		add(p, CALL("syncobj_wait"), fuzz_chance(r, 80) ? t : !t,
+		    ARGS(fd, REF(so), LIT(fuzz_chance(r, 50) ? 1 : 0), LIT(50000000)));
 }
 
 /* A BO shared: exported, passed over the socket, imported, mapped. */
 static void snippet_share(struct fuzz_prog *p, struct fuzz_rng *r)
 {
-	int bo, dmabuf, fdr;
+	struct fuzz_arg fd_ref;
+	int bo, dmabuf, got;
 
-	bo = add(p, CALL("bo_create"), 0, (uint64_t[FUZZ_MAX_ARGS]){ FUZZ_FD | 0, 0x2000, 0 });
+	bo = add(p, CALL("bo_create"), 0, ARGS(FD(0), LIT(0x2000), LIT(0)));
 	if (bo < 0)
 		return;
-	dmabuf = add(p, CALL("prime_export"), 0, (uint64_t[FUZZ_MAX_ARGS]){ FUZZ_FD | 0, REF(bo), 1 });
+	dmabuf = add(p, CALL("prime_export"), 0, ARGS(FD(0), REF(bo), LIT(1)));
 	if (dmabuf < 0)
 		return;
-	fdr = REF(dmabuf);
+	fd_ref = REF(dmabuf);
 	if (fuzz_chance(r, 40)) {
-		add(p, CALL("send_fd"), 0, (uint64_t[FUZZ_MAX_ARGS]){ REF(dmabuf) });
-		fdr = add(p, CALL("recv_fd"), fuzz_below(r, 2), (uint64_t[FUZZ_MAX_ARGS]){ 0 });
-		if (fdr < 0)
+		add(p, CALL("send_fd"), 0, ARGS(REF(dmabuf)));
+		got = add(p, CALL("recv_fd"), fuzz_below(r, 2), ARGS(LIT(0)));
+		if (got < 0)
 			return;
-		fdr = REF(fdr);
+		fd_ref = REF(got);
 	}
-	add(p, CALL("prime_import"), fuzz_below(r, 2), (uint64_t[FUZZ_MAX_ARGS]){
-		FUZZ_FD | fuzz_below(r, 2), (uint64_t)fdr });
+	add(p, CALL("prime_import"), fuzz_below(r, 2), ARGS(FD(fuzz_below(r, 2)), fd_ref));
 	if (fuzz_chance(r, 50))
-		add(p, CALL("dmabuf_mmap"), 0, (uint64_t[FUZZ_MAX_ARGS]){ (uint64_t)fdr, 0x2000, 0 });
+		add(p, CALL("dmabuf_mmap"), 0, ARGS(fd_ref, LIT(0x2000), LIT(0)));
 	if (fuzz_chance(r, 50))
-		add(p, CALL("gem_close"), fuzz_below(r, 2), (uint64_t[FUZZ_MAX_ARGS]){
-			FUZZ_FD | 0, REF(bo) });
+		add(p, CALL("gem_close"), fuzz_below(r, 2), ARGS(FD(0), REF(bo)));
 }
 
 /* A syncobj signalled by a job, exported as a sync_file, imported again. */
@@ -262,18 +274,18 @@ static void snippet_syncfile(struct fuzz_prog *p, struct fuzz_rng *r)
 {
 	int so, sf;
 
-	so = add(p, CALL("syncobj_create"), 0, (uint64_t[FUZZ_MAX_ARGS]){
-		FUZZ_FD | 0, fuzz_chance(r, 30) });
+	so = add(p, CALL("syncobj_create"), 0, ARGS(FD(0), LIT(fuzz_chance(r, 30))));
 	if (so < 0)
 		return;
 	snippet_submit(p, r, false);
-	sf = add(p, CALL("syncobj_export"), 0, (uint64_t[FUZZ_MAX_ARGS]){
-		FUZZ_FD | 0, REF(so), fuzz_chance(r, 80) ? 1 /* EXPORT_SYNC_FILE */ : 0 });
+	/* 1: DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE */
+	sf = add(p, CALL("syncobj_export"), 0,
+		 ARGS(FD(0), REF(so), LIT(fuzz_chance(r, 80) ? 1 : 0)));
 	if (sf < 0)
 		return;
-	add(p, CALL("syncfile_poll"), 1, (uint64_t[FUZZ_MAX_ARGS]){ REF(sf), 10000000 });
-	add(p, CALL("syncobj_import"), 0, (uint64_t[FUZZ_MAX_ARGS]){
-		FUZZ_FD | 0, REF(sf), REF(so), fuzz_chance(r, 80) ? 1 : 0 });
+	add(p, CALL("syncfile_poll"), 1, ARGS(REF(sf), LIT(10000000)));
+	add(p, CALL("syncobj_import"), 0,
+	    ARGS(FD(0), REF(sf), REF(so), LIT(fuzz_chance(r, 80) ? 1 : 0)));
 }
 
 void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r)
@@ -308,15 +320,15 @@ void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r)
 		/* A fork in the middle: the child runs a few calls and exits. */
 		unsigned int at = 1 + fuzz_below(r, p->ncalls - 1);
 		struct fuzz_call fork_call = { .id = CALL("fork"), .thread = 0,
-					       .arg = { 1 + fuzz_below(r, 4) } };
+					       .arg = { LIT(1 + fuzz_below(r, 4)) } };
 
 		memmove(&p->call[at + 1], &p->call[at], (p->ncalls - at) * sizeof(p->call[0]));
 		p->ncalls++;
 		p->call[at] = fork_call;
 		for (unsigned int i = at + 1; i < p->ncalls; i++)
 			for (unsigned int a = 0; a < FUZZ_MAX_ARGS; a++)
-				if (FUZZ_IS_REF(p->call[i].arg[a]) && (p->call[i].arg[a] & 0xff) >= at)
-					p->call[i].arg[a]++;
+				if (p->call[i].arg[a].t == FT_REF && p->call[i].arg[a].v >= at)
+					p->call[i].arg[a].v++;
 	}
 }
 
@@ -329,14 +341,14 @@ void fuzz_remove_call(struct fuzz_prog *p, unsigned int i)
 	p->ncalls--;
 	for (unsigned int j = i; j < p->ncalls; j++) {
 		for (unsigned int a = 0; a < FUZZ_MAX_ARGS; a++) {
-			uint64_t *v = &p->call[j].arg[a];
+			struct fuzz_arg *v = &p->call[j].arg[a];
 
-			if (!FUZZ_IS_REF(*v))
+			if (v->t != FT_REF)
 				continue;
-			if ((*v & 0xff) == i)
-				*v = 0;
-			else if ((*v & 0xff) > i)
-				(*v)--;
+			if (v->v == i)
+				*v = LIT(0);
+			else if (v->v > i)
+				v->v--;
 		}
 	}
 }
@@ -394,14 +406,14 @@ void fuzz_print(FILE *f, const struct fuzz_prog *p)
 			fprintf(f, "@%u ", c->thread);
 		fprintf(f, "%s", d->name);
 		for (unsigned int a = 0; a < d->nargs; a++) {
-			uint64_t v = c->arg[a];
+			struct fuzz_arg v = c->arg[a];
 
-			if (FUZZ_IS_REF(v))
-				fprintf(f, " r%u", (unsigned int)(v & 0xff));
-			else if (FUZZ_IS_FD(v))
-				fprintf(f, " fd%u", (unsigned int)(v & 0xff));
+			if (v.t == FT_REF)
+				fprintf(f, " r%llu", (unsigned long long)v.v);
+			else if (v.t == FT_FD)
+				fprintf(f, " fd%llu", (unsigned long long)v.v);
 			else
-				fprintf(f, " 0x%llx", (unsigned long long)v);
+				fprintf(f, " 0x%llx", (unsigned long long)v.v);
 		}
 		fprintf(f, "\n");
 	}
@@ -446,19 +458,24 @@ int fuzz_parse(const char *text, struct fuzz_prog *p, char *err, size_t errlen)
 		}
 		c.id = id;
 		while ((tok = strtok_r(NULL, " \t\r", &save))) {
-			uint64_t v;
+			struct fuzz_arg v;
 
 			if (a >= fuzz_calls[id].nargs)
 				goto bad;
 			if (tok[0] == 'r' && isdigit((unsigned char)tok[1]))
-				v = FUZZ_REF | strtoull(tok + 1, NULL, 10);
+				v = REF(strtoull(tok + 1, NULL, 10));
 			else if (!strncmp(tok, "fd", 2) && isdigit((unsigned char)tok[2]))
-				v = FUZZ_FD | strtoull(tok + 2, NULL, 10);
+				v = FD(strtoull(tok + 2, NULL, 10));
 			else
-				v = strtoull(tok, NULL, 0);
-			if (FUZZ_IS_REF(v) && (v & 0xff) >= p->ncalls) {
-				snprintf(err, errlen, "line %u: r%u is not an earlier call", lineno,
-					 (unsigned int)(v & 0xff));
+				v = LIT(strtoull(tok, NULL, 0));
+			if (v.t == FT_REF && v.v >= p->ncalls) {
+				snprintf(err, errlen, "line %u: r%llu is not an earlier call", lineno,
+					 (unsigned long long)v.v);
+				return -1;
+			}
+			if (v.t == FT_FD && v.v >= FUZZ_DEVICE_FILES) {
+				snprintf(err, errlen, "line %u: fd%llu: there are %d device files",
+					 lineno, (unsigned long long)v.v, FUZZ_DEVICE_FILES);
 				return -1;
 			}
 			c.arg[a++] = v;
