@@ -3,14 +3,19 @@
 #
 # check.sh - everything `make check` runs, in order, each step counted:
 #
-#   build     module with W=1 (no warning allowed), libvaccel, tools, VM tests
+#   build     the debug kernel (once per machine, cached), the module with
+#             W=1 against the stock headers and against the debug kernel
+#             (no warning allowed), libvaccel, tools, VM tests, vaccel-fuzz
 #   static    sparse on the module, checkpatch --strict on every kernel file
 #   host      tests/host: uapi layout on 32 and 64 bit, exported symbols, ...
 #   isa       tests/isa: soft-float and the RV64 interpreter against
 #             qemu-riscv64
 #   docs      the Sphinx build, warnings are errors
 #   kunit     the KUnit suites under UML with lockdep
-#   vm        the end-to-end tests in the dev VM
+#   vm        the whole VM plan on the debug kernel (sanitizers, kmemleak,
+#             fault injection, the fuzzer's regressions and a short
+#             fixed-seed campaign), then the smoke subset on the stock
+#             kernel users load, its results named stock.*
 #
 # Every check prints `ok <name>` or `not ok <name>: <why>`; the last line is
 # `N passed, N failed`, and the exit status is 1 if anything failed.
@@ -55,6 +60,14 @@ if grep -q -E 'warning:|error:' "$logs/module.log"; then
 	grep -E 'warning:|error:' "$logs/module.log" | head -n 20 | sed 's/^/    /'
 else
 	report "ok build.module_w1_warnings"
+fi
+step build.debug_kernel "$logs/debug-kernel.log" scripts/debug-kernel/build.sh
+step build.module_debug_w1 "$logs/module-debug.log" make --no-print-directory module-debug W=1
+if grep -q -E 'warning:|error:' "$logs/module-debug.log"; then
+	report "not ok build.module_debug_w1_warnings: see $logs/module-debug.log"
+	grep -E 'warning:|error:' "$logs/module-debug.log" | head -n 20 | sed 's/^/    /'
+else
+	report "ok build.module_debug_w1_warnings"
 fi
 step build.umd "$logs/umd.log" make --no-print-directory umd
 step build.vmtests "$logs/vmtests.log" make --no-print-directory vmtests
@@ -118,10 +131,16 @@ scripts/kunit.sh >"$logs/kunit.log" 2>&1
 grep -v '^ok ' "$logs/kunit.log" | tail -n 60
 collect "$logs/kunit.log"
 
-info "VM tests"
-scripts/vm.sh test >"$logs/vm.log" 2>&1
+info "VM tests on the debug kernel"
+VACCEL_KERNEL=debug scripts/vm.sh test >"$logs/vm.log" 2>&1
 grep -v -E '^ok |^\[' "$logs/vm.log" | tail -n 80
 collect "$logs/vm.log"
+
+info "VM smoke tests on the stock kernel"
+VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
+sed -E 's/^(ok|not ok) /\1 stock./' "$logs/vm-stock.log" >"$logs/vm-stock.results"
+grep -v -E '^ok |^\[' "$logs/vm-stock.results" | tail -n 40
+collect "$logs/vm-stock.results"
 
 passed=$(grep -c '^ok ' "$results")
 failed=$(grep -c '^not ok ' "$results")

@@ -24,7 +24,8 @@
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
 #
-# VACCEL_VM_PLAN=smoke runs the plan's smoke subset instead of all of it.
+# VACCEL_VM_PLAN=smoke runs the plan's smoke subset instead of all of it;
+# SOAK_S sets the length of the plan's soak (60 s by default).
 
 # Besides the tests of the plan, a test run fails if the kernel log shows a
 # WARNING, BUG, Oops, lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a drm
@@ -51,7 +52,7 @@ stock)
 	moddir=$VACCEL_KIMAGE/lib/modules/$VACCEL_KREL
 	vmlinuz=$VACCEL_KIMAGE/boot/vmlinuz-$VACCEL_KREL
 	ko=$build/vaccel.ko
-	timeout_s=${VACCEL_VM_TIMEOUT:-1200}
+	timeout_s=${VACCEL_VM_TIMEOUT:-$((1200 + ${SOAK_S:-60}))}
 	extra_args=
 	[ -f "$vmlinuz" ] || die "no kernel image at $vmlinuz: run scripts/install-deps.sh"
 	[ -f "$ko" ] || die "no $ko: run make first"
@@ -65,7 +66,9 @@ debug)
 	moddir=$VACCEL_DEBUG_KDIR
 	vmlinuz=$VACCEL_DEBUG_IMAGE
 	ko=$build/debug/vaccel.ko
-	timeout_s=${VACCEL_VM_TIMEOUT:-3600}
+	# The whole plan takes some 12 min here; a long soak or fuzzing
+	# session adds its own length.
+	timeout_s=${VACCEL_VM_TIMEOUT:-$((3600 + ${SOAK_S:-60} + ${FUZZ_S:-0}))}
 	# Every KASAN report, not only the first; the console at full speed.
 	extra_args="kasan_multi_shot"
 	[ -f "$vmlinuz" ] || die "no debug kernel image at $vmlinuz: run scripts/debug-kernel/build.sh"
@@ -222,7 +225,7 @@ run_qemu() {
 	timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\"" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\"" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
 		</dev/null
 }

@@ -26,9 +26,17 @@ vt_check() {
 }
 
 # vt_load [PARAM=VALUE...]: load the module, export the expected topology.
+# On the debug kernel (KASAN, KCOV) the engines run some ten to thirty
+# times slower: a load that does not set them gets a hang timeout of 20 s
+# instead of 2 s and a time limit of 5 min instead of 30 s, so that long
+# workgroups and kernels are not taken for hangs.
 vt_load() {
 	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
 	VT_TIMEOUT_MS=2000 VT_TIMESLICE_MS=10 VT_GRANULARITY=
+	topo="$*"
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		set -- timeout_ms=20000 time_limit_ms=300000 "$@"
+	fi
 	for p in "$@"; do
 		case "$p" in
 		devices=*) VT_DEVICES=${p#*=} ;;
@@ -43,7 +51,6 @@ vt_load() {
 	done
 	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
 	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY
-	topo="$*"
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
 
@@ -100,6 +107,7 @@ run_execution() {
 	vt_run test_context
 	vt_run test_packets
 	vt_run test_submit
+	vt_run test_syncobj
 	vt_run test_queue
 	vt_run test_async_bind
 	vt_run test_stress
@@ -144,10 +152,38 @@ run_memory() {
 	vt_run test_mem_leak
 }
 
+# The smoke subset (plan=smoke on the kernel command line, vm.sh's
+# VACCEL_VM_PLAN=smoke): what `make check` runs on the stock kernel, which
+# users load, after the whole plan ran on the debug kernel.  One load of
+# each kind of work: queries, memory, submission, scheduling, compute,
+# teardown.
+if [ "${plan:-full}" = smoke ]; then
+	vt_load
+	run_all
+	vt_run test_bo
+	vt_run test_vm_bind
+	vt_run test_prime
+	vt_run test_foreign
+	vt_run test_submit
+	vt_run test_syncobj
+	vt_run test_kill
+	vt_run test_sched params high_overtakes_low preempted_copy_fill_exact
+	vt_run test_dispatch global_ids_partial_workgroups barrier_and_local_memory \
+		fault_unmapped_store preempted_at_instructions_bit_identical
+	vt_run test_kernels
+	vt_run test_mem_leak
+	vt_unload
+	vt_load
+	vt_run test_teardown
+	vt_unload
+	exit 0
+fi
+
 # The default topology: one device, 2 compute, 1 copy, 48-bit VA.
 vt_load
 run_all
 run_memory
+vt_run test_isolation
 vt_run test_limits
 run_execution
 run_scheduling
@@ -160,6 +196,15 @@ vt_unload
 # module and loads it again with the defaults.
 vt_load
 vt_run test_teardown
+vt_unload
+
+# Robustness: 200 processes killed at random points, then the soak, SOAK_S
+# seconds of mixed load from several processes (soak_s on the kernel
+# command line, 60 by default), with faults and hangs detected quickly.
+vt_load timeout_ms=300
+vt_run test_soak abrupt_exit
+export VT_SOAK_S=${soak_s:-60}
+vt_run test_soak soak
 vt_unload
 
 # Hangs with a short timeout: detection, bans, recovery of the innocent,
@@ -249,6 +294,25 @@ vt_load_refused time_limit_ms=99
 vt_load_refused time_limit_ms=86400001
 vt_load_refused dispatch_slice=63
 vt_load_refused dispatch_slice=1048577
+
+# The debug kernel's own checks: systematic fault injection (failslab and
+# fail_usercopy through fail-nth), then vaccel-fuzz: its regression corpus
+# and a short campaign from a fixed seed, without feedback so that the
+# programs are the same on every run.
+if [ -d /sys/kernel/debug/failslab ]; then
+	vt_load
+	vt_run test_fail_nth
+	vt_run test_fail_nth summary
+	vt_unload
+fi
+if [ -e /sys/kernel/debug/kcov ]; then
+	vt_load devices=2 timeout_ms=200 time_limit_ms=1000
+	if ls /vaccel/fuzz-regressions/*.prog >/dev/null 2>&1; then
+		vaccel-fuzz replay /vaccel/fuzz-regressions/*.prog
+	fi
+	vaccel-fuzz run --time "${fuzz_check_s:-60}" --seed 1 --no-feedback
+	vt_unload
+fi
 
 # Load and unload repeatedly: nothing may accumulate or leak.
 i=0
