@@ -205,6 +205,13 @@ static int op_bo_create(struct fn *f)
 	return vt_bo_create_raw(f->d.fd, 64 * VT_KIB, 0, &f->out, NULL);
 }
 
+static int op_bo_info(struct fn *f)
+{
+	struct drm_vaccel_bo_info info;
+
+	return vt_bo_info_raw(f->d.fd, f->bo, &info);
+}
+
 static void undo_gem_close(struct fn *f)
 {
 	vt_gem_close(f->d.fd, f->out);
@@ -311,6 +318,13 @@ static void setup_busy_ctx(struct fn *f)
 	vt_submit(f->d.fd, f->ctx, &f->cmd, 0, 0);
 	vt_pkt_nop(&f->cmd, 1);
 	vt_submit(f->d.fd, f->ctx, &f->cmd, 0, 0);
+}
+
+static int op_ctx_state(struct fn *f)
+{
+	struct drm_vaccel_context_state st;
+
+	return vt_ctx_state_raw(f->d.fd, f->ctx, 0, &st);
 }
 
 static int op_ctx_destroy(struct fn *f)
@@ -441,11 +455,13 @@ static int op_close_full(struct fn *f)
 SWEEP(open, none, op_open, undo_close)
 SWEEP(query, none, op_query, NULL)
 SWEEP(bo_create, none, op_bo_create, undo_gem_close)
+SWEEP(bo_info, setup_bo, op_bo_info, NULL)
 SWEEP(bo_mmap, setup_bo, op_mmap, undo_munmap)
 SWEEP(vm_bind_map, setup_bo, op_map, undo_unmap)
 SWEEP(vm_bind_unmap_split, setup_mapped, op_unmap_split, undo_remap_middle)
 SWEEP(vm_bind_async, setup_async, op_map_async, undo_async)
 SWEEP(context_create, none, op_ctx_create, undo_ctx_destroy)
+SWEEP(context_state, setup_busy_ctx, op_ctx_state, NULL)
 SWEEP(context_destroy_busy, setup_busy_ctx, op_ctx_destroy, NULL)
 SWEEP(submit, setup_submit, op_submit, undo_submit_wait)
 SWEEP(prime_export, setup_bo, op_prime_export, undo_close)
