@@ -26,13 +26,14 @@
 #
 # VACCEL_VM_PLAN=smoke runs the plan's smoke subset instead of all of it;
 # SOAK_S sets the length of the plan's soak (60 s by default).
-
+#
 # Besides the tests of the plan, a test run fails if the kernel log shows a
 # WARNING, BUG, Oops, lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a drm
 # *ERROR* line, or a taint other than O (out-of-tree module) and E
 # (unsigned module), if kmemleak (debug kernel) finds a leak in its scan at
-# the end of the plan, or if the VM never reaches the end of the plan.  TCG by default; KVM when /dev/kvm exists and a probe
-# boot with it works (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
+# the end of the plan, or if the VM never reaches the end of the plan.
+# TCG by default; KVM when /dev/kvm exists and a probe boot with it works
+# (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,10 +67,10 @@ debug)
 	moddir=$VACCEL_DEBUG_KDIR
 	vmlinuz=$VACCEL_DEBUG_IMAGE
 	ko=$build/debug/vaccel.ko
-	# The whole plan takes some 12 min here; a long soak or fuzzing
+	# The whole plan takes some 15 min here; a long soak or fuzzing
 	# session adds its own length.
 	timeout_s=${VACCEL_VM_TIMEOUT:-$((3600 + ${SOAK_S:-60} + ${FUZZ_S:-0}))}
-	# Every KASAN report, not only the first; the console at full speed.
+	# Every KASAN report, not only the first.
 	extra_args="kasan_multi_shot"
 	[ -f "$vmlinuz" ] || die "no debug kernel image at $vmlinuz: run scripts/debug-kernel/build.sh"
 	[ -f "$ko" ] || die "no $ko: run make module-debug first"
