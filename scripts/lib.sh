@@ -19,11 +19,10 @@ load_kernel_env() {
 # run never shows: warnings and oopses, lock, memory and object sanitizer
 # reports (lockdep, KASAN, UBSAN, DEBUG_OBJECTS' ODEBUG, kmemleak), stalls,
 # and the errors DRM prints with drm_err() ("[drm] *ERROR* ...", such as
-# drm_sched's push to a killed entity).  Prints nothing when clean.
-# One *ERROR* line is not a problem: drm_sched_init() reports a failed
-# allocation with it, which the fault-injection sweep causes on purpose
-# and the caller handles (context creation fails with ENOMEM).
+# drm_sched's push to a killed entity).  Prints nothing when clean.  The
+# patterns live in scripts/kernel-log/, which vaccel-fuzz reads too.
 kernel_log_problems() {
-	grep -E 'WARNING:|BUG:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lockdep is turned off|DEBUG_LOCKS_WARN_ON|KASAN|UBSAN|ODEBUG|suspected memory leak|Call Trace|kernel BUG|Kernel panic|soft lockup|hung_task|blocked for more than|detected stall|workqueue lockup|refcount_t:|list_add corruption|list_del corruption|\*ERROR\*' |
-		grep -v -F 'drm_sched_init: Failed to setup GPU scheduler--out of memory' || true
+	local rule
+	rule=$(dirname "${BASH_SOURCE[0]}")/kernel-log
+	grep -E -f "$rule/problems" | grep -v -F -f "$rule/allowed" || true
 }

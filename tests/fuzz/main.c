@@ -3,8 +3,8 @@
  * main.c - vaccel-fuzz: the manager.
  *
  *   vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]
- *                   [--findings DIR] [--no-feedback] [--dump]
- *   vaccel-fuzz replay [--runs N] FILE...
+ *                   [--findings DIR] [--no-feedback] [--dump] [--log-rule DIR]
+ *   vaccel-fuzz replay [--runs N] [--log-rule DIR] FILE...
  *   vaccel-fuzz gen [--seed N] [--count N]
  *   vaccel-fuzz parse FILE...
  *
@@ -13,8 +13,9 @@
  * campaign comes from the random stream (seed, i): a new program, or a
  * mutation of one of the corpus.  A program whose run reaches an edge no
  * earlier run reached joins the corpus (and DIR, if given).  After every
- * run the manager reads the kernel log; a report in it (the rules of
- * scripts/lib.sh: WARNING, BUG, KASAN, UBSAN, lockdep, ODEBUG, kmemleak,
+ * run the manager reads the kernel log; a report in it (the rule of
+ * scripts/kernel-log/, which the runners use too, /vaccel/kernel-log in
+ * the dev VM: WARNING, BUG, KASAN, UBSAN, lockdep, ODEBUG, kmemleak,
  * *ERROR*), an executor that SIGKILL cannot end, or a device that stops
  * doing simple work, is a finding: the program is minimised (calls
  * dropped one at a time while the finding still reproduces) and saved.
@@ -38,6 +39,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,16 +202,71 @@ out:
 
 static int kmsg = -1;
 
-/* The patterns of kernel_log_problems in scripts/lib.sh. */
-static const char *const problems[] = {
-	"WARNING:", "BUG:", "Oops", "general protection", "possible circular locking",
-	"possible recursive locking", "inconsistent lock state", "lockdep is turned off",
-	"DEBUG_LOCKS_WARN_ON", "KASAN",
-	"UBSAN", "ODEBUG", "suspected memory leak", "Call Trace", "kernel BUG",
-	"Kernel panic", "soft lockup", "hung_task", "blocked for more than",
-	"detected stall", "workqueue lockup", "refcount_t:", "list_add corruption",
-	"list_del corruption", "*ERROR*",
-};
+/*
+ * The rule of scripts/kernel-log/ (the runners' kernel_log_problems()):
+ * "problems" holds extended regular expressions, "allowed" fixed strings
+ * that excuse a matching line.  The dev VM has it in /vaccel/kernel-log.
+ */
+#define MAX_RULES	64
+
+static regex_t problems[MAX_RULES];
+static char *allowed[MAX_RULES];
+static unsigned int nproblems, nallowed;
+
+static int load_lines(const char *dir, const char *name, bool regex)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "vaccel-fuzz: %s: %s (--log-rule names the directory)\n", path,
+			strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		if (regex && nproblems < MAX_RULES) {
+			if (regcomp(&problems[nproblems], line, REG_EXTENDED | REG_NOSUB)) {
+				fprintf(stderr, "vaccel-fuzz: %s: bad pattern '%s'\n", path, line);
+				fclose(f);
+				return -1;
+			}
+			nproblems++;
+		} else if (!regex && nallowed < MAX_RULES) {
+			allowed[nallowed++] = strdup(line);
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int load_log_rule(const char *dir)
+{
+	if (load_lines(dir, "problems", true) || load_lines(dir, "allowed", false))
+		return -1;
+	if (!nproblems) {
+		fprintf(stderr, "vaccel-fuzz: %s/problems has no pattern\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static bool log_line_is_problem(const char *msg)
+{
+	unsigned int i;
+
+	for (i = 0; i < nallowed; i++)
+		if (strstr(msg, allowed[i]))
+			return false;
+	for (i = 0; i < nproblems; i++)
+		if (!regexec(&problems[i], msg, 0, NULL, 0))
+			return true;
+	return false;
+}
 
 static void kmsg_open(void)
 {
@@ -237,14 +294,9 @@ static bool kmsg_problem(char *line, size_t len)
 		msg = msg ? msg + 1 : rec;
 		if (strchr(msg, '\n'))
 			*strchr(msg, '\n') = '\0';
-		/* A failed allocation reported by drm_sched_init(): handled. */
-		if (strstr(msg, "drm_sched_init: Failed to setup GPU scheduler--out of memory"))
-			continue;
-		for (size_t i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
-			if (strstr(msg, problems[i]) && !found) {
-				snprintf(line, len, "%.400s", msg);
-				found = true;
-			}
+		if (!found && log_line_is_problem(msg)) {
+			snprintf(line, len, "%.400s", msg);
+			found = true;
 		}
 	}
 	return found;
@@ -725,8 +777,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]\n"
-		"                       [--findings DIR] [--no-feedback] [--dump]\n"
-		"       vaccel-fuzz replay [--runs N] FILE...\n"
+		"                       [--findings DIR] [--no-feedback] [--dump] [--log-rule DIR]\n"
+		"       vaccel-fuzz replay [--runs N] [--log-rule DIR] FILE...\n"
 		"       vaccel-fuzz gen [--seed N] [--count N]\n"
 		"       vaccel-fuzz parse FILE...\n");
 	exit(2);
@@ -744,11 +796,13 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, 'd' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "count", required_argument, NULL, 'k' },
+		{ "log-rule", required_argument, NULL, 'l' },
 		{ 0 },
 	};
 	uint64_t seconds = 60, seed = 0, count = 10;
 	unsigned int procs = 2;
 	const char *corpus_dir = NULL, *findings_dir = NULL, *cmd;
+	const char *log_rule = "/vaccel/kernel-log";
 	bool feedback = true, dump = false;
 	int runs = 3, o;
 
@@ -767,6 +821,7 @@ int main(int argc, char **argv)
 		case 'd': dump = true; break;
 		case 'r': runs = atoi(optarg); break;
 		case 'k': count = strtoull(optarg, NULL, 0); break;
+		case 'l': log_rule = optarg; break;
 		default: usage();
 		}
 	}
@@ -804,7 +859,7 @@ int main(int argc, char **argv)
 		}
 		return bad;
 	}
-	if (find_device())
+	if (load_log_rule(log_rule) || find_device())
 		return 2;
 	coverage = fuzz_kcov_available();
 	cgroup_setup();
