@@ -102,20 +102,25 @@ check: deps
 kunit: deps
 	@scripts/kunit.sh
 
+# The debug kernel and vaccel.ko against it, when the VM is to boot it:
+# $(1) is the kernel the mode boots by default.
+debug_if_needed = if [ "$${VACCEL_KERNEL:-$(1)}" = debug ]; then \
+		scripts/debug-kernel/build.sh && $(MAKE) --no-print-directory module-debug; fi
+
 vmtest: deps
 	@$(MAKE) --no-print-directory all vmtests
-	@if [ "$${VACCEL_KERNEL:-debug}" = debug ]; then \
-		scripts/debug-kernel/build.sh && $(MAKE) --no-print-directory module-debug; fi
+	@$(call debug_if_needed,debug)
 	@scripts/vm.sh test
 
 FUZZ_S ?= 300
 fuzz: deps
 	@$(MAKE) --no-print-directory all vmtests
-	@scripts/debug-kernel/build.sh && $(MAKE) --no-print-directory module-debug
+	@$(call debug_if_needed,debug)
 	@FUZZ_S=$(FUZZ_S) scripts/vm.sh fuzz
 
 shell: deps
 	@$(MAKE) --no-print-directory all vmtests
+	@$(call debug_if_needed,stock)
 	@scripts/vm.sh shell
 
 bench: deps

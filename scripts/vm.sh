@@ -178,10 +178,14 @@ build_initramfs() {
 		cp -a "$build/umd/share/vaccel/kernels" "$stage/vaccel/share/vaccel/"
 	fi
 
-	# vaccel-fuzz's regression corpus, and the corpus earlier fuzzing
-	# sessions on this machine kept (vm.sh fuzz saves it).
-	mkdir -p "$stage/vaccel/fuzz-regressions" "$stage/vaccel/fuzz-corpus"
+	# vaccel-fuzz's kernel-log rule, its regression corpus, the findings
+	# of earlier sessions (to replay them in `make shell`), and the corpus
+	# those sessions kept (vm.sh fuzz saves both).
+	cp -r "$here/kernel-log" "$stage/vaccel/kernel-log"
+	mkdir -p "$stage/vaccel/fuzz-regressions" "$stage/vaccel/fuzz-findings" \
+		"$stage/vaccel/fuzz-corpus"
 	cp "$root"/tests/fuzz/regressions/*.prog "$stage/vaccel/fuzz-regressions/" 2>/dev/null || true
+	cp "$VACCEL_CACHE"/fuzz/findings/*.prog "$stage/vaccel/fuzz-findings/" 2>/dev/null || true
 	if [ "$mode" = fuzz ] && [ -d "$VACCEL_CACHE/fuzz/corpus" ]; then
 		cp "$VACCEL_CACHE"/fuzz/corpus/*.prog "$stage/vaccel/fuzz-corpus/" 2>/dev/null || true
 	fi
