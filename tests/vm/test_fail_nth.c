@@ -32,6 +32,7 @@
 #include "vtest.h"
 #include "vt_exec.h"
 #include "vt_mem.h"
+#include "vt_module.h"
 
 #define SITES_FILE	"/tmp/fail_nth_sites"
 #define MAX_NTH		20000
@@ -58,13 +59,11 @@ struct fn_ops {
 
 static void write_knob(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY);
+	int ret = vt_write_str(path, value);
 
-	if (fd < 0)
+	if (ret)
 		vtest_fail(__FILE__, __LINE__, "%s: %s (a kernel without fault injection?)",
-			   path, strerror(errno));
-	VT_ASSERT(write(fd, value, strlen(value)) == (ssize_t)strlen(value));
-	close(fd);
+			   path, strerror(-ret));
 }
 
 /* Fail what fail-nth names, whatever the allocation's flags; say nothing. */

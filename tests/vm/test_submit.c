@@ -23,22 +23,9 @@
 #define COPY	DRM_VACCEL_ENGINE_CLASS_COPY
 
 /* An open file, a command BO, a data BO and a context on compute engine 0. */
-struct fx {
-	struct vt_dev d;
-	struct vt_cmd c;
-	struct vt_bo data;
-	__u32 ctx;
-};
-
-static struct fx fx_open(void)
+static struct vt_work fx_open(void)
 {
-	struct fx f;
-
-	f.d = vt_dev_open();
-	f.c = vt_cmd_new(&f.d, 256 * VT_KIB);
-	f.data = vt_bo_new(&f.d, 64 * VT_KIB);
-	f.ctx = vt_ctx_create(f.d.fd, COMPUTE, 0);
-	return f;
+	return vt_work_open(256 * VT_KIB, 64 * VT_KIB, COMPUTE, 0);
 }
 
 /* A SUBMIT with every field chosen by the caller. */
@@ -58,7 +45,7 @@ static int submit_full(int fd, __u32 ctx, __u32 flags, __u64 va, __u64 size,
 	return ioctl(fd, DRM_IOCTL_VACCEL_SUBMIT, &s);
 }
 
-static __u64 submitted(struct fx *f)
+static __u64 submitted(struct vt_work *f)
 {
 	return vt_ctx_state(f->d.fd, f->ctx).jobs_submitted;
 }
@@ -76,7 +63,7 @@ static void expect_no_fence(int fd, __u32 h, int line)
 
 VTEST(enoent_context)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 h = vt_ctx_create(f.d.fd, COPY, 0);
 
 	vt_pkt_nop(&f.c, 1);
@@ -95,7 +82,7 @@ VTEST(enoent_context)
 /* A malformed buffer range or flags: EINVAL, and nothing queued. */
 VTEST(einval_buffer_and_flags)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u64 va = f.c.bo.va, M = DRM_VACCEL_MAX_BUFFER_SIZE;
 	__u32 out = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync sig = { .handle = out };
@@ -141,7 +128,7 @@ VTEST(einval_buffer_and_flags)
 /* A buffer of exactly DRM_VACCEL_MAX_BUFFER_SIZE bytes is accepted and runs. */
 VTEST(max_buffer_size)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	const __u64 M = DRM_VACCEL_MAX_BUFFER_SIZE, big = 0xffff * 8;
 	struct vt_bo buf;
 	__u64 off;
@@ -176,7 +163,7 @@ VTEST(max_buffer_size)
  */
 VTEST(sync_errors)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 done = vt_syncobj_flags(f.d.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
 	__u32 out = vt_syncobj(f.d.fd), unknown = out + 1000;
 	struct drm_vaccel_sync ok_w[2] = { { .handle = done }, { .handle = done } };
@@ -241,7 +228,7 @@ VTEST(sync_errors)
 /* 64 out-syncobjs all get the job's fence. */
 VTEST(max_signals)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	struct drm_vaccel_sync s[DRM_VACCEL_MAX_SYNCS];
 	unsigned int i;
 
@@ -262,7 +249,7 @@ VTEST(max_signals)
 /* The stride rules of VM_BIND's arrays, for waits and for signals. */
 VTEST(sync_array_stride)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 done = vt_syncobj_flags(f.d.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
 	__u32 out = vt_syncobj(f.d.fd);
 	static __u64 raw[3 * 4096 / 8];
@@ -325,7 +312,7 @@ VTEST(sync_array_stride)
  */
 VTEST(wait_point_without_fence)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 tl = vt_syncobj(f.d.fd), out = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync w = { .handle = tl, .point = 1 };
 	struct drm_vaccel_sync s = { .handle = out };
@@ -353,7 +340,7 @@ VTEST(wait_point_without_fence)
  */
 VTEST(wait_point_64_bits)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 tl = vt_syncobj(f.d.fd), out = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync w = { .handle = tl, .point = (1ull << 32) + 5 };
 	struct drm_vaccel_sync s = { .handle = out };
@@ -377,7 +364,7 @@ VTEST(wait_point_64_bits)
  */
 VTEST(in_order_100_jobs)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	const unsigned int n = 100;
 	struct vt_bo prev = vt_bo_new(&f.d, 4 * n), ts = vt_bo_new(&f.d, 8 * n);
 	__u32 out[100], i;
@@ -423,7 +410,7 @@ VTEST(in_order_100_jobs)
  */
 VTEST(binary_syncobj_across_engines)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 a = f.ctx, b1, b2, sa = vt_syncobj(f.d.fd), sb = vt_syncobj(f.d.fd);
 	__u32 sb2 = vt_syncobj(f.d.fd);
 	__u32 done = vt_syncobj_flags(f.d.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
@@ -471,7 +458,7 @@ VTEST(binary_syncobj_across_engines)
  */
 VTEST(timeline_points)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 a = f.ctx, b, tl = vt_syncobj(f.d.fd), ob = vt_syncobj(f.d.fd), k;
 	struct drm_vaccel_sync w = { .handle = tl, .point = 2 };
 	struct drm_vaccel_sync s = { .handle = ob };
@@ -518,7 +505,7 @@ VTEST(timeline_points)
  */
 VTEST(timeline_gate_job)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 g = f.ctx, w, tl = vt_syncobj(f.d.fd), ow = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync sig5 = { .handle = tl, .point = 5 };
 	struct drm_vaccel_sync wait5 = { .handle = tl, .point = 5 };
@@ -548,7 +535,7 @@ VTEST(timeline_gate_job)
 /* Waits on points and binary syncobjs the CPU signalled before the submit. */
 VTEST(wait_cpu_signalled)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 tl = vt_syncobj(f.d.fd), bin = vt_syncobj(f.d.fd), out = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync w[3] = {
 		{ .handle = tl, .point = 5 }, { .handle = tl, .point = 2 }, { .handle = bin },
@@ -571,7 +558,7 @@ VTEST(wait_cpu_signalled)
 /* A job may signal a timeline point and another wait on it as binary. */
 VTEST(timeline_transfer_to_binary)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 tl = vt_syncobj(f.d.fd), bin = vt_syncobj(f.d.fd), out = vt_syncobj(f.d.fd);
 	struct drm_vaccel_sync s7 = { .handle = tl, .point = 7 };
 
@@ -595,7 +582,7 @@ VTEST(timeline_transfer_to_binary)
  */
 VTEST(destroy_with_pending_jobs)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 out[11], other;
 	int sf[11], i;
 	struct drm_vaccel_context_state st;
@@ -661,7 +648,7 @@ static void *destroy_thread_fn(void *p)
  */
 VTEST(destroy_with_foreign_dependency)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 a = f.ctx, b = vt_ctx_create(f.d.fd, COMPUTE, 1);
 	__u32 sa = vt_syncobj(f.d.fd), sb = vt_syncobj(f.d.fd);
 	struct destroy_thread t = { .fd = f.d.fd, .ctx = b };
@@ -721,7 +708,7 @@ VTEST(exit_with_foreign_dependency)
 	VT_ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	pid = fork();
 	if (pid == 0) {
-		struct fx f = fx_open();
+		struct vt_work f = fx_open();
 		__u32 placeholder, a, b, c, sa = vt_syncobj(f.d.fd);
 
 		close(sv[0]);
@@ -786,7 +773,7 @@ VTEST(two_processes_same_engine)
 	for (p = 0; p < 2; p++) {
 		pid[p] = fork();
 		if (pid[p] == 0) {
-			struct fx f = fx_open();
+			struct vt_work f = fx_open();
 			struct vt_bo res = vt_bo_new(&f.d, 8 * n);
 			__u32 out = vt_syncobj(f.d.fd), seed = 0x10000 * (p + 1), i;
 			struct drm_vaccel_context_state s;
@@ -823,7 +810,7 @@ VTEST(two_processes_same_engine)
 /* Submit a NOP and wait for it, 1000 times over. */
 VTEST(nop_round_trip_1000)
 {
-	struct fx f = fx_open();
+	struct vt_work f = fx_open();
 	__u32 out = vt_syncobj(f.d.fd), i;
 	struct drm_vaccel_sync s = { .handle = out };
 	struct drm_vaccel_context_state st;

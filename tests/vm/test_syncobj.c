@@ -21,112 +21,79 @@
 #include "vt_exec.h"
 #include "vt_mem.h"
 
-/* A device file, a DMA buffer BO, a flag word and a context. */
-struct sx {
-	struct vt_dev d;
-	struct vt_cmd cmd;
-	struct vt_bo data;
-	__u32 ctx;
-};
-
-static struct sx sx_open(void)
+/* A device file, a DMA buffer BO, a data BO for gates, a context. */
+static struct vt_work sx_open(void)
 {
-	struct sx s;
-
-	s.d = vt_dev_open();
-	s.cmd = vt_cmd_new(&s.d, 256 * VT_KIB);
-	s.data = vt_bo_new(&s.d, 64 * VT_KIB);
-	s.ctx = vt_ctx_create(s.d.fd, DRM_VACCEL_ENGINE_CLASS_COMPUTE, DRM_VACCEL_ENGINE_ANY);
-	return s;
+	return vt_work_open(256 * VT_KIB, 64 * VT_KIB, DRM_VACCEL_ENGINE_CLASS_COMPUTE,
+			    DRM_VACCEL_ENGINE_ANY);
 }
 
 /* A job that waits on the engine until the CPU writes @gate's word. */
-static void job_gated(struct sx *s, unsigned int gate, struct drm_vaccel_sync *sig)
+static void job_gated(struct vt_work *s, unsigned int gate, struct drm_vaccel_sync *sig)
 {
-	vt_pkt_wait(&s->cmd, s->data.va + gate * 8, 1, ~0ull, DRM_VACCEL_WAIT_EQ, false);
-	VT_ASSERT_OK(vt_submit_raw(s->d.fd, s->ctx, vt_cmd_va(&s->cmd), vt_cmd_size(&s->cmd),
+	vt_pkt_wait(&s->c, s->data.va + gate * 8, 1, ~0ull, DRM_VACCEL_WAIT_EQ, false);
+	VT_ASSERT_OK(vt_submit_raw(s->d.fd, s->ctx, vt_cmd_va(&s->c), vt_cmd_size(&s->c),
 				   NULL, 0, sig, sig ? 1 : 0));
-	vt_cmd_next(&s->cmd);
+	vt_cmd_next(&s->c);
 }
 
-static void open_gate(struct sx *s, unsigned int gate)
+static void open_gate(struct vt_work *s, unsigned int gate)
 {
 	*VT_U32P(&s->data, gate * 8) = 1;
 }
 
 /* A job that completes at once, signalling @sig. */
-static void job_now(struct sx *s, struct drm_vaccel_sync *sig)
+static void job_now(struct vt_work *s, struct drm_vaccel_sync *sig)
 {
-	vt_pkt_nop(&s->cmd, 1);
-	VT_ASSERT_OK(vt_submit_raw(s->d.fd, s->ctx, vt_cmd_va(&s->cmd), vt_cmd_size(&s->cmd),
+	vt_pkt_nop(&s->c, 1);
+	VT_ASSERT_OK(vt_submit_raw(s->d.fd, s->ctx, vt_cmd_va(&s->c), vt_cmd_size(&s->c),
 				   NULL, 0, sig, 1));
-	vt_cmd_next(&s->cmd);
+	vt_cmd_next(&s->c);
 }
 
-static int wait_flags(int fd, __u32 *h, unsigned int n, int64_t deadline, __u32 flags,
-		      __u32 *first)
-{
-	struct drm_syncobj_wait w = {
-		.handles = (uintptr_t)h, .count_handles = n,
-		.timeout_nsec = deadline, .flags = flags,
-	};
-	int ret = ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
-
-	if (!ret && first)
-		*first = w.first_signaled;
-	return ret ? -errno : 0;
-}
-
+/* libdrm's calls return 0 or -errno. */
 static int tl_wait(int fd, __u32 h, __u64 point, int64_t deadline, __u32 flags)
 {
-	struct drm_syncobj_timeline_wait w = {
-		.handles = (uintptr_t)&h, .points = (uintptr_t)&point,
-		.count_handles = 1, .timeout_nsec = deadline, .flags = flags,
-	};
+	uint64_t p = point;
 
-	return ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w) ? -errno : 0;
+	return drmSyncobjTimelineWait(fd, &h, &p, 1, deadline, flags, NULL);
 }
 
 static __u64 query(int fd, __u32 h, __u32 flags)
 {
-	__u64 point = 0;
-	struct drm_syncobj_timeline_array q = {
-		.handles = (uintptr_t)&h, .points = (uintptr_t)&point,
-		.count_handles = 1, .flags = flags,
-	};
+	uint64_t point = 0;
 
-	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &q));
+	VT_ASSERT_OK(drmSyncobjQuery2(fd, &h, &point, 1, flags));
 	return point;
 }
 
 VTEST(binary_signal_reset)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd), sig = vt_syncobj_flags(s.d.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
 	struct drm_vaccel_sync out = { .handle = h };
-	struct drm_syncobj_array a = { .handles = (uintptr_t)&h, .count_handles = 1 };
 
 	/* No fence: a wait without WAIT_FOR_SUBMIT is -EINVAL, with it -ETIME. */
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, 0, 0, NULL), -EINVAL);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, 0, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL),
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 0, 0, NULL), -EINVAL);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 0, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL),
 		     -ETIME);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &sig, 1, 0, 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &sig, 1, 0, 0, NULL), 0);
 
 	job_gated(&s, 0, &out);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, vt_deadline(50), 0, NULL), -ETIME);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, vt_deadline(50), 0, NULL), -ETIME);
 	open_gate(&s, 0);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 
 	/* Reset takes the fence away; CPU signal puts a signalled one in. */
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_RESET, &a));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, 0, 0, NULL), -EINVAL);
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &a));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, 0, 0, NULL), 0);
+	VT_ASSERT_OK(drmSyncobjReset(s.d.fd, &h, 1));
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 0, 0, NULL), -EINVAL);
+	VT_ASSERT_OK(drmSyncobjSignal(s.d.fd, &h, 1));
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 0, 0, NULL), 0);
 }
 
 VTEST(wait_all_and_any)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h[2] = { vt_syncobj(s.d.fd), vt_syncobj(s.d.fd) }, first = 99;
 	struct drm_vaccel_sync o0 = { .handle = h[0] }, o1 = { .handle = h[1] };
 	__u32 ctx2 = vt_ctx_create(s.d.fd, DRM_VACCEL_ENGINE_CLASS_COMPUTE, DRM_VACCEL_ENGINE_ANY);
@@ -139,17 +106,17 @@ VTEST(wait_all_and_any)
 	s.ctx = ctx1;
 
 	/* Without WAIT_ALL: any one, and the index of the first signalled. */
-	VT_ASSERT_EQ(wait_flags(s.d.fd, h, 2, vt_deadline(VT_TIMEOUT_MS), 0, &first), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, h, 2, vt_deadline(VT_TIMEOUT_MS), 0, &first), 0);
 	VT_ASSERT_EQ(first, 1);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, h, 2, vt_deadline(50),
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, h, 2, vt_deadline(50),
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL), -ETIME);
 	open_gate(&s, 0);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, h, 2, vt_deadline(VT_TIMEOUT_MS),
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, h, 2, vt_deadline(VT_TIMEOUT_MS),
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL), 0);
 }
 
 struct late_submit {
-	struct sx *s;
+	struct vt_work *s;
 	__u32 h;
 };
 
@@ -165,7 +132,7 @@ static void *submit_later(void *arg)
 
 VTEST(wait_for_submit)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	struct late_submit l = { .s = &s, .h = vt_syncobj(s.d.fd) };
 	pthread_t t;
 	__u64 t0;
@@ -173,7 +140,7 @@ VTEST(wait_for_submit)
 	VT_ASSERT_EQ(pthread_create(&t, NULL, submit_later, &l), 0);
 	t0 = vt_now_ns();
 	/* Blocks until the fence arrives (100 ms), then until it signals. */
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &l.h, 1, vt_deadline(VT_TIMEOUT_MS),
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &l.h, 1, vt_deadline(VT_TIMEOUT_MS),
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL), 0);
 	VT_ASSERT(vt_now_ns() - t0 >= 90 * VT_MS);
 	pthread_join(t, NULL);
@@ -181,7 +148,7 @@ VTEST(wait_for_submit)
 
 VTEST(timeouts)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync out = { .handle = h };
 	__u64 t0;
@@ -189,18 +156,18 @@ VTEST(timeouts)
 	job_gated(&s, 0, &out);
 	/* A deadline in the past: at once.  In the future: not before it. */
 	t0 = vt_now_ns();
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, 1, 0, NULL), -ETIME);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 1, 0, NULL), -ETIME);
 	VT_ASSERT(vt_now_ns() - t0 < 1000 * VT_MS);
 	t0 = vt_now_ns();
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, vt_deadline(100), 0, NULL), -ETIME);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, vt_deadline(100), 0, NULL), -ETIME);
 	VT_ASSERT(vt_now_ns() - t0 >= 95 * VT_MS);
 	open_gate(&s, 0);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 }
 
 VTEST(timeline_points_and_query)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync p1 = { .handle = h, .point = 1 };
 	struct drm_vaccel_sync p2 = { .handle = h, .point = 2 };
@@ -223,12 +190,9 @@ VTEST(timeline_points_and_query)
 
 	/* A CPU signal of point 5 moves the timeline on. */
 	{
-		__u64 point = 5;
-		struct drm_syncobj_timeline_array a = {
-			.handles = (uintptr_t)&h, .points = (uintptr_t)&point, .count_handles = 1,
-		};
+		uint64_t point = 5;
 
-		VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &a));
+		VT_ASSERT_OK(drmSyncobjTimelineSignal(s.d.fd, &h, &point, 1));
 	}
 	VT_ASSERT_EQ(query(s.d.fd, h, 0), 5);
 	VT_ASSERT_EQ(tl_wait(s.d.fd, h, 4, 0, 0), 0);
@@ -236,32 +200,29 @@ VTEST(timeline_points_and_query)
 
 VTEST(transfer_binary_timeline)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 bin = vt_syncobj(s.d.fd), tl = vt_syncobj(s.d.fd), bin2 = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync out = { .handle = bin };
-	struct drm_syncobj_transfer t = { .src_handle = bin, .dst_handle = tl, .dst_point = 7 };
 
 	job_gated(&s, 0, &out);
 	/* The binary fence becomes point 7 of the timeline. */
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t));
+	VT_ASSERT_OK(drmSyncobjTransfer(s.d.fd, tl, 7, bin, 0, 0));
 	VT_ASSERT_EQ(query(s.d.fd, tl, DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED), 7);
 	VT_ASSERT_EQ(tl_wait(s.d.fd, tl, 7, vt_deadline(20), 0), -ETIME);
 	/* And back: point 7 into another binary syncobj. */
-	t = (struct drm_syncobj_transfer){ .src_handle = tl, .src_point = 7, .dst_handle = bin2 };
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &bin2, 1, vt_deadline(20), 0, NULL), -ETIME);
+	VT_ASSERT_OK(drmSyncobjTransfer(s.d.fd, bin2, 0, tl, 7, 0));
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &bin2, 1, vt_deadline(20), 0, NULL), -ETIME);
 	open_gate(&s, 0);
 	VT_ASSERT_EQ(tl_wait(s.d.fd, tl, 7, vt_deadline(VT_TIMEOUT_MS), 0), 0);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &bin2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &bin2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 	VT_ASSERT_EQ(query(s.d.fd, tl, 0), 7);
 }
 
 VTEST(sync_file_export_import)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd), h2 = vt_syncobj(s.d.fd), empty = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync out = { .handle = h };
-	struct drm_syncobj_handle imp;
 	int sfd;
 
 	/* No fence, no sync_file. */
@@ -273,36 +234,31 @@ VTEST(sync_file_export_import)
 	VT_ASSERT_EQ(vt_sync_file_status(sfd), 0);
 	VT_ASSERT(!vt_sync_file_wait(sfd, 20));
 	/* Imported into another syncobj: it waits for the same job. */
-	imp = (struct drm_syncobj_handle){
-		.fd = sfd, .handle = h2, .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-	};
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h2, 1, vt_deadline(20), 0, NULL), -ETIME);
+	VT_ASSERT_OK(drmSyncobjImportSyncFile(s.d.fd, h2, sfd));
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h2, 1, vt_deadline(20), 0, NULL), -ETIME);
 	open_gate(&s, 0);
 	VT_ASSERT(vt_sync_file_wait(sfd, VT_TIMEOUT_MS));
 	VT_ASSERT_EQ(vt_sync_file_status(sfd), 1);
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 	close(sfd);
 }
 
 VTEST(syncobj_fd_between_files)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	int fd2 = vt_open_first();
 	__u32 h = vt_syncobj(s.d.fd), h2 = 0;
 	struct drm_vaccel_sync out = { .handle = h };
-	struct drm_syncobj_handle exp = { .handle = h, .fd = -1 }, imp;
+	int sofd = -1;
 
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &exp));
-	imp = (struct drm_syncobj_handle){ .fd = exp.fd };
-	VT_ASSERT_OK(ioctl(fd2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp));
-	h2 = imp.handle;
-	close(exp.fd);
+	VT_ASSERT_OK(drmSyncobjHandleToFD(s.d.fd, h, &sofd));
+	VT_ASSERT_OK(drmSyncobjFDToHandle(fd2, sofd, &h2));
+	close(sofd);
 	/* The same syncobj: a fence put in through one file shows in the other. */
 	job_gated(&s, 0, &out);
-	VT_ASSERT_EQ(wait_flags(fd2, &h2, 1, vt_deadline(20), 0, NULL), -ETIME);
+	VT_ASSERT_EQ(drmSyncobjWait(fd2, &h2, 1, vt_deadline(20), 0, NULL), -ETIME);
 	open_gate(&s, 0);
-	VT_ASSERT_EQ(wait_flags(fd2, &h2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(fd2, &h2, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 	close(fd2);
 }
 
@@ -322,7 +278,7 @@ struct vt_syncobj_eventfd {
 
 VTEST(eventfd_on_point)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync p3 = { .handle = h, .point = 3 };
 	int efd = eventfd(0, EFD_CLOEXEC);
@@ -341,15 +297,15 @@ VTEST(eventfd_on_point)
 /* A job that faults signals its fence with the error; a wait succeeds. */
 VTEST(error_reaches_sync_file_not_wait)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd);
 	struct drm_vaccel_sync out = { .handle = h };
 	int sfd, st;
 
-	vt_pkt_write32(&s.cmd, vt_va_hole(&s.d), 1);
-	VT_ASSERT_OK(vt_submit_raw(s.d.fd, s.ctx, vt_cmd_va(&s.cmd), vt_cmd_size(&s.cmd),
+	vt_pkt_write32(&s.c, vt_va_hole(&s.d), 1);
+	VT_ASSERT_OK(vt_submit_raw(s.d.fd, s.ctx, vt_cmd_va(&s.c), vt_cmd_size(&s.c),
 				   NULL, 0, &out, 1));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, vt_deadline(VT_TIMEOUT_MS), 0, NULL), 0);
 	sfd = vt_sync_file(s.d.fd, h);
 	st = vt_sync_file_status(sfd);
 	VT_ASSERT_EQ(st, -EFAULT);
@@ -358,22 +314,19 @@ VTEST(error_reaches_sync_file_not_wait)
 
 VTEST(bad_arguments)
 {
-	struct sx s = sx_open();
+	struct vt_work s = sx_open();
 	__u32 h = vt_syncobj(s.d.fd), bogus = 0xdead;
-	struct drm_syncobj_wait w = { .handles = (uintptr_t)&h, .count_handles = 1,
-				      .flags = 1u << 31 };
 
-	VT_ASSERT_ERRNO(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w), EINVAL);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 1, 0, 1u << 31, NULL), -EINVAL);
 	/* An empty wait has nothing to wait for: it succeeds at once. */
-	w = (struct drm_syncobj_wait){ .handles = (uintptr_t)&h, .count_handles = 0 };
-	VT_ASSERT_OK(ioctl(s.d.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w));
-	VT_ASSERT_EQ(wait_flags(s.d.fd, &bogus, 1, 0, 0, NULL), -ENOENT);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &h, 0, 0, 0, NULL), 0);
+	VT_ASSERT_EQ(drmSyncobjWait(s.d.fd, &bogus, 1, 0, 0, NULL), -ENOENT);
 	{
 		struct drm_vaccel_sync in = { .handle = bogus };
 
-		vt_pkt_nop(&s.cmd, 1);
-		VT_ASSERT_ERRNO(vt_submit_raw(s.d.fd, s.ctx, vt_cmd_va(&s.cmd),
-					      vt_cmd_size(&s.cmd), &in, 1, NULL, 0), ENOENT);
+		vt_pkt_nop(&s.c, 1);
+		VT_ASSERT_ERRNO(vt_submit_raw(s.d.fd, s.ctx, vt_cmd_va(&s.c),
+					      vt_cmd_size(&s.c), &in, 1, NULL, 0), ENOENT);
 	}
 }
 

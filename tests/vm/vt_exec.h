@@ -600,6 +600,28 @@ static inline int vt_sync_file_named(int fd, __u32 h)
 	return m.fence;
 }
 
+/* --- a place to work --- */
+
+/* An open file, a command BO, a data BO and one context. */
+struct vt_work {
+	struct vt_dev d;
+	struct vt_cmd c;
+	struct vt_bo data;
+	__u32 ctx;
+};
+
+static inline struct vt_work vt_work_open(__u64 cmd_size, __u64 data_size,
+					  __u32 engine_class, __u32 instance)
+{
+	struct vt_work w;
+
+	w.d = vt_dev_open();
+	w.c = vt_cmd_new(&w.d, cmd_size);
+	w.data = vt_bo_new(&w.d, data_size);
+	w.ctx = vt_ctx_create(w.d.fd, engine_class, instance);
+	return w;
+}
+
 /* --- submission --- */
 
 static inline int vt_submit_raw(int fd, __u32 ctx, __u64 va, __u64 size,
