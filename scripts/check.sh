@@ -46,6 +46,17 @@ step() {
 	fi
 }
 
+# no_warnings NAME LOGFILE: a check that a build log has no warning.
+no_warnings() {
+	local name=$1 log=$2
+	if grep -q -E 'warning:|error:' "$log"; then
+		report "not ok $name: $(grep -c -E 'warning:|error:' "$log") warnings, see $log"
+		grep -E 'warning:|error:' "$log" | head -n 20 | sed 's/^/    /'
+	else
+		report "ok $name"
+	fi
+}
+
 # Collects the ok/not ok lines a sub-runner printed.
 collect() {
 	grep -E '^(ok|not ok) ' "$1" >>"$results" || true
@@ -55,20 +66,10 @@ cd "$root" || exit 1
 
 info "build"
 step build.module_w1 "$logs/module.log" make --no-print-directory module W=1
-if grep -q -E 'warning:|error:' "$logs/module.log"; then
-	report "not ok build.module_w1_warnings: $(grep -c -E 'warning:|error:' "$logs/module.log") warnings, see $logs/module.log"
-	grep -E 'warning:|error:' "$logs/module.log" | head -n 20 | sed 's/^/    /'
-else
-	report "ok build.module_w1_warnings"
-fi
+no_warnings build.module_w1_warnings "$logs/module.log"
 step build.debug_kernel "$logs/debug-kernel.log" scripts/debug-kernel/build.sh
 step build.module_debug_w1 "$logs/module-debug.log" make --no-print-directory module-debug W=1
-if grep -q -E 'warning:|error:' "$logs/module-debug.log"; then
-	report "not ok build.module_debug_w1_warnings: see $logs/module-debug.log"
-	grep -E 'warning:|error:' "$logs/module-debug.log" | head -n 20 | sed 's/^/    /'
-else
-	report "ok build.module_debug_w1_warnings"
-fi
+no_warnings build.module_debug_w1_warnings "$logs/module-debug.log"
 step build.umd "$logs/umd.log" make --no-print-directory umd
 step build.vmtests "$logs/vmtests.log" make --no-print-directory vmtests
 
