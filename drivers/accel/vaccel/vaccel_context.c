@@ -93,6 +93,7 @@
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
+#include "vaccel_trace.h"
 #include "vaccel_vm.h"
 
 /*
@@ -113,7 +114,10 @@ static const char *vaccel_fence_driver_name(struct dma_fence *fence)
 
 static const char *vaccel_fence_timeline_name(struct dma_fence *fence)
 {
-	return "vaccel-context";
+	struct vaccel_hw_fence *hw = container_of(fence, struct vaccel_hw_fence, base);
+
+	/* The slot lives as long as the fence: see vaccel_hw_fence_release(). */
+	return hw->slot->name;
 }
 
 static struct vaccel_sched_slot *vaccel_sched_slot_new(void)
@@ -182,6 +186,7 @@ void vaccel_job_complete(struct vaccel_job *job, int error)
 	struct vaccel_job *first;
 	unsigned long flags;
 
+	trace_vaccel_job_done(job, error);
 	/* Its jobs may be freed, and the context with them, as they signal. */
 	kref_get(&ctx->refcount);
 	spin_lock_irqsave(&slot->fence_lock, flags);
@@ -213,11 +218,15 @@ void vaccel_job_start(struct vaccel_job *job)
 	struct vaccel_context *ctx = job->ctx;
 	unsigned long flags;
 
-	dma_fence_init(&job->hw.base, &vaccel_fence_ops, &ctx->slot->fence_lock,
-		       ctx->fence_context, ++ctx->fence_seqno);
-	/* Dropped by vaccel_hw_fence_release(), whenever the fence goes. */
+	/*
+	 * Before the fence is initialised: its timeline name is the slot's,
+	 * which dma_fence's init event reads.  Dropped by
+	 * vaccel_hw_fence_release(), whenever the fence goes.
+	 */
 	kref_get(&ctx->slot->refcount);
 	job->hw.slot = ctx->slot;
+	dma_fence_init(&job->hw.base, &vaccel_fence_ops, &ctx->slot->fence_lock,
+		       ctx->fence_context, ++ctx->fence_seqno);
 	job->ran = true;
 	atomic_inc(&ctx->jobs_ran);
 
@@ -232,6 +241,7 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 	bool cookie = dma_fence_begin_signalling();
 
 	vaccel_job_start(job);
+	trace_vaccel_job_run(job);
 	/* drm_sched holds this reference until the fence signals. */
 	dma_fence_get(&job->hw.base);
 	vaccel_engine_queue_job(job->ctx->engine, job);
@@ -433,6 +443,10 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 		ret = -ENOMEM;
 		goto err_free_ctx;
 	}
+	ctx->id = atomic_inc_return(&vdev->next_context_id);
+	snprintf(ctx->slot->name, sizeof(ctx->slot->name), "vaccel%u-%s%u-c%u",
+		 vdev->index, vaccel_engine_class_name(engine->desc.engine_class),
+		 engine->desc.instance, ctx->id);
 	ctx->sched = &ctx->slot->sched;
 	ret = drm_sched_init(ctx->sched, &(struct drm_sched_init_args){
 		.ops = &vaccel_sched_ops,
@@ -440,7 +454,7 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 		.num_rqs = 1,
 		.credit_limit = VACCEL_CONTEXT_CREDITS,
 		.timeout = MAX_SCHEDULE_TIMEOUT,
-		.name = "vaccel-context",
+		.name = ctx->slot->name,
 		.dev = vdev->drm.dev,
 	});
 	if (ret)
@@ -474,6 +488,7 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	mutex_lock(&vdev->contexts_lock);
 	list_add_tail(&ctx->link, &vdev->contexts);
 	mutex_unlock(&vdev->contexts_lock);
+	trace_vaccel_context_create(ctx);
 	return ctx;
 
 err_sched_fini:
@@ -561,6 +576,7 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 	mutex_lock(&ctx->submit_lock);
 	ctx->destroyed = true;
 	mutex_unlock(&ctx->submit_lock);
+	trace_vaccel_context_destroy(ctx);
 
 	mutex_lock(&ctx->vdev->contexts_lock);
 	list_del_init(&ctx->link);
@@ -854,6 +870,8 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	atomic64_inc(&ctx->jobs_submitted);
+	/* Once pushed, the job may run, complete and be freed at any time. */
+	trace_vaccel_job_submit(job);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ctx->submit_lock);
 

@@ -43,12 +43,15 @@ struct vaccel_vm;
  *	holds a reference on the module for them, whose code they call
  * @fence_lock: the lock of every hardware fence of the context; also
  *	protects &vaccel_context.pending
+ * @name: the scheduler's name, also the timeline name of the context's
+ *	fences, drm_sched's and its own: ``vaccel<dev>-<engine>-c<id>``
  */
 struct vaccel_sched_slot {
 	struct drm_gpu_scheduler sched;
 	struct kref refcount;
 	/* The context's fences' lock; protects the context's pending list. */
 	spinlock_t fence_lock;
+	char name[32];
 };
 
 /**
@@ -57,6 +60,8 @@ struct vaccel_sched_slot {
  *	a paging context) and by every job; the last reference queues
  *	@fini_work
  * @vdev: the device
+ * @id: its number on the device, which names it in trace events and in
+ *	its scheduler's name; unlike @handle, unique across files
  * @file: the file it was created by, referenced: its usage is charged
  *	there, and its limits count the context's jobs
  * @vm: the address space its buffers execute in, referenced
@@ -101,6 +106,7 @@ struct vaccel_sched_slot {
 struct vaccel_context {
 	struct kref refcount;
 	struct vaccel_device *vdev;
+	u32 id;
 	struct vaccel_file *file;
 	struct vaccel_vm *vm;
 	struct vaccel_engine *engine;

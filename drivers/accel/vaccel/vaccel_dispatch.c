@@ -66,6 +66,7 @@
 #include "vaccel_packet.h"
 #include "vaccel_rv.h"
 #include "vaccel_tlb.h"
+#include "vaccel_trace.h"
 
 /* translate() hands the interpreter whole pages of its size. */
 static_assert(PAGE_SIZE == VACCEL_RV_PAGE_SIZE);
@@ -112,6 +113,7 @@ struct vaccel_item_queue {
  * @local_bytes: @local_size rounded up to pages
  * @private_bytes: the stacks of a workgroup, rounded up to pages
  * @group: index of the workgroup in flight, or of the next one
+ * @slices: slices the workgroup in flight took so far, for its trace
  * @group_id: @group along each dimension
  * @live: work-items of @group that have not ended; 0 while no workgroup
  *	is in flight (every workgroup has at least one)
@@ -141,6 +143,7 @@ struct vaccel_dispatch {
 	size_t local_bytes;
 	size_t private_bytes;
 	u64 group;
+	u64 slices;
 	u32 group_id[3];
 	u32 live;
 	u32 waiting;
@@ -405,6 +408,19 @@ nomem:
 }
 
 /**
+ * vaccel_dispatch_group() - the workgroup a dispatch resumes at
+ * @d: the dispatch a job keeps across preemptions, or NULL
+ *
+ * Context: Any context.
+ * Return: the index of its workgroup in flight, or of the next one; -1
+ * without a dispatch.
+ */
+s64 vaccel_dispatch_group(const struct vaccel_dispatch *d)
+{
+	return d ? (s64)d->group : -1;
+}
+
+/**
  * vaccel_dispatch_cpu_new() - the interpreter of an engine
  *
  * Its caches outlive dispatches: the decode cache checks each instruction
@@ -435,6 +451,7 @@ static void vaccel_dispatch_start_group(struct vaccel_dispatch *d)
 		n[i] = min(d->wg[i], d->grid[i] - d->group_id[i] * d->wg[i]);
 
 	d->live = 0;
+	d->slices = 0;
 	d->waiting = 0;
 	d->ready.head = 0;
 	d->ready.count = 0;
@@ -612,6 +629,8 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			if (ret)
 				goto out;
 			vaccel_dispatch_start_group(d);
+			trace_vaccel_dispatch_group(job, d->group, d->num_groups,
+						    false, 0);
 		}
 		progressed = false;
 		while (d->live) {
@@ -619,6 +638,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			ret = vaccel_dispatch_slice(d, engine->vdev->topo.dispatch_slice,
 						    fault);
 			vaccel_tlb_unlock(&engine->tlb);
+			d->slices++;
 			if (d->wrote) {
 				d->wrote = false;
 				vaccel_packet_wrote(engine);
@@ -632,6 +652,8 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			if (ret)
 				goto out;
 		}
+		trace_vaccel_dispatch_group(job, d->group, d->num_groups, true,
+					    d->slices);
 		d->group++;
 		progressed = true;
 	}

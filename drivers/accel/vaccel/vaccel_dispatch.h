@@ -34,6 +34,7 @@ struct vaccel_rv_cpu;
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			const u64 *op, struct vaccel_fault *fault);
 void vaccel_dispatch_free(struct vaccel_dispatch *d);
+s64 vaccel_dispatch_group(const struct vaccel_dispatch *d);
 struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void);
 
 #endif /* __VACCEL_DISPATCH_H__ */

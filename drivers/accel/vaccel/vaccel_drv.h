@@ -54,6 +54,7 @@ struct workqueue_struct;
  * @hang_times: when the last %VACCEL_RESET_BURST hangs happened, 0 for none
  * @hang_next: the entry of @hang_times the next hang overwrites
  * @device_resets: device-wide resets done
+ * @next_context_id: the last &vaccel_context.id given out
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -78,6 +79,7 @@ struct vaccel_device {
 	u64 hang_times[VACCEL_RESET_BURST];
 	unsigned int hang_next;
 	atomic64_t device_resets;
+	atomic_t next_context_id;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

@@ -117,6 +117,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_packet.h"
+#include "vaccel_trace.h"
 #include "vaccel_vm.h"
 
 static_assert((int)VACCEL_FAULT_MALFORMED == (int)DRM_VACCEL_FAULT_MALFORMED);
@@ -181,9 +182,45 @@ static void vaccel_engine_kick(struct vaccel_engine *engine)
 }
 
 /*
+ * Traces the HW queue if it changed since it was last traced: each buffer
+ * that entered it, then the whole queue.  Buffers are told apart by their
+ * context and seqno, never by address: a freed job's memory may come back
+ * as the next one.
+ */
+static void vaccel_engine_trace_hw_queue_locked(struct vaccel_engine *engine)
+{
+	struct vaccel_arbiter *arb = &engine->arbiter;
+	u32 ctx[VACCEL_ARBITER_SLOTS] = {};
+	u64 seqno[VACCEL_ARBITER_SLOTS] = {};
+	unsigned int i, j;
+
+	lockdep_assert_held(&engine->lock);
+	for (i = 0; i < arb->slots_used; i++) {
+		struct vaccel_job *job = vaccel_job_of(arb->slot[i]);
+
+		ctx[i] = job->ctx->id;
+		seqno[i] = job->base.s_fence->finished.seqno;
+	}
+	if (!memcmp(ctx, engine->traced_ctx, sizeof(ctx)) &&
+	    !memcmp(seqno, engine->traced_seqno, sizeof(seqno)))
+		return;
+	for (i = 0; i < arb->slots_used; i++) {
+		for (j = 0; j < VACCEL_ARBITER_SLOTS; j++)
+			if (engine->traced_ctx[j] == ctx[i] &&
+			    engine->traced_seqno[j] == seqno[i])
+				break;
+		if (j == VACCEL_ARBITER_SLOTS)
+			trace_vaccel_job_hw_queue(vaccel_job_of(arb->slot[i]), i);
+	}
+	trace_vaccel_hw_queue(engine, ctx, seqno, arb->slots_used);
+	memcpy(engine->traced_ctx, ctx, sizeof(ctx));
+	memcpy(engine->traced_seqno, seqno, sizeof(seqno));
+}
+
+/*
  * Moves ready buffers into the HW queue.  Returns true if the queue was
  * empty before: the idle thread then needs a kick, once the lock is
- * dropped.
+ * dropped.  Every change of the HW queue ends here.
  */
 static bool vaccel_engine_fill_locked(struct vaccel_engine *engine, u64 now)
 {
@@ -192,6 +229,8 @@ static bool vaccel_engine_fill_locked(struct vaccel_engine *engine, u64 now)
 	lockdep_assert_held(&engine->lock);
 	wake = vaccel_arbiter_fill(&engine->arbiter, now);
 	vaccel_engine_rearm_locked(engine, now);
+	if (trace_vaccel_hw_queue_enabled() || trace_vaccel_job_hw_queue_enabled())
+		vaccel_engine_trace_hw_queue_locked(engine);
 	return wake;
 }
 
@@ -523,6 +562,9 @@ static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *
 	spin_lock(&engine->lock);
 	/* A reset asked for since the check that stopped it wins. */
 	reason = engine->reset_pending ? VACCEL_PREEMPT_RESET : engine->stop_reason;
+	trace_vaccel_job_preempt(job, reason, engine->desc.preempt_granularity);
+	if (reason == VACCEL_PREEMPT_RESET)
+		trace_vaccel_engine_reset(engine, 0, false);
 	vaccel_engine_preempt_locked(engine, reason, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
 	keep = reason != VACCEL_PREEMPT_RESET &&
@@ -574,6 +616,9 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 	/* Banned first, so that the reset report sends its work to @cancelled. */
 	if (!ctx->cancelled)
 		ctx->cancelled = -ECANCELED;
+	trace_vaccel_job_hang(job, now - engine->stall_since);
+	trace_vaccel_context_ban(ctx);
+	trace_vaccel_engine_reset(engine, ctx->id, true);
 	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
 	spin_unlock(&engine->lock);
@@ -610,10 +655,13 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 		/* Out of time: banned, like a hang, but the engine is fine. */
 		if (!ctx->ban_reason)
 			ctx->ban_reason = DRM_VACCEL_BAN_TIME_LIMIT;
+		if (!ctx->cancelled)
+			trace_vaccel_context_ban(ctx);
 		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
 		ret = -ETIMEDOUT;
 	} else if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
 		/* A failed page-table update is the bind's error, not a fault. */
+		trace_vaccel_job_fault(job, fault);
 		if (!ctx->faulted) {
 			ctx->faulted = true;
 			ctx->fault = *fault;
@@ -621,6 +669,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 			if (!ctx->ban_reason)
 				ctx->ban_reason = DRM_VACCEL_BAN_FAULT;
 		}
+		if (!ctx->cancelled)
+			trace_vaccel_context_ban(ctx);
 		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
 	} else if (ctx->cancelled) {
 		/* What waited behind it completes after it. */
@@ -649,6 +699,7 @@ static void vaccel_engine_reset_idle(struct vaccel_engine *engine)
 
 	spin_lock(&engine->lock);
 	now = ktime_get_ns();
+	trace_vaccel_engine_reset(engine, 0, false);
 	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
 	spin_unlock(&engine->lock);
@@ -665,6 +716,8 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 	spin_lock(&engine->lock);
 	job = vaccel_engine_next_locked(engine);
 	if (job) {
+		bool resumed = job->arb.started;
+
 		now = ktime_get_ns();
 		vaccel_arbiter_start(&engine->arbiter, now);
 		engine->stall_since = now - job->stall_ns;
@@ -672,6 +725,7 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 		engine->limit_at = now + engine->time_limit_ns -
 				   min(job->run_ns, engine->time_limit_ns);
 		vaccel_engine_rearm_locked(engine, now);
+		trace_vaccel_job_start(job, resumed);
 	}
 	spin_unlock(&engine->lock);
 	return job;
@@ -859,6 +913,7 @@ void vaccel_device_reset(struct vaccel_device *vdev)
 	unsigned int i;
 
 	atomic64_inc(&vdev->device_resets);
+	trace_vaccel_device_reset(vdev);
 	/* A user's hangs can ask for it: rate-limited. */
 	dev_info_ratelimited(vdev->drm.dev, "device reset\n");
 	spin_lock(&vdev->reset_lock);

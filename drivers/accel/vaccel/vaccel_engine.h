@@ -66,6 +66,9 @@ struct vaccel_rv_cpu;
  *	a buffer since
  * @instructions: kernel instructions the engine has executed; written by
  *	@thread only, read without a lock
+ * @traced_ctx: the contexts of the buffers in the HW queue when it was
+ *	last traced, 0 for an empty slot; under @lock
+ * @traced_seqno: their finished fences' seqnos; under @lock
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;
@@ -95,6 +98,8 @@ struct vaccel_engine {
 	u64 hangs;
 	bool reset_unproven;
 	u64 instructions;
+	u32 traced_ctx[VACCEL_ARBITER_SLOTS];
+	u64 traced_seqno[VACCEL_ARBITER_SLOTS];
 };
 
 int vaccel_engines_init(struct vaccel_device *vdev);

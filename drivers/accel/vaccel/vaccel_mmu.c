@@ -524,8 +524,9 @@ void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size)
  * address space of their device.
  *
  * Context: Process context; takes the TLB locks, sleeps.
+ * Return: the number of TLBs that were attached.
  */
-void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size)
+unsigned int vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size)
 {
 	struct vaccel_tlb *tlbs[VACCEL_PT_MAX_TLBS], *tlb;
 	unsigned int i, n = 0;
@@ -543,6 +544,7 @@ void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size)
 
 	for (i = 0; i < n; i++)
 		vaccel_tlb_invalidate_in(tlbs[i], pt, va, size);
+	return n;
 }
 
 /**

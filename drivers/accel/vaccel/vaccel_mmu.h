@@ -81,7 +81,7 @@ void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
 void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size);
 u64 vaccel_pt_skip_unmapped(const struct vaccel_pt *pt, u64 va, u64 end);
 void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size);
-void vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size);
+unsigned int vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size);
 void vaccel_pt_release_zombies(struct vaccel_pt *pt);
 u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
 

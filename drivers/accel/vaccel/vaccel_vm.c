@@ -88,6 +88,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_trace.h"
 #include "vaccel_vm.h"
 
 #define VACCEL_VM_BIND_MAP_FLAGS \
@@ -676,6 +677,7 @@ static int vaccel_bind_apply(struct vaccel_bind_batch *b,
 {
 	struct vaccel_vm *vm = b->vm;
 	struct vaccel_pt *pt = &vm->pt;
+	unsigned int tlbs;
 	int ret = 0;
 	u32 i;
 
@@ -699,12 +701,18 @@ static int vaccel_bind_apply(struct vaccel_bind_batch *b,
 		vaccel_pt_prune(pt, b->ops[i].args.va, b->ops[i].args.size);
 	mutex_unlock(&vm->pt_lock);
 
-	if (b->inval_start < b->inval_end)
-		vaccel_pt_invalidate(pt, b->inval_start, b->inval_end - b->inval_start);
+	if (b->inval_start < b->inval_end) {
+		tlbs = vaccel_pt_invalidate(pt, b->inval_start,
+					    b->inval_end - b->inval_start);
+		trace_vaccel_tlb_invalidate(vm->vdev, vm->client_id, b->inval_start,
+					    b->inval_end - b->inval_start, tlbs);
+	}
 	mutex_lock(&vm->pt_lock);
 	if (!list_empty(&pt->zombies)) {
 		mutex_unlock(&vm->pt_lock);
-		vaccel_pt_invalidate(pt, pt->va_start, pt->va_end - pt->va_start);
+		tlbs = vaccel_pt_invalidate(pt, pt->va_start, pt->va_end - pt->va_start);
+		trace_vaccel_tlb_invalidate(vm->vdev, vm->client_id, pt->va_start,
+					    pt->va_end - pt->va_start, tlbs);
 		mutex_lock(&vm->pt_lock);
 	}
 	vaccel_pt_release_zombies(pt);
@@ -815,6 +823,19 @@ void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch)
 	queue_work(vaccel_teardown_wq, &batch->release_work);
 }
 
+/* Traces the operations of a batch, as its paging job or its ioctl applies it. */
+static void vaccel_bind_trace(const struct vaccel_bind_batch *b,
+			      const struct vaccel_job *job)
+{
+	u32 i;
+
+	if (!trace_vaccel_vm_bind_enabled())
+		return;
+	for (i = 0; i < b->count; i++)
+		trace_vaccel_vm_bind(b->vm->vdev, b->vm->client_id,
+				     &b->ops[i].args, job);
+}
+
 /* The paging engine's check between regions. */
 struct vaccel_bind_engine {
 	struct vaccel_engine *engine;
@@ -846,8 +867,11 @@ static int vaccel_bind_engine_check(void *data)
 int vaccel_vm_bind_run(struct vaccel_engine *engine, struct vaccel_job *job)
 {
 	struct vaccel_bind_engine e = { .engine = engine, .job = job };
+	struct vaccel_bind_batch *b = job->bind;
 
-	return vaccel_bind_apply(job->bind, vaccel_bind_engine_check, &e);
+	if (!b->next_op && !b->next_off)
+		vaccel_bind_trace(b, job);
+	return vaccel_bind_apply(b, vaccel_bind_engine_check, &e);
 }
 
 /* A synchronous bind yields between regions, and goes on. */
@@ -962,8 +986,10 @@ static int vaccel_vm_bind_sync(struct vaccel_vm *vm, struct vaccel_bind_batch *b
 	ret = vaccel_vm_wait_async_binds(vm);
 	if (!ret)
 		ret = vaccel_bind_check_and_commit(b);
-	if (!ret)
+	if (!ret) {
+		vaccel_bind_trace(b, NULL);
 		vaccel_bind_apply(b, vaccel_bind_ioctl_check, NULL);
+	}
 	vaccel_bind_release(b);
 	return ret;
 }
