@@ -23,6 +23,8 @@ PACKAGES=(
 	qemu-system-x86 busybox-static cpio
 	# user-mode driver
 	libdrm-dev pkg-config
+	# vaccel-trace: tracefs and its events, the timeline's pictures
+	libtracefs-dev libtraceevent-dev libcairo2-dev fonts-dejavu-core
 	# compute kernels and the ISA oracle
 	clang-14 lld-14 lld llvm-14 qemu-user qemu-user-static
 	# documentation
