@@ -137,6 +137,23 @@ VACCEL_KERNEL=debug scripts/vm.sh test >"$logs/vm.log" 2>&1
 grep -v -E '^ok |^\[' "$logs/vm.log" | tail -n 80
 collect "$logs/vm.log"
 
+# The trace test_trace recorded and the plan exported: valid by the
+# format's rules, and drawn.
+trace_files=$VACCEL_CACHE/vm/debug/test/files
+if out=$(python3 tests/host/trace_check.py "$trace_files/trace-scenario.json" \
+		--expect "engine reset (hang)" 2>&1); then
+	report "ok vm.trace_json_valid"
+else
+	report "not ok vm.trace_json_valid: $out"
+fi
+if "$build/umd/bin/vaccel-trace" convert -q -o "$logs/trace-scenario.json" \
+		--png "$logs/trace-scenario.png" --svg "$logs/trace-scenario.svg" \
+		"$trace_files/trace-scenario.events" >"$logs/trace-draw.log" 2>&1; then
+	report "ok vm.trace_drawn"
+else
+	report "not ok vm.trace_drawn: see $logs/trace-draw.log"
+fi
+
 info "VM smoke tests on the stock kernel"
 VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
 sed -E 's/^(ok|not ok) /\1 stock./' "$logs/vm-stock.log" >"$logs/vm-stock.results"

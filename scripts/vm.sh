@@ -243,7 +243,8 @@ run_and_stream() {
 	run_qemu "$vmmode" "$accel" "$timeout_s" &
 	qpid=$!
 	tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | tr -d '\r' |
-		sed -u -e '/^=== vaccel: \(kmemleak\|dmesg\) begin/,$d' -e '/^=== vaccel: /d'
+		sed -u -e '/^=== vaccel: \(kmemleak\|dmesg\) begin/,$d' \
+			-e '/^=== vaccel: file begin/,/^=== vaccel: file end/d' -e '/^=== vaccel: /d'
 	wait "$qpid" || rc=$?
 	return $rc
 }
@@ -319,6 +320,45 @@ save_fuzz_outputs() {
 	info "fuzz corpus: $(ls "$dir/corpus" | wc -l) programs in $dir/corpus"
 }
 
+# The files the guest exported (vt_export: gzip, base64, between markers)
+# into $work/files, under the names it gave.
+save_files() {
+	local dir=$work/files f
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	awk -v d="$dir" '
+		/^=== vaccel: file begin [A-Za-z0-9._-]+$/ { f = d "/" $5 ".gz.b64"; next }
+		/^=== vaccel: file end/ { f = ""; next }
+		f != "" { print > f }' "$work/out.clean"
+	for f in "$dir"/*.gz.b64; do
+		[ -e "$f" ] || continue
+		if base64 -d "$f" | gunzip >"${f%.gz.b64}"; then
+			rm -f "$f"
+		else
+			info "warning: could not decode the exported file ${f%.gz.b64}"
+			rm -f "$f" "${f%.gz.b64}"
+		fi
+	done
+}
+
+# The timeline of `make run`'s sample workload, drawn on the host from the
+# events the guest recorded, next to the build outputs.
+save_timeline() {
+	local events=$work/files/sample.events out=$build/timeline
+	local tool=$build/umd/bin/vaccel-trace
+	[ -f "$events" ] && [ -x "$tool" ] || return 0
+	mkdir -p "$out"
+	cp "$events" "$out/sample.events"
+	if "$tool" convert -q -t "vaccel: the sample workload of make run" \
+		-o "$out/sample.json" --png "$out/sample.png" --svg "$out/sample.svg" \
+		"$out/sample.events"; then
+		info "timeline of the sample workload: $out/sample.png (and .svg);" \
+			"open $out/sample.json in https://ui.perfetto.dev"
+	else
+		info "warning: vaccel-trace could not draw the sample's timeline"
+	fi
+}
+
 summarise() {
 	local passed failed
 	passed=$(grep -c '^ok ' "$work/results" || true)
@@ -336,6 +376,7 @@ case "$mode" in
 test)
 	run_and_stream test "$accel" || true
 	check_run "plan done"
+	save_files
 	summarise
 	;;
 bench)
@@ -349,6 +390,8 @@ bench)
 run)
 	run_and_stream run "$accel" || true
 	check_run "sample done" >/dev/null
+	save_files
+	save_timeline
 	if grep -q '^not ok' "$work/results"; then
 		grep '^not ok' "$work/results"
 		die "the dev VM run failed (logs in $work)"

@@ -20,11 +20,18 @@
  * (c) Completion to wake-up: a buffer whose last packet is a TIMESTAMP
  *     (the engine's clock is CLOCK_MONOTONIC); the time from it to the
  *     return of SYNCOBJ_WAIT, read with clock_gettime(); p50 and p99 in µs.
+ * (d) Tracing: the round trip of (a) with every vaccel trace event enabled
+ *     (tracefs, the top-level instance), against the same with them
+ *     disabled, in TRACE_ROUNDS alternating rounds; the ratio of the p50s,
+ *     target at most 1.2 (issue 14).  Informative: the same with
+ *     gpu_scheduler's and dma_fence's events enabled too.  Skipped, with
+ *     a note, where tracefs is not mounted.
  *
  * Output: a table, then
  *	bench.submit.nop_rt_p50_ratio <x> PASS|FAIL
  *	bench.submit.pipelined_per_job_ioctls <x> PASS|FAIL
  *	bench.submit.wake_latency_p50_us <x>
+ *	bench.submit.trace_nop_rt_p50_ratio <x> PASS|FAIL
  * Exits 0 once measured (whatever the verdicts), 1 with a `not ok` line if
  * it could not measure.
  *
@@ -37,6 +44,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +68,9 @@
 
 #define RT_RATIO_TARGET		2.0
 #define PIPELINED_TARGET	6.0
+#define TRACE_RATIO_TARGET	1.2
+#define TRACE_ROUNDS		5
+#define TRACEFS			"/sys/kernel/tracing"
 
 #define PAGE		4096ull
 /* Offsets in the BO: the NOP buffer, the TIMESTAMP buffer, the timestamp. */
@@ -302,6 +313,57 @@ static void wake_latencies(__u64 *lat)
 	}
 }
 
+/* --- (d) the round trip with the trace events enabled --- */
+
+/* Writes "0" or "1" to an event system's enable file; false without tracefs. */
+static bool trace_enable(const char *system, bool on)
+{
+	char path[128];
+	int f;
+	bool ok;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/enable", system);
+	f = open(path, O_WRONLY);
+	if (f < 0)
+		return false;
+	ok = write(f, on ? "1" : "0", 1) == 1;
+	close(f);
+	return ok;
+}
+
+struct trace_cost {
+	double off50, vaccel50, all50;
+};
+
+/*
+ * Rounds of the three states, one after another, so that drift on a noisy
+ * host spreads over all three; each state's p50 over all its rounds.
+ */
+static bool trace_round_trips(struct trace_cost *tc)
+{
+	static __u64 off[TRACE_ROUNDS * ITERS], vac[TRACE_ROUNDS * ITERS];
+	static __u64 all[TRACE_ROUNDS * ITERS];
+	unsigned int r;
+
+	if (!trace_enable("vaccel", false))
+		return false;
+	for (r = 0; r < TRACE_ROUNDS; r++) {
+		nop_round_trips(off + r * ITERS);
+		trace_enable("vaccel", true);
+		nop_round_trips(vac + r * ITERS);
+		trace_enable("gpu_scheduler", true);
+		trace_enable("dma_fence", true);
+		nop_round_trips(all + r * ITERS);
+		trace_enable("vaccel", false);
+		trace_enable("gpu_scheduler", false);
+		trace_enable("dma_fence", false);
+	}
+	tc->off50 = bench_percentile(off, TRACE_ROUNDS * ITERS, 50);
+	tc->vaccel50 = bench_percentile(vac, TRACE_ROUNDS * ITERS, 50);
+	tc->all50 = bench_percentile(all, TRACE_ROUNDS * ITERS, 50);
+	return true;
+}
+
 static const char *verdict(int pass)
 {
 	return pass ? "PASS" : "FAIL";
@@ -311,6 +373,8 @@ int main(int argc, char **argv)
 {
 	static __u64 nop[ITERS], fut[ITERS], lat[ITERS];
 	struct pipelined_cost cost;
+	struct trace_cost tc;
+	bool traced;
 	double nop50, nop99, fut50, fut99, lat50, lat99, job_ns, ioctl_ns, r50, r99, per;
 
 	bench_name = "submit";
@@ -341,6 +405,8 @@ int main(int argc, char **argv)
 	lat50 = bench_percentile(lat, ITERS, 50) / 1000.0;
 	lat99 = bench_percentile(lat, ITERS, 99) / 1000.0;
 
+	traced = trace_round_trips(&tc);
+
 	printf("submission against references measured in this run, %u iterations "
 	       "after %u of warm-up\n", ITERS, WARMUP);
 	printf("%-44s %11s %11s\n", "", "p50", "p99");
@@ -361,6 +427,16 @@ int main(int argc, char **argv)
 	printf("bench.submit.pipelined_per_job_ioctls %.3f %s\n", per,
 	       verdict(per <= PIPELINED_TARGET));
 	printf("bench.submit.wake_latency_p50_us %.1f\n", lat50);
+	if (traced) {
+		printf("NOP round trip p50, %u rounds of %u: events off %.1f us, vaccel's on "
+		       "%.1f us (%.3fx), with gpu_scheduler's and dma_fence's %.1f us (%.3fx)\n",
+		       TRACE_ROUNDS, ITERS, tc.off50 / 1e3, tc.vaccel50 / 1e3,
+		       tc.vaccel50 / tc.off50, tc.all50 / 1e3, tc.all50 / tc.off50);
+		printf("bench.submit.trace_nop_rt_p50_ratio %.3f %s\n", tc.vaccel50 / tc.off50,
+		       verdict(tc.vaccel50 / tc.off50 <= TRACE_RATIO_TARGET));
+	} else {
+		printf("# no tracefs at " TRACEFS ": the tracing ratio is not measured\n");
+	}
 	close(fd);
 	return 0;
 }

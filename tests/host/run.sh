@@ -68,6 +68,14 @@
 #   fuzz_programs	vaccel-fuzz's programs (sanitizers on): 2000
 #			generated and mutated programs print, parse and
 #			print again the same; the regression corpus parses
+#   trace_convert	vaccel-trace (sanitizers on) converts
+#			data/trace-scenario.events: a JSON trace that
+#			trace_check.py accepts, with the scenario's slices,
+#			instants and flows; a PNG and an SVG picture
+#   trace_bad_input	vaccel-trace refuses a missing file, a file of
+#			another kind, truncated and malformed lines with a
+#			message and status 1; 1000 randomly mutated events
+#			files never crash it, and what it writes is valid
 
 set -u
 
@@ -515,5 +523,96 @@ fuzz_programs() {
 	"$bin" parse "$ROOT"/tests/fuzz/regressions/*.prog >/dev/null
 }
 check fuzz_programs fuzz_programs
+
+# vaccel-trace, built with the sanitizers from its sources.
+trace_build() {
+	local t=$ROOT/umd/tools/vaccel-trace
+	[ -x "$O/bin/vaccel-trace-san" ] && [ "$O/bin/vaccel-trace-san" -nt "$t/model.c" ] &&
+		return 0
+	# shellcheck disable=SC2046
+	"$CC" -std=gnu11 -O1 -g $CFLAGS -Wno-unused-parameter $SAN $UAPI_INC \
+		$(pkg-config --cflags libtracefs libtraceevent cairo) "$t"/*.c \
+		-o "$O/bin/vaccel-trace-san" \
+		$(pkg-config --libs libtracefs libtraceevent cairo) -lm
+}
+
+trace_convert() {
+	local bin=$O/bin/vaccel-trace-san d=$ROOT/tests/host/data
+	trace_build || return 1
+	LSAN_OPTIONS=suppressions=$d/lsan-fontconfig.supp \
+		"$bin" convert -q -o "$TMP/t.json" --png "$TMP/t.png" --svg "$TMP/t.svg" \
+		"$d/trace-scenario.events" || return 1
+	python3 "$ROOT/tests/host/trace_check.py" "$TMP/t.json" \
+		--expect "c1 #1" --expect "c2 #2" --expect "workgroup 0" \
+		--expect "workgroup 1 (resumed)" --expect "preempt c1 #1 (priority)" \
+		--expect "fault c1 #1 (unmapped)" --expect "hang c2 #2" \
+		--expect "engine reset (hang)" --expect "c2 banned (hang)" \
+		--expect "map sync" --expect "TLB invalidate" \
+		--expect "dma_fence_signaled" || return 1
+	grep -q '"name": "c1 compute0 app low\[100\] low"' "$TMP/t.json" ||
+		{ echo "the context's track is not named"; return 1; }
+	[ "$(head -c 8 "$TMP/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		{ echo "not a PNG"; return 1; }
+	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/t.svg" ||
+		{ echo "the SVG does not parse"; return 1; }
+}
+check trace_convert trace_convert
+
+trace_bad_input() {
+	local bin=$O/bin/vaccel-trace-san d=$ROOT/tests/host/data i st out
+	trace_build || return 1
+	expect_status() {
+		local want=$1 msg=$2 out
+		shift 2
+		out=$("$@" 2>&1)
+		st=$?
+		[ "$st" = "$want" ] && grep -q -- "$msg" <<<"$out" && return 0
+		echo "$*: status $st, output: $out"
+		return 1
+	}
+	expect_status 1 "No such file" "$bin" convert -o "$TMP/x.json" "$TMP/missing" || return 1
+	expect_status 1 "not a vaccel-trace events file" "$bin" convert -o "$TMP/x.json" \
+		"$ROOT/README.md" || return 1
+	head -n 5 "$d/trace-scenario.events" | head -c 300 >"$TMP/trunc.events"
+	expect_status 1 "malformed event" "$bin" convert -o "$TMP/x.json" \
+		"$TMP/trunc.events" || return 1
+	printf '# vaccel-trace events 1\n1 0 1 vaccel:vaccel_job_start ctx=\n' >"$TMP/bad.events"
+	expect_status 1 "malformed event" "$bin" convert -o "$TMP/x.json" \
+		"$TMP/bad.events" || return 1
+	expect_status 2 "needs -o" "$bin" convert "$d/trace-scenario.events" || return 1
+	# Mutations of a few bytes or a cut, in some lines: never a crash or
+	# a sanitizer report, and every trace written is valid.
+	python3 - "$d/trace-scenario.events" "$TMP/m" <<'PY' || return 1
+import random, sys
+base = open(sys.argv[1], 'rb').read().split(b'\n')
+for i in range(1000):
+    random.seed(i)
+    lines = list(base)
+    for _ in range(random.randint(1, 4)):
+        n = random.randrange(2, len(lines))
+        b = bytearray(lines[n])
+        if b:
+            k = random.randrange(len(b))
+            b[k] = random.choice(b'0123456789 -="%:=abcxyz[]\xff')
+        if random.random() < 0.2:
+            b = b[:random.randrange(len(b) + 1)]
+        lines[n] = bytes(b)
+    open('%s-%d.events' % (sys.argv[2], i), 'wb').write(b'\n'.join(lines))
+PY
+	for i in $(seq 0 999); do
+		"$bin" convert -q -o "$TMP/m-$i.json" "$TMP/m-$i.events" >/dev/null 2>"$TMP/m.err"
+		st=$?
+		if [ "$st" -gt 1 ]; then
+			echo "mutation $i: status $st"
+			cat "$TMP/m.err"
+			return 1
+		fi
+	done
+	if ! out=$(python3 "$ROOT/tests/host/trace_check.py" "$TMP"/m-*.json 2>&1); then
+		tail -n 2 <<<"$out"
+		return 1
+	fi
+}
+check trace_bad_input trace_bad_input
 
 exit $failed

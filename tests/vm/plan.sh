@@ -71,6 +71,15 @@ vt_load_refused() {
 
 # vt_run PROGRAM [ARGS...]: run a test program; its lines are the results.
 # A program that dies without reporting counts as a failure.
+# Copies a file of the guest to the host: vm.sh writes it to
+# $VACCEL_CACHE/vm/<kernel>/<mode>/files/NAME.
+vt_export() {
+	[ -f "$2" ] || return 0
+	echo "=== vaccel: file begin $1"
+	gzip -c "$2" | base64
+	echo "=== vaccel: file end"
+}
+
 vt_run() {
 	prog=$1
 	shift
@@ -176,6 +185,9 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_load
 	vt_run test_teardown
 	vt_unload
+	vt_load timeout_ms=300
+	vt_run test_trace
+	vt_unload
 	exit 0
 fi
 
@@ -218,6 +230,15 @@ vt_unload
 vt_load time_limit_ms=1000
 vt_run test_packets time_limit_stops_many_short_packets
 vt_run test_dispatch time_limit_stops_endless_grid
+vt_unload
+
+# The trace events and vaccel-trace: a known scenario (a preemption, a
+# fault, a hang and its recovery) recorded and checked; the host checks
+# the exported JSON trace against the format's rules and draws it.
+vt_load timeout_ms=300
+vt_run test_trace
+vt_export trace-scenario.events /tmp/vaccel-trace-test/scenario.events
+vt_export trace-scenario.json /tmp/vaccel-trace-test/scenario.json
 vt_unload
 
 # Escalation to a device reset, each rule on a load without earlier
@@ -302,6 +323,7 @@ vt_load_refused dispatch_slice=1048577
 if [ -d /sys/kernel/debug/failslab ]; then
 	vt_load
 	vt_run test_fail_nth
+	vt_run test_fail_nth unbind_busy module_unload
 	vt_run test_fail_nth summary
 	vt_unload
 fi
