@@ -665,8 +665,11 @@ static int scan_process(struct vtop_sample *s, int proc_fd, const char *pid_name
 		return 0;
 	}
 	fdinfo_dir = openat(pid_dir, "fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fdinfo_dir < 0)
+	if (fdinfo_dir < 0) {
+		if (errno == EACCES || errno == EPERM)
+			s->hidden_pids++;
 		goto out;
+	}
 
 	while ((de = readdir(fds))) {
 		struct vtop_client c;
