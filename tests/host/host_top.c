@@ -593,6 +593,7 @@ static void test_view(void)
 	CHECK_EQ(v.devices[0].class_capacity[0], 2);
 
 	CHECK_EQ(vtop_render(&v, &f), 0);
+	CHECK_FRAME(&f, "vaccel-top: 1 device, 3 processes, 3 files; interval 1.00 s");
 	busy = frame_line(&f, "    2 busy");
 	idle = frame_line(&f, "0 idle [faulted/hung]");
 	if (!strstr(busy, "  50.0%    0.0%") || !strstr(busy, "12.0 MiB") ||
@@ -643,6 +644,22 @@ static void test_view(void)
 	CHECK_FRAME(&f, "    -    -    - busy");
 	vtop_frame_free(&f);
 	vtop_view_free(&v);
+
+	/* One process on two devices: two rows, one process. */
+	{
+		struct vtop_sample c = { .t_ns = S };
+
+		add_client(&c, 42, "two", 0, 1, S, 0, 0);
+		add_client(&c, 42, "two", 1, 2, S, 0, 0);
+		CHECK_EQ(vtop_view_build(NULL, &c, NULL, 0, &v), 0);
+		CHECK_EQ(v.nrows, 2);
+		CHECK_EQ(vtop_render(&v, &f), 0);
+		CHECK_FRAME(&f, "vaccel-top: 0 devices, 1 process, 2 files; interval 0.00 s");
+		CHECK_FRAME(&f, "     42 accel1      1");
+		vtop_frame_free(&f);
+		vtop_view_free(&v);
+		vtop_sample_free(&c);
+	}
 
 	/* The first frame: no previous sample, no utilisation. */
 	CHECK_EQ(vtop_view_build(NULL, &a, NULL, 0, &v), 0);

@@ -1387,17 +1387,23 @@ static int render_rows(const struct vtop_view *v, struct vtop_frame *f)
  */
 int vtop_render(const struct vtop_view *v, struct vtop_frame *f)
 {
-	unsigned int files = 0;
-	size_t i;
+	unsigned int files = 0, procs = 0;
+	size_t i, j;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
 	f->header_line = -1;
-	for (i = 0; i < v->nrows; i++)
+	/* A row per process and device: count each process once. */
+	for (i = 0; i < v->nrows; i++) {
 		files += v->rows[i].files;
-	ret = frame_add(f, "vaccel-top: %zu device%s, %zu process%s, %u file%s; interval %.2f s",
+		for (j = 0; j < i && v->rows[j].pid != v->rows[i].pid; j++)
+			;
+		if (j == i)
+			procs++;
+	}
+	ret = frame_add(f, "vaccel-top: %zu device%s, %u process%s, %u file%s; interval %.2f s",
 			v->ndevices, v->ndevices == 1 ? "" : "s",
-			v->nrows, v->nrows == 1 ? "" : "es", files,
+			procs, procs == 1 ? "" : "es", files,
 			files == 1 ? "" : "s", v->interval_s);
 	if (!ret && v->hidden_pids && v->not_root)
 		ret = frame_add(f, "  %u processes of other users not shown (needs root)",
