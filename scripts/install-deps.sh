@@ -19,8 +19,8 @@ PACKAGES=(
 	build-essential bc bison flex gcc-multilib kmod libelf-dev libssl-dev perl
 	python3
 	sparse xz-utils
-	# dev VM
-	qemu-system-x86 busybox-static cpio
+	# dev VM; tmux runs vaccel-top under a terminal in its tests
+	qemu-system-x86 busybox-static cpio tmux
 	# user-mode driver
 	libdrm-dev pkg-config
 	# vaccel-trace: tracefs and its events, the timeline's pictures

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # vm.sh - the vaccel dev VM: boots a Debian 6.12 kernel under QEMU with an
-# initramfs holding busybox, the DRM modules vaccel needs (resolved from
-# `modinfo -F depends`) and vgem, our module, our binaries and the shared
-# libraries they use.
+# initramfs holding busybox, tmux, the DRM modules vaccel needs (resolved
+# from `modinfo -F depends`) and vgem, our module, our binaries and the
+# shared libraries they use.
 #
 # Two kernels (VACCEL_KERNEL):
 #   debug   the sanitizer build of the same source (scripts/debug-kernel/:
@@ -146,6 +146,16 @@ build_initramfs() {
 	if { [ "$mode" = bench ] || [ -n "${VACCEL_WITH_QEMU:-}" ]; } &&
 	   [ -x /usr/bin/qemu-riscv64-static ]; then
 		cp /usr/bin/qemu-riscv64-static "$stage/bin/"
+	fi
+	# tmux runs vaccel-top under a terminal in the tests (and is at hand
+	# in `make shell`); its panes' TERM (screen) needs terminfo, and tmux
+	# itself a UTF-8 locale (it falls back to C.UTF-8 when none is set).
+	if [ -x /usr/bin/tmux ]; then
+		cp /usr/bin/tmux "$stage/bin/tmux"
+		copy_libs /usr/bin/tmux
+		mkdir -p "$stage/lib" "$stage/usr/lib/locale"
+		cp -a /lib/terminfo "$stage/lib/"
+		cp -a /usr/lib/locale/C.utf8 "$stage/usr/lib/locale/"
 	fi
 	cp "$here/guest/init" "$stage/init"
 	chmod +x "$stage/init"

@@ -76,6 +76,13 @@
 #			another kind, truncated and malformed lines with a
 #			message and status 1; 1000 randomly mutated events
 #			files never crash it, and what it writes is valid
+#   top_model		vaccel-top's model (host_top.c with
+#			umd/tools/top_model.c, sanitizers on): fdinfo parsing,
+#			the utilisation arithmetic, the debugfs parsers, a
+#			scan of a fake /proc, /sys and debugfs (as root, then
+#			as nobody), views and frames from chosen samples
+#   vaccel_top_batch	vaccel-top -b -n 2 prints two frames and exits 0;
+#			-h exits 0, bad options 2; output to a pipe is batch
 
 set -u
 
@@ -614,5 +621,29 @@ PY
 	fi
 }
 check trace_bad_input trace_bad_input
+top_model() {
+	"$CC" -std=gnu11 -O1 -g $CFLAGS $SAN -I"$ROOT/umd/tools" \
+		"$ROOT/tests/host/host_top.c" "$ROOT/umd/tools/top_model.c" \
+		-o "$O/bin/host_top" -lm || return 1
+	"$O/bin/host_top"
+}
+check top_model top_model
+
+vaccel_top_batch() {
+	local top=$UMD_O/bin/vaccel-top out rc
+	out=$(timeout 20 "$top" -b -n 2 -d 0.1 2>&1) || { echo "exit $?: $out"; return 1; }
+	expect_count '^vaccel-top: .* interval 0\.[0-9]* s$' 2 || return 1
+	expect_count '^    PID DEV     FILES' 2 || return 1
+	# Not a terminal: batch without -b.
+	out=$(timeout 20 "$top" -n 1 -d 0.1 </dev/null 2>&1) || { echo "no -b: exit $?"; return 1; }
+	expect_count '^vaccel-top: ' 1 || return 1
+	"$top" -h | grep -q '^usage: vaccel-top' || { echo "-h: no usage"; return 1; }
+	for bad in "-d 0" "-d 0.01" "-d x" "-n 0" "-n -1" "-p 0" "-p x" "-Z" "extra"; do
+		# shellcheck disable=SC2086
+		"$top" $bad >/dev/null 2>&1; rc=$?
+		[ $rc = 2 ] || { echo "$bad: exit $rc"; return 1; }
+	done
+}
+check vaccel_top_batch vaccel_top_batch
 
 exit $failed

@@ -200,6 +200,8 @@ vt_run test_limits
 run_execution
 run_scheduling
 run_compute
+# vaccel-top: batch and under tmux, against a busy and an idle process.
+vt_run test_top
 vt_run test_unplug
 vt_unload
 
@@ -280,10 +282,12 @@ vt_unload
 # Non-default topologies, including the smallest and the largest.
 vt_load devices=3 compute_engines=4 copy_engines=0 va_bits=39
 run_all
+vt_run test_top devices_listed batch_busy_and_idle
 vt_unload
 
 vt_load devices=8 compute_engines=8 copy_engines=8 va_bits=32
 run_all
+vt_run test_top devices_listed
 vt_unload
 
 vt_load compute_engines=1 copy_engines=2 va_bits=40

@@ -137,10 +137,22 @@ static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 /*
  * The keys of Documentation/gpu/drm-usage-stats.rst: busy time per engine
  * class, the number of engines of a class when more than one, and memory.
+ * The engines say how long they ran the file's buffers.
  */
 static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
-	vaccel_file_show_fdinfo(file->driver_priv, p);
+	struct vaccel_device *vdev = to_vaccel_device(file->minor->dev);
+	u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT] = {};
+	struct vaccel_file *vfile = file->driver_priv;
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_engines; i++) {
+		struct vaccel_engine *engine = &vdev->engines[i];
+
+		busy_ns[engine->desc.engine_class] +=
+			vaccel_engine_file_busy_ns(engine, vfile);
+	}
+	vaccel_file_show_fdinfo(vfile, busy_ns, p);
 	drm_show_memory_stats(p, file);
 }
 

@@ -244,8 +244,7 @@ static void vaccel_engine_charge_locked(struct vaccel_engine *engine, u64 now)
 	if (!arb->running_since)
 		return;
 	ctx = vaccel_context_of(arb->slot[0]->entry);
-	atomic64_add(now - arb->running_since,
-		     &ctx->file->busy_ns[engine->desc.engine_class]);
+	ctx->file->busy_ns[engine->index] += now - arb->running_since;
 }
 
 /*
@@ -410,6 +409,34 @@ u64 vaccel_engine_busy_ns(struct vaccel_engine *engine)
 	for (band = 0; band < VACCEL_ARBITER_BANDS; band++)
 		ns += arb->band_ns[band];
 	if (arb->running_since)
+		ns += ktime_get_ns() - arb->running_since;
+	spin_unlock(&engine->lock);
+	return ns;
+}
+
+/**
+ * vaccel_engine_file_busy_ns() - time a file's buffers spent on the engine
+ * @engine: the engine
+ * @vfile: the file
+ *
+ * Includes the time so far of the file's buffer that runs, so that fdinfo
+ * grows while a long buffer runs instead of jumping when it ends; read
+ * under the engine's lock, with what the buffer's end adds, so the value
+ * never goes back.
+ *
+ * Context: Any context but hard interrupts.
+ * Return: nanoseconds.
+ */
+u64 vaccel_engine_file_busy_ns(struct vaccel_engine *engine,
+			       struct vaccel_file *vfile)
+{
+	struct vaccel_arbiter *arb = &engine->arbiter;
+	u64 ns;
+
+	spin_lock(&engine->lock);
+	ns = vfile->busy_ns[engine->index];
+	if (arb->running_since &&
+	    vaccel_context_of(arb->slot[0]->entry)->file == vfile)
 		ns += ktime_get_ns() - arb->running_since;
 	spin_unlock(&engine->lock);
 	return ns;

@@ -19,6 +19,7 @@ struct seq_file;
 struct task_struct;
 struct vaccel_context;
 struct vaccel_device;
+struct vaccel_file;
 struct vaccel_job;
 struct vaccel_rv_cpu;
 
@@ -108,6 +109,8 @@ struct dma_fence *vaccel_engine_cancel_context(struct vaccel_engine *engine,
 					       struct vaccel_context *ctx,
 					       int error);
 u64 vaccel_engine_busy_ns(struct vaccel_engine *engine);
+u64 vaccel_engine_file_busy_ns(struct vaccel_engine *engine,
+			       struct vaccel_file *vfile);
 int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 			bool progressed, unsigned int level);
 u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine);

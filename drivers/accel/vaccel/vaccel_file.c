@@ -202,6 +202,8 @@ void vaccel_file_job_release(struct vaccel_file *vfile)
 /**
  * vaccel_file_show_fdinfo() - the file's keys of drm-usage-stats
  * @vfile: the file
+ * @busy_ns: the file's time on the engines of each class, running
+ *	buffers included
  * @p: where
  *
  * Busy time per engine class, and the number of engines of a class when
@@ -209,7 +211,9 @@ void vaccel_file_job_release(struct vaccel_file *vfile)
  *
  * Context: Process context.
  */
-void vaccel_file_show_fdinfo(struct vaccel_file *vfile, struct drm_printer *p)
+void vaccel_file_show_fdinfo(struct vaccel_file *vfile,
+			     const u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT],
+			     struct drm_printer *p)
 {
 	const struct vaccel_topology *topo = &vfile->vdev->topo;
 	unsigned int c;
@@ -220,8 +224,7 @@ void vaccel_file_show_fdinfo(struct vaccel_file *vfile, struct drm_printer *p)
 		if (!count)
 			continue;
 		drm_printf(p, "drm-engine-%s:\t%llu ns\n",
-			   vaccel_engine_class_name(c),
-			   atomic64_read(&vfile->busy_ns[c]));
+			   vaccel_engine_class_name(c), busy_ns[c]);
 		if (count > 1)
 			drm_printf(p, "drm-engine-capacity-%s:\t%u\n",
 				   vaccel_engine_class_name(c), count);

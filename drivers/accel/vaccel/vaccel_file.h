@@ -13,6 +13,8 @@
 
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_topology.h"
+
 struct drm_file;
 struct drm_printer;
 struct vaccel_device;
@@ -43,8 +45,10 @@ struct vaccel_vm;
  * @jobs: jobs allocated for the file's submissions and binds and not yet
  *	freed, at most %VACCEL_MAX_JOBS_PER_FILE
  * @jobs_wq: submitters wait here for @jobs to drop
- * @busy_ns: time the file's buffers spent on engines, per engine class, for
- *	fdinfo; added to by the engines as buffers retire
+ * @busy_ns: time the file's buffers spent on each engine, by engine index,
+ *	for fdinfo; added to by the engine as a buffer stops running
+ *	(retires or is preempted), and protected by that engine's lock, under
+ *	which vaccel_engine_file_busy_ns() adds the running buffer's time
  */
 struct vaccel_file {
 	struct kref refcount;
@@ -58,7 +62,7 @@ struct vaccel_file {
 	unsigned int num_contexts;
 	atomic_t jobs;
 	wait_queue_head_t jobs_wq;
-	atomic64_t busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT];
+	u64 busy_ns[VACCEL_MAX_ENGINES];
 };
 
 struct vaccel_file *vaccel_file_create(struct vaccel_device *vdev,
@@ -68,6 +72,8 @@ void vaccel_file_get(struct vaccel_file *vfile);
 void vaccel_file_put(struct vaccel_file *vfile);
 int vaccel_file_job_reserve(struct vaccel_file *vfile);
 void vaccel_file_job_release(struct vaccel_file *vfile);
-void vaccel_file_show_fdinfo(struct vaccel_file *vfile, struct drm_printer *p);
+void vaccel_file_show_fdinfo(struct vaccel_file *vfile,
+			     const u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT],
+			     struct drm_printer *p);
 
 #endif /* __VACCEL_FILE_H__ */
