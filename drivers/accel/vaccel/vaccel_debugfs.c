@@ -61,10 +61,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
-#include <linux/once.h>
-#include <linux/random.h>
 #include <linux/seq_file.h>
-#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -316,17 +313,9 @@ static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_mappings);
 
-/* Random at each boot: page identities compare, they do not locate. */
-static siphash_key_t vaccel_debugfs_page_key;
-
 static void vaccel_debugfs_leaf(u64 va, u64 pte, void *data)
 {
-	u64 frame = pte & DRM_VACCEL_PTE_ADDR_MASK, id;
-
-	get_random_once(&vaccel_debugfs_page_key, sizeof(vaccel_debugfs_page_key));
-	id = siphash_1u64(frame, &vaccel_debugfs_page_key) << VACCEL_PAGE_SHIFT;
-	seq_printf(data, "0x%016llx 0x%016llx\n", va,
-		   (pte & ~DRM_VACCEL_PTE_ADDR_MASK) | (id & DRM_VACCEL_PTE_ADDR_MASK));
+	seq_printf(data, "0x%016llx 0x%016llx\n", va, vaccel_pt_entry_identity(pte));
 }
 
 static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)
