@@ -56,6 +56,16 @@
  * ``force_reset`` (write only)
  *   writing an engine index resets that engine, ``device`` resets them
  *   all; the work in the HW queues is preempted as innocent and resumes.
+ *
+ * ``coredump``
+ *   ``key value`` lines about the device's dumps (see "Device
+ *   coredumps"): ``enabled`` (the module parameter ``coredump``),
+ *   ``pending`` (1 while devcoredump holds a dump of the device),
+ *   ``events`` (hangs, resets, faults and time limits so far),
+ *   ``captured`` (dumps handed to devcoredump), and the events not dumped:
+ *   ``dropped_busy`` (a dump was pending or being formatted),
+ *   ``dropped_failed`` (no memory, devcoredump refused, the device going
+ *   away) and ``dropped_disabled``.
  */
 
 #include <linux/debugfs.h>
@@ -72,6 +82,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_context.h"
+#include "vaccel_coredump.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -184,6 +195,14 @@ static int vaccel_debugfs_contexts_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vaccel_debugfs_coredump_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+
+	vaccel_coredump_show(to_vaccel_device(entry->dev), m);
+	return 0;
+}
+
 static int vaccel_debugfs_arbiter_show(struct seq_file *m, void *unused)
 {
 	struct drm_debugfs_entry *entry = m->private;
@@ -283,6 +302,8 @@ void vaccel_debugfs_init(struct vaccel_device *vdev)
 	drm_debugfs_add_file(&vdev->drm, "contexts", vaccel_debugfs_contexts_show,
 			     NULL);
 	drm_debugfs_add_file(&vdev->drm, "arbiter", vaccel_debugfs_arbiter_show,
+			     NULL);
+	drm_debugfs_add_file(&vdev->drm, "coredump", vaccel_debugfs_coredump_show,
 			     NULL);
 	/* The device's directory exists from drm_dev_init(), if debugfs does. */
 	if (IS_ERR_OR_NULL(vdev->drm.debugfs_root))

@@ -17,6 +17,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_topology.h"
 
+struct vaccel_coredump;
 struct vaccel_engine;
 struct workqueue_struct;
 
@@ -54,6 +55,7 @@ struct workqueue_struct;
  * @hang_times: when the last %VACCEL_RESET_BURST hangs happened, 0 for none
  * @hang_next: the entry of @hang_times the next hang overwrites
  * @device_resets: device-wide resets done
+ * @coredump: the device's dumps, see "Device coredumps"
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -78,6 +80,7 @@ struct vaccel_device {
 	u64 hang_times[VACCEL_RESET_BURST];
 	unsigned int hang_next;
 	atomic64_t device_resets;
+	struct vaccel_coredump *coredump;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
