@@ -772,18 +772,15 @@ static void print_unknown(const struct dump *d)
 			       i, d->sec[i].type, d->sec[i].count);
 }
 
-/* Decodes @data of @len bytes; on refusal, says why after "@what: ". */
-static int decode(const char *what, const uint8_t *data, size_t len)
+/* Prints @data of @len bytes; -1 if refused, with @refusal saying why. */
+static int print_dump(const uint8_t *data, size_t len)
 {
 	struct dump d;
 	int ret;
 
 	refusal[0] = 0;
 	ret = parse(&d, data, len);
-	if (ret) {
-		fflush(stdout);
-		fprintf(stderr, PROG ": %s: %s\n", what, refusal);
-	} else {
+	if (!ret) {
 		print_header(&d);
 		print_device(&d);
 		print_engines(&d);
@@ -795,6 +792,18 @@ static int decode(const char *what, const uint8_t *data, size_t len)
 		print_unknown(&d);
 	}
 	free(d.sec);
+	return ret;
+}
+
+/* Decodes @data of @len bytes; on refusal, says why after "@what: ". */
+static int decode(const char *what, const uint8_t *data, size_t len)
+{
+	int ret = print_dump(data, len);
+
+	if (ret) {
+		fflush(stdout);
+		fprintf(stderr, PROG ": %s: %s\n", what, refusal);
+	}
 	return ret;
 }
 
