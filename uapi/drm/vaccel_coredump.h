@@ -301,8 +301,9 @@ enum drm_vaccel_coredump_preempt_reason {
 };
 
 /**
- * define DRM_VACCEL_COREDUMP_SLOT_STARTED - slot flag, the buffer ran before
- * and stopped part-way, so it resumes
+ * define DRM_VACCEL_COREDUMP_SLOT_STARTED - slot flag, the buffer has run on
+ * the engine: it runs, or was preempted part-way and resumes where it
+ * stopped
  */
 #define DRM_VACCEL_COREDUMP_SLOT_STARTED	(1u << 0)
 
@@ -526,7 +527,7 @@ struct drm_vaccel_coredump_buffer {
 	__u64 stall_ns;
 	/** @run_ns: engine time the buffer used in all, up to the event */
 	__u64 run_ns;
-	/** @excerpt_offset: offset in the buffer of @excerpt[0] */
+	/** @excerpt_offset: offset in the buffer of the first byte of @excerpt */
 	__u64 excerpt_offset;
 	/** @excerpt_size: bytes of @excerpt that are the buffer's */
 	__u32 excerpt_size;

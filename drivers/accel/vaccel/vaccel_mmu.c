@@ -600,8 +600,9 @@ u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va)
  * valid.  The same callers, under the same locks.
  *
  * Context: Any context.
- * Return: the number of entries read, from @entries[VACCEL_PT_LEVELS - 1]
- * down; 0 for an address beyond the page table's 48 bits.
+ * Return: the number of entries read, the root's (at index
+ * %VACCEL_PT_LEVELS - 1 of @entries) first; 0 for an address beyond the
+ * page table's 48 bits.
  */
 unsigned int vaccel_pt_walk_levels(const struct vaccel_pt *pt, u64 va,
 				   u64 entries[VACCEL_PT_LEVELS])
