@@ -830,25 +830,29 @@ VTEST(device_reset_dumped)
 }
 
 /*
- * A buffer that DELAYs longer than the time limit (load with
- * time_limit_ms=1000): a TIME_LIMIT dump, its context banned for it, at
- * least the limit of engine time in the buffer section.
+ * A buffer of short DELAYs, three times the time limit in all (load with
+ * time_limit_ms=1000): each DELAY is progress, so it never hangs, but it
+ * is stopped at the limit.  A TIME_LIMIT dump, its context banned for it,
+ * the buffer stopped at one of its DELAYs with at least the limit of
+ * engine time.
  */
 VTEST_NAMED(time_limit_dumped)
 {
 	struct fx f = fx_open();
-	__u32 ctx = vt_ctx_create(f.d.fd, COMPUTE, 0), o;
+	__u32 ctx = vt_ctx_create(f.d.fd, COMPUTE, 0), o, i;
+	__u64 limit = f.d.info.time_limit_ns, va, size, w;
 	const struct drm_vaccel_coredump_buffer *b;
-	__u64 va, size;
+	const unsigned char *cpu;
 	struct dump d;
 	char *text;
 
-	VT_ASSERT(f.d.info.time_limit_ns <= 1000 * VT_MS);
-	VT_ASSERT(f.d.info.hang_timeout_ns > 3 * f.d.info.time_limit_ns);
+	VT_ASSERT(limit <= 1000 * VT_MS && limit / 10 < f.d.info.hang_timeout_ns);
 	clear_pending(f.device);
-	vt_pkt_delay(&f.c, 3 * f.d.info.time_limit_ns);
+	for (i = 0; i < 30; i++)
+		vt_pkt_delay(&f.c, limit / 10);
 	va = vt_cmd_va(&f.c);
 	size = vt_cmd_size(&f.c);
+	cpu = f.c.bo.cpu + f.c.start;
 	o = submit_out(&f, ctx);
 	VT_ASSERT_EQ(vt_wait_status(f.d.fd, o), -ETIMEDOUT);
 
@@ -856,11 +860,17 @@ VTEST_NAMED(time_limit_dumped)
 	VT_ASSERT_EQ(d.h.kind, DRM_VACCEL_COREDUMP_TIME_LIMIT);
 	expect_context(&d, &f, ctx, DRM_VACCEL_COREDUMP_CONTEXT_GUILTY |
 		       DRM_VACCEL_COREDUMP_CONTEXT_BANNED, DRM_VACCEL_BAN_TIME_LIMIT);
-	b = expect_buffer(&d, ctx, va, size, 0, f.c.bo.cpu + (va - f.c.bo.va));
-	VT_ASSERT(b->run_ns >= f.d.info.time_limit_ns);
+	b = SECTION(&d, DRM_VACCEL_COREDUMP_SECTION_BUFFER,
+		    struct drm_vaccel_coredump_buffer, 1);
+	VT_ASSERT(b->offset < size && b->offset % 16 == 0);
+	memcpy(&w, cpu + b->offset, 8);
+	VT_ASSERT_EQ(w, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DELAY, 0, 2));
+	expect_buffer(&d, ctx, va, size, b->offset, cpu);
+	VT_ASSERT(b->run_ns >= limit);
 	text = decode(&d);
 	EXPECT_TEXT(text, "kind:        time limit\n");
 	EXPECT_TEXT(text, "ban reason:  time limit\n");
+	EXPECT_TEXT(text, "packet:      DELAY, 2 words");
 	free(text);
 	clear_dir(d.dir);
 	dump_free(&d);
