@@ -35,7 +35,7 @@ rm -rf "$drv"
 cp -a "$root/drivers/accel/vaccel" "$drv"
 mkdir -p "$drv/tests"
 cp -a "$root"/tests/kunit/*.[ch] "$drv/tests/"
-cp -a "$root/uapi/drm/vaccel_accel.h" "$src/include/uapi/drm/vaccel_accel.h"
+cp -a "$root"/uapi/drm/vaccel_*.h "$src/include/uapi/drm/"
 grep -q 'drivers/accel/vaccel/Kconfig' "$src/drivers/accel/Kconfig" ||
 	sed -i 's|^source "drivers/accel/qaic/Kconfig"|&\nsource "drivers/accel/vaccel/Kconfig"|' \
 		"$src/drivers/accel/Kconfig"

@@ -16,10 +16,11 @@
 # Checks:
 #   build_umd		libvaccel and vaccel-info build with $CC, -Werror
 #   build_clang		the same with clang, when clang exists and CC is not it
-#   uapi_layout		the uapi structures: same layout with -m64 and -m32,
+#   uapi_layout		the uapi structures (both headers): same layout with
+#			-m64 and -m32,
 #			sizes multiples of 8, no implicit padding (gcc-multilib)
-#   uapi_c99		the uapi header alone: -std=c99 -pedantic -Werror
-#   uapi_cxx		the uapi header in C++ (g++ -fsyntax-only)
+#   uapi_c99		the uapi headers alone: -std=c99 -pedantic -Werror
+#   uapi_cxx		the uapi headers in C++ (g++ -fsyntax-only)
 #   vaccel_h_c99	vaccel.h alone: -std=c99 -pedantic -Werror
 #   vaccel_h_cxx	vaccel.h in C++: -std=c++11 -pedantic -Werror
 #   va_alloc		the GPU VA allocator (umd/libvaccel/va.c compiled into
@@ -65,6 +66,14 @@
 #			run on its kernel log (scripts/lib.sh): each line of
 #			data/kernel-log-bad.txt is caught, none of
 #			data/kernel-log-clean.txt
+#   coredump_decoder	vaccel-coredump: the text of a dump made by
+#			host_coredump.c with every section, of one with
+#			longer entries and an unknown section (a newer format)
+#			and of one with shorter entries; its usage and errors;
+#			pending dumps found in a fake devcoredump directory;
+#			then the decoder compiled in with sanitizers on every
+#			truncation of the dump (refused) and 50000 random
+#			mutations (decoded or refused, never a crash)
 #   fuzz_programs	vaccel-fuzz's programs (sanitizers on): 2000
 #			generated and mutated programs print, parse and
 #			print again the same; the regression corpus parses
@@ -160,7 +169,7 @@ uapi_layout() {
 }
 check uapi_layout uapi_layout
 
-printf '#include <drm/vaccel_accel.h>\n' >"$TMP/uapi.c"
+printf '#include <drm/vaccel_accel.h>\n#include <drm/vaccel_coredump.h>\n' >"$TMP/uapi.c"
 cp "$TMP/uapi.c" "$TMP/uapi.cc"
 check uapi_c99 "$CC" -std=c99 -pedantic $CFLAGS $UAPI_INC -c "$TMP/uapi.c" -o "$TMP/uapi.o"
 # No -pedantic: a flexible array member is a GNU extension in C++.
@@ -195,7 +204,7 @@ check va_alloc va_alloc
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
 		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake \
-		vaccel_cc elf_parse device_printf module_fake; do
+		vaccel_cc elf_parse device_printf module_fake coredump_decoder; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -508,6 +517,77 @@ kernel_log_rule() {
 	fi
 }
 check kernel_log_rule kernel_log_rule
+
+coredump_decoder() {
+	local bin=$O/bin/host_coredump dec=$UMD_O/bin/vaccel-coredump out rc d
+	"$CC" -std=gnu11 -O1 -g $CFLAGS $SAN $UAPI_INC "$ROOT/tests/host/host_coredump.c" \
+		-o "$bin" || return 1
+	"$bin" write "$TMP/cd.bin" && "$bin" write "$TMP/cd-grown.bin" grown &&
+		"$bin" write "$TMP/cd-shrunk.bin" shrunk || return 1
+	out=$("$dec" "$TMP/cd.bin" 2>&1) || { echo "exit $?: $out"; return 1; }
+	expect_out '^kind:        fault$' || return 1
+	expect_out '^device:      1$' || return 1
+	expect_out '^sequence:    5 (2 events not dumped before it)$' || return 1
+	expect_out '^time:        2025-11-24 ' || return 1
+	expect_out '^== engine 0 (compute0) ==$' || return 1
+	expect_out '^== engine 1 (paging0) ==$' || return 1
+	expect_out 'slot 1:      context 8 (client 9, normal) buffer 0x0000000002000000 size 8 offset 0x0 progress 0 started$' ||
+		return 1
+	expect_out 'preemptions: priority 0 slice 3 starvation 0 forced 0 reset 1$' || return 1
+	expect_out 'creator:     pid 4321 (a-comm-of-16-ch!)$' || return 1
+	expect_out 'fault:       unmapped write at 0x0000000003000000, packet at offset 0x18$' ||
+		return 1
+	expect_out 'packet:      DISPATCH, 11 words' || return 1
+	expect_out 'entry       0x0000000004000000' || return 1
+	expect_out 'grid x      (not in the excerpt)' || return 1
+	expect_out '=>0x000018: 07 00 0b 00 00 00 00 00$' || return 1
+	expect_out '  0x000030: ?? ?? ?? ?? ?? ?? ?? ??$' || return 1
+	expect_out 'workgroup:   1 of 2 (1, 0, 0), 2 work-items live, 1 at the barrier$' ||
+		return 1
+	expect_out 'fcsr:        0x21 (frm rtz, fflags NX)$' || return 1
+	expect_out 'x11 a1   0x0000000003000000' || return 1
+	expect_out 'state:       at the barrier$' || return 1
+	expect_out 'level 3 \[  0\]: 0x0000000000123001 valid, table' || return 1
+	expect_out 'level 0 \[  0\]: 0x0000000000000000 not present$' || return 1
+	expect_out 'result:      not mapped (no valid entry at level 0)$' || return 1
+	out=$("$dec" "$TMP/cd-grown.bin" 2>&1) || { echo "grown: exit $?: $out"; return 1; }
+	expect_out 'section 7 of unknown type 99, 2 entries: skipped' || return 1
+	expect_out 'fault:       unmapped write at 0x0000000003000000' || return 1
+	out=$("$dec" - <"$TMP/cd-shrunk.bin" 2>&1) || { echo "shrunk: exit $?: $out"; return 1; }
+	expect_out 'kind:        fault' || return 1
+	# Usage and errors.
+	"$dec" -h | grep -q '^usage: vaccel-coredump' || { echo "-h: no usage"; return 1; }
+	"$dec" -Z >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "bad option: exit $rc"; return 1; }
+	"$dec" -c "$TMP/cd.bin" >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "-c with a file: exit $rc"; return 1; }
+	expect_fail "a missing file" 'No such file or directory' "$dec" /nonexistent || return 1
+	expect_fail "an empty file" 'truncated: 0 bytes' "$dec" /dev/null || return 1
+	head -c 100 "$TMP/cd.bin" >"$TMP/cd-cut.bin"
+	expect_fail "a cut dump" "truncated: the header says $(stat -c %s "$TMP/cd.bin") bytes, there are 100" \
+		"$dec" "$TMP/cd-cut.bin" || return 1
+	expect_fail "an ELF file" 'not a vaccel coredump' "$dec" "$dec" || return 1
+	# Pending dumps: devcd3 is vaccel.1's, devcd4 another driver's.
+	d=$TMP/devcd
+	mkdir -p "$d/devcd3" "$d/devcd4" "$d/devices/vaccel.1" "$d/devices/other.0"
+	cp "$TMP/cd.bin" "$d/devcd3/data"
+	cp "$TMP/cd.bin" "$d/devcd4/data"
+	ln -s ../devices/vaccel.1 "$d/devcd3/failing_device"
+	ln -s ../devices/other.0 "$d/devcd4/failing_device"
+	out=$(VACCEL_DEVCOREDUMP_DIR=$d "$dec" 2>&1) || { echo "pending: exit $?: $out"; return 1; }
+	expect_count '^dump: ' 1 || return 1
+	expect_out "^dump:        $d/devcd3/data (vaccel.1)$" || return 1
+	out=$(VACCEL_DEVCOREDUMP_DIR=$d "$dec" -d 1 -s "$TMP/saved.bin" 2>&1) ||
+		{ echo "-d 1: exit $?: $out"; return 1; }
+	cmp -s "$TMP/saved.bin" "$TMP/cd.bin" || { echo "-s saved another dump"; return 1; }
+	expect_fail "-d 0" 'no pending coredump of vaccel.0' \
+		env VACCEL_DEVCOREDUMP_DIR="$d" "$dec" -d 0 || return 1
+	expect_fail "no dump" 'no pending vaccel coredump' \
+		env VACCEL_DEVCOREDUMP_DIR="$TMP/nonexistent" "$dec" || return 1
+	# The decoder compiled in, with sanitizers: truncations and mutations.
+	"$bin" fuzz 50000 1
+}
+check coredump_decoder coredump_decoder
 
 fuzz_programs() {
 	local f=$ROOT/tests/fuzz bin=$O/bin/vaccel-fuzz-host a b

@@ -3,7 +3,8 @@
  * Copyright 2026 The vaccel authors
  *
  * uapi_layout.c - prints the layout of every structure of
- * <drm/vaccel_accel.h>: size, alignment, and offset and size of each field.
+ * <drm/vaccel_accel.h> and <drm/vaccel_coredump.h>: size, alignment, and
+ * offset and size of each field.
  * run.sh builds it with -m64 and -m32 and requires identical output, so the
  * same structures serve 32-bit and 64-bit processes without compat code.
  *
@@ -18,6 +19,7 @@
 #include <stdio.h>
 
 #include <drm/vaccel_accel.h>
+#include <drm/vaccel_coredump.h>
 
 struct field {
 	const char *name;
@@ -198,6 +200,171 @@ static const struct field submit[] = {
 	{ NULL, 0, 0 }
 };
 
+static const struct field coredump_header[] = {
+	FIELD(drm_vaccel_coredump_header, magic),
+	FIELD(drm_vaccel_coredump_header, version),
+	FIELD(drm_vaccel_coredump_header, header_size),
+	FIELD(drm_vaccel_coredump_header, total_size),
+	FIELD(drm_vaccel_coredump_header, num_sections),
+	FIELD(drm_vaccel_coredump_header, kind),
+	FIELD(drm_vaccel_coredump_header, time_ns),
+	FIELD(drm_vaccel_coredump_header, monotonic_ns),
+	FIELD(drm_vaccel_coredump_header, device_index),
+	FIELD(drm_vaccel_coredump_header, engine_index),
+	FIELD(drm_vaccel_coredump_header, sequence),
+	FIELD(drm_vaccel_coredump_header, dropped),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_section[] = {
+	FIELD(drm_vaccel_coredump_section, type),
+	FIELD(drm_vaccel_coredump_section, size),
+	FIELD(drm_vaccel_coredump_section, count),
+	FIELD(drm_vaccel_coredump_section, entry_size),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_device[] = {
+	FIELD(drm_vaccel_coredump_device, device_index),
+	FIELD(drm_vaccel_coredump_device, uapi_major),
+	FIELD(drm_vaccel_coredump_device, uapi_minor),
+	FIELD(drm_vaccel_coredump_device, num_engines),
+	FIELD(drm_vaccel_coredump_device, engine_count),
+	FIELD(drm_vaccel_coredump_device, va_bits),
+	FIELD(drm_vaccel_coredump_device, flags),
+	FIELD(drm_vaccel_coredump_device, va_start),
+	FIELD(drm_vaccel_coredump_device, va_end),
+	FIELD(drm_vaccel_coredump_device, timeout_ns),
+	FIELD(drm_vaccel_coredump_device, time_limit_ns),
+	FIELD(drm_vaccel_coredump_device, timeslice_ns),
+	FIELD(drm_vaccel_coredump_device, dispatch_slice),
+	FIELD(drm_vaccel_coredump_device, pad),
+	FIELD(drm_vaccel_coredump_device, device_resets),
+	FIELD(drm_vaccel_coredump_device, kernel_release),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_slot[] = {
+	FIELD(drm_vaccel_coredump_slot, context),
+	FIELD(drm_vaccel_coredump_slot, flags),
+	FIELD(drm_vaccel_coredump_slot, client_id),
+	FIELD(drm_vaccel_coredump_slot, buffer_va),
+	FIELD(drm_vaccel_coredump_slot, buffer_size),
+	FIELD(drm_vaccel_coredump_slot, offset),
+	FIELD(drm_vaccel_coredump_slot, progress),
+	FIELD(drm_vaccel_coredump_slot, priority),
+	FIELD(drm_vaccel_coredump_slot, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_engine[] = {
+	FIELD(drm_vaccel_coredump_engine, index),
+	FIELD(drm_vaccel_coredump_engine, engine_class),
+	FIELD(drm_vaccel_coredump_engine, instance),
+	FIELD(drm_vaccel_coredump_engine, preempt_granularity),
+	FIELD(drm_vaccel_coredump_engine, hw_queue_depth),
+	FIELD(drm_vaccel_coredump_engine, slots_used),
+	FIELD(drm_vaccel_coredump_engine, num_contexts),
+	FIELD(drm_vaccel_coredump_engine, flags),
+	FIELD(drm_vaccel_coredump_engine, resets),
+	FIELD(drm_vaccel_coredump_engine, hangs),
+	FIELD(drm_vaccel_coredump_engine, instructions),
+	FIELD(drm_vaccel_coredump_engine, timeout_ns),
+	FIELD(drm_vaccel_coredump_engine, time_limit_ns),
+	FIELD(drm_vaccel_coredump_engine, slice_ns),
+	FIELD(drm_vaccel_coredump_engine, running_ns),
+	FIELD(drm_vaccel_coredump_engine, boosted_context),
+	FIELD(drm_vaccel_coredump_engine, pad),
+	FIELD(drm_vaccel_coredump_engine, band_ns),
+	FIELD(drm_vaccel_coredump_engine, band_ready),
+	FIELD(drm_vaccel_coredump_engine, preemptions),
+	FIELD(drm_vaccel_coredump_engine, slot),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_context[] = {
+	FIELD(drm_vaccel_coredump_context, handle),
+	FIELD(drm_vaccel_coredump_context, flags),
+	FIELD(drm_vaccel_coredump_context, client_id),
+	FIELD(drm_vaccel_coredump_context, pid),
+	FIELD(drm_vaccel_coredump_context, engine_index),
+	FIELD(drm_vaccel_coredump_context, comm),
+	FIELD(drm_vaccel_coredump_context, priority),
+	FIELD(drm_vaccel_coredump_context, ban_reason),
+	FIELD(drm_vaccel_coredump_context, error),
+	FIELD(drm_vaccel_coredump_context, guilty_resets),
+	FIELD(drm_vaccel_coredump_context, innocent_resets),
+	FIELD(drm_vaccel_coredump_context, pad),
+	FIELD(drm_vaccel_coredump_context, jobs_submitted),
+	FIELD(drm_vaccel_coredump_context, jobs_completed),
+	FIELD(drm_vaccel_coredump_context, preemptions),
+	FIELD(drm_vaccel_coredump_context, engine_ns),
+	FIELD(drm_vaccel_coredump_context, fault_va),
+	FIELD(drm_vaccel_coredump_context, fault_pc),
+	FIELD(drm_vaccel_coredump_context, fault_offset),
+	FIELD(drm_vaccel_coredump_context, fault_reason),
+	FIELD(drm_vaccel_coredump_context, fault_access),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_buffer[] = {
+	FIELD(drm_vaccel_coredump_buffer, context),
+	FIELD(drm_vaccel_coredump_buffer, pad),
+	FIELD(drm_vaccel_coredump_buffer, buffer_va),
+	FIELD(drm_vaccel_coredump_buffer, buffer_size),
+	FIELD(drm_vaccel_coredump_buffer, offset),
+	FIELD(drm_vaccel_coredump_buffer, progress),
+	FIELD(drm_vaccel_coredump_buffer, stall_ns),
+	FIELD(drm_vaccel_coredump_buffer, run_ns),
+	FIELD(drm_vaccel_coredump_buffer, excerpt_offset),
+	FIELD(drm_vaccel_coredump_buffer, excerpt_size),
+	FIELD(drm_vaccel_coredump_buffer, pad2),
+	FIELD(drm_vaccel_coredump_buffer, excerpt_valid),
+	FIELD(drm_vaccel_coredump_buffer, excerpt),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_dispatch[] = {
+	FIELD(drm_vaccel_coredump_dispatch, entry),
+	FIELD(drm_vaccel_coredump_dispatch, args),
+	FIELD(drm_vaccel_coredump_dispatch, grid),
+	FIELD(drm_vaccel_coredump_dispatch, wg),
+	FIELD(drm_vaccel_coredump_dispatch, num_groups),
+	FIELD(drm_vaccel_coredump_dispatch, local_size),
+	FIELD(drm_vaccel_coredump_dispatch, stack_size),
+	FIELD(drm_vaccel_coredump_dispatch, group_id),
+	FIELD(drm_vaccel_coredump_dispatch, group),
+	FIELD(drm_vaccel_coredump_dispatch, total_groups),
+	FIELD(drm_vaccel_coredump_dispatch, live),
+	FIELD(drm_vaccel_coredump_dispatch, waiting),
+	FIELD(drm_vaccel_coredump_dispatch, current_item),
+	FIELD(drm_vaccel_coredump_dispatch, pad),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_workitem[] = {
+	FIELD(drm_vaccel_coredump_workitem, flat_id),
+	FIELD(drm_vaccel_coredump_workitem, state),
+	FIELD(drm_vaccel_coredump_workitem, local_id),
+	FIELD(drm_vaccel_coredump_workitem, fcsr),
+	FIELD(drm_vaccel_coredump_workitem, global_id),
+	FIELD(drm_vaccel_coredump_workitem, pc),
+	FIELD(drm_vaccel_coredump_workitem, instret),
+	FIELD(drm_vaccel_coredump_workitem, x),
+	FIELD(drm_vaccel_coredump_workitem, f),
+	{ NULL, 0, 0 }
+};
+
+static const struct field coredump_page_walk[] = {
+	FIELD(drm_vaccel_coredump_page_walk, va),
+	FIELD(drm_vaccel_coredump_page_walk, va_start),
+	FIELD(drm_vaccel_coredump_page_walk, va_end),
+	FIELD(drm_vaccel_coredump_page_walk, levels),
+	FIELD(drm_vaccel_coredump_page_walk, flags),
+	FIELD(drm_vaccel_coredump_page_walk, entry),
+	{ NULL, 0, 0 }
+};
+
 static int check(const char *name, size_t size, const struct field *f)
 {
 	size_t end = 0;
@@ -248,6 +415,16 @@ int main(void)
 	bad |= CHECK(drm_vaccel_context_state, context_state);
 	bad |= CHECK(drm_vaccel_sync, sync);
 	bad |= CHECK(drm_vaccel_submit, submit);
+	bad |= CHECK(drm_vaccel_coredump_header, coredump_header);
+	bad |= CHECK(drm_vaccel_coredump_section, coredump_section);
+	bad |= CHECK(drm_vaccel_coredump_device, coredump_device);
+	bad |= CHECK(drm_vaccel_coredump_slot, coredump_slot);
+	bad |= CHECK(drm_vaccel_coredump_engine, coredump_engine);
+	bad |= CHECK(drm_vaccel_coredump_context, coredump_context);
+	bad |= CHECK(drm_vaccel_coredump_buffer, coredump_buffer);
+	bad |= CHECK(drm_vaccel_coredump_dispatch, coredump_dispatch);
+	bad |= CHECK(drm_vaccel_coredump_workitem, coredump_workitem);
+	bad |= CHECK(drm_vaccel_coredump_page_walk, coredump_page_walk);
 	/* uapi 1.3 grew the context state; what 1.2 had stays where it was. */
 	if (offsetof(struct drm_vaccel_context_state, ban_reason) != 56) {
 		fprintf(stderr, "uapi 1.2 part of drm_vaccel_context_state is not 56 bytes\n");

@@ -228,6 +228,21 @@ vt_run test_sched params hang_detected_and_recovered time_off_engine_never_count
 vt_run test_dispatch infinite_loop_recovered
 vt_unload
 
+# Device coredumps: every kind of event dumped and decoded, the bounds,
+# the decoder on bad input; the time limit's dump; then the device unbound
+# and the module unloaded with a dump pending.
+vt_load timeout_ms=300
+vt_run test_coredump
+vt_unload
+
+vt_load time_limit_ms=1000
+vt_run test_coredump time_limit_dumped
+vt_unload
+
+vt_load
+vt_run test_coredump unbind_with_dump_pending unload_with_dump_pending
+vt_unload
+
 # The time limit: buffers that progress for ever are stopped all the same.
 vt_load time_limit_ms=1000
 vt_run test_packets time_limit_stops_many_short_packets

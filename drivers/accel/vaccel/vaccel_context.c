@@ -479,6 +479,8 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	INIT_LIST_HEAD(&ctx->pending);
 	vaccel_arbiter_entry_init(&ctx->arb, priority);
 	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
+	ctx->pid = task_tgid_nr(current);
+	get_task_comm(ctx->comm, current);
 	init_waitqueue_head(&ctx->idle_wq);
 	INIT_WORK(&ctx->fini_work, vaccel_context_fini_work);
 

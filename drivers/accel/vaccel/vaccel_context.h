@@ -9,6 +9,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -99,6 +100,8 @@ struct vaccel_sched_slot {
  * @memcg: the memory cgroup of its creator, charged for the state its
  *	DISPATCH packets keep on the engine; referenced
  * @handle: its handle in @file
+ * @pid: thread-group id of the process that created it, for dumps
+ * @comm: that process's command name, for dumps
  * @link: on &vaccel_device.contexts until it is destroyed, under
  *	&vaccel_device.contexts_lock
  * @fini_work: tears the scheduler down once the last job is freed
@@ -134,6 +137,8 @@ struct vaccel_context {
 	wait_queue_head_t idle_wq;
 	struct mem_cgroup *memcg;
 	u32 handle;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
 	struct list_head link;
 	struct work_struct fini_work;
 };

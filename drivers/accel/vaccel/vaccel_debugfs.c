@@ -56,15 +56,22 @@
  * ``force_reset`` (write only)
  *   writing an engine index resets that engine, ``device`` resets them
  *   all; the work in the HW queues is preempted as innocent and resumes.
+ *
+ * ``coredump``
+ *   ``key value`` lines about the device's dumps (see "Device
+ *   coredumps"): ``enabled`` (the module parameter ``coredump``),
+ *   ``pending`` (1 while devcoredump holds a dump of the device),
+ *   ``events`` (hangs, resets, faults and time limits so far),
+ *   ``captured`` (dumps handed to devcoredump), and the events not dumped:
+ *   ``dropped_busy`` (a dump was pending or being formatted),
+ *   ``dropped_failed`` (no memory, devcoredump refused, the device going
+ *   away) and ``dropped_disabled``.
  */
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
-#include <linux/once.h>
-#include <linux/random.h>
 #include <linux/seq_file.h>
-#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -75,6 +82,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_context.h"
+#include "vaccel_coredump.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -187,6 +195,14 @@ static int vaccel_debugfs_contexts_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vaccel_debugfs_coredump_show(struct seq_file *m, void *unused)
+{
+	struct drm_debugfs_entry *entry = m->private;
+
+	vaccel_coredump_show(to_vaccel_device(entry->dev), m);
+	return 0;
+}
+
 static int vaccel_debugfs_arbiter_show(struct seq_file *m, void *unused)
 {
 	struct drm_debugfs_entry *entry = m->private;
@@ -287,6 +303,8 @@ void vaccel_debugfs_init(struct vaccel_device *vdev)
 			     NULL);
 	drm_debugfs_add_file(&vdev->drm, "arbiter", vaccel_debugfs_arbiter_show,
 			     NULL);
+	drm_debugfs_add_file(&vdev->drm, "coredump", vaccel_debugfs_coredump_show,
+			     NULL);
 	/* The device's directory exists from drm_dev_init(), if debugfs does. */
 	if (IS_ERR_OR_NULL(vdev->drm.debugfs_root))
 		return;
@@ -316,17 +334,9 @@ static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vaccel_debugfs_mappings);
 
-/* Random at each boot: page identities compare, they do not locate. */
-static siphash_key_t vaccel_debugfs_page_key;
-
 static void vaccel_debugfs_leaf(u64 va, u64 pte, void *data)
 {
-	u64 frame = pte & DRM_VACCEL_PTE_ADDR_MASK, id;
-
-	get_random_once(&vaccel_debugfs_page_key, sizeof(vaccel_debugfs_page_key));
-	id = siphash_1u64(frame, &vaccel_debugfs_page_key) << VACCEL_PAGE_SHIFT;
-	seq_printf(data, "0x%016llx 0x%016llx\n", va,
-		   (pte & ~DRM_VACCEL_PTE_ADDR_MASK) | (id & DRM_VACCEL_PTE_ADDR_MASK));
+	seq_printf(data, "0x%016llx 0x%016llx\n", va, vaccel_pt_entry_identity(pte));
 }
 
 static int vaccel_debugfs_page_table_show(struct seq_file *m, void *unused)

@@ -58,6 +58,7 @@
 #include <linux/xarray.h>
 
 #include <drm/vaccel_accel.h>
+#include <drm/vaccel_coredump.h>
 
 #include "vaccel_context.h"
 #include "vaccel_dispatch.h"
@@ -663,4 +664,94 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 out:
 	set_active_memcg(old);
 	return ret;
+}
+
+/* One work-item of the workgroup in flight, for a dump. */
+static void vaccel_dispatch_dump_item(struct vaccel_dispatch *d, u32 flat,
+				      u32 state,
+				      struct drm_vaccel_coredump_workitem *w)
+{
+	const struct vaccel_rv_hart *h = vaccel_dispatch_hart(d, flat);
+	unsigned int i;
+
+	memset(w, 0, sizeof(*w));
+	w->flat_id = flat;
+	w->state = state;
+	w->local_id[0] = flat % d->wg[0];
+	w->local_id[1] = flat / d->wg[0] % d->wg[1];
+	w->local_id[2] = flat / d->wg[0] / d->wg[1];
+	for (i = 0; i < 3; i++)
+		w->global_id[i] = (u64)d->group_id[i] * d->wg[i] + w->local_id[i];
+	w->fcsr = h->fcsr;
+	w->pc = h->pc;
+	w->instret = h->instret;
+	memcpy(w->x, h->x, sizeof(w->x));
+	w->x[0] = 0;
+	memcpy(w->f, h->f, sizeof(w->f));
+}
+
+/* Adds the work-items of @q, in order, while there is room. */
+static unsigned int vaccel_dispatch_dump_queue(struct vaccel_dispatch *d,
+					       const struct vaccel_item_queue *q,
+					       u32 state,
+					       struct drm_vaccel_coredump_workitem *items,
+					       unsigned int n, unsigned int max)
+{
+	u32 i;
+
+	for (i = 0; i < q->count && n < max; i++)
+		vaccel_dispatch_dump_item(d, q->slot[(q->head + i) % d->wg_items],
+					  state, &items[n++]);
+	return n;
+}
+
+/**
+ * vaccel_dispatch_dump() - the state of a DISPATCH in flight, for a dump
+ * @d: the state a job keeps
+ * @info: filled with the packet's operands and progress
+ * @items: filled with the work-items of the workgroup in flight: the one
+ *	that ran last, then those ready, then those at the barrier
+ * @max: entries of @items
+ *
+ * Context: The engine's thread that runs the job, or with the job off
+ * every engine.
+ * Return: the number of @items filled.
+ */
+unsigned int vaccel_dispatch_dump(struct vaccel_dispatch *d,
+				  struct drm_vaccel_coredump_dispatch *info,
+				  struct drm_vaccel_coredump_workitem *items,
+				  unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	memset(info, 0, sizeof(*info));
+	info->entry = d->entry;
+	info->args = d->args;
+	for (i = 0; i < 3; i++) {
+		info->grid[i] = d->grid[i];
+		info->wg[i] = d->wg[i];
+		info->num_groups[i] = d->groups[i];
+		info->group_id[i] = d->group_id[i];
+	}
+	info->local_size = d->local_size;
+	info->stack_size = d->stack_size;
+	info->group = d->group;
+	info->total_groups = d->num_groups;
+	info->live = d->live;
+	info->waiting = d->waiting;
+	info->current_item = d->cur == VACCEL_ITEM_NONE ?
+			     DRM_VACCEL_COREDUMP_NO_WORKITEM : d->cur;
+	/* Between two workgroups, no work-item has a state. */
+	if (!d->live)
+		return 0;
+	if (d->cur != VACCEL_ITEM_NONE && n < max)
+		vaccel_dispatch_dump_item(d, d->cur,
+					  DRM_VACCEL_COREDUMP_WORKITEM_RUNNING,
+					  &items[n++]);
+	n = vaccel_dispatch_dump_queue(d, &d->ready,
+				       DRM_VACCEL_COREDUMP_WORKITEM_READY,
+				       items, n, max);
+	return vaccel_dispatch_dump_queue(d, &d->arrived,
+					  DRM_VACCEL_COREDUMP_WORKITEM_BARRIER,
+					  items, n, max);
 }

@@ -9,6 +9,8 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
+struct drm_vaccel_coredump_dispatch;
+struct drm_vaccel_coredump_workitem;
 struct vaccel_dispatch;
 struct vaccel_engine;
 struct vaccel_fault;
@@ -36,5 +38,9 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 void vaccel_dispatch_free(struct vaccel_dispatch *d);
 s64 vaccel_dispatch_group(const struct vaccel_dispatch *d);
 struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void);
+unsigned int vaccel_dispatch_dump(struct vaccel_dispatch *d,
+				  struct drm_vaccel_coredump_dispatch *info,
+				  struct drm_vaccel_coredump_workitem *items,
+				  unsigned int max);
 
 #endif /* __VACCEL_DISPATCH_H__ */

@@ -45,6 +45,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_context.h"
+#include "vaccel_coredump.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -242,6 +243,10 @@ int vaccel_device_init(struct vaccel_device *vdev)
 				       vdev->sched_wq);
 	if (ret)
 		return ret;
+	/* Before the engines, which capture into it until they stop. */
+	ret = vaccel_coredump_init(vdev);
+	if (ret)
+		return ret;
 	return vaccel_engines_init(vdev);
 }
 
@@ -286,6 +291,8 @@ static void vaccel_remove(struct platform_device *pdev)
 
 	/* Open files keep the DRM device; their ioctls now get -ENODEV. */
 	drm_dev_unplug(&vdev->drm);
+	/* A dump is the binding's: it goes with it, and the module may too. */
+	vaccel_coredump_unplug(vdev);
 }
 
 static struct platform_driver vaccel_platform_driver = {

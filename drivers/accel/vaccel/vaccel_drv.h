@@ -17,6 +17,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_topology.h"
 
+struct vaccel_coredump;
 struct vaccel_engine;
 struct workqueue_struct;
 
@@ -55,6 +56,7 @@ struct workqueue_struct;
  * @hang_next: the entry of @hang_times the next hang overwrites
  * @device_resets: device-wide resets done
  * @next_context_id: the last &vaccel_context.id given out
+ * @coredump: the device's dumps, see "Device coredumps"
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -80,6 +82,7 @@ struct vaccel_device {
 	unsigned int hang_next;
 	atomic64_t device_resets;
 	atomic_t next_context_id;
+	struct vaccel_coredump *coredump;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

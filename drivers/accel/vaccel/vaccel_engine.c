@@ -110,8 +110,10 @@
 
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
+#include <drm/vaccel_coredump.h>
 
 #include "vaccel_context.h"
+#include "vaccel_coredump.h"
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -556,6 +558,7 @@ static void vaccel_engine_preempt_locked(struct vaccel_engine *engine,
 		engine->force_preempt = false;
 	if (reason == VACCEL_PREEMPT_RESET) {
 		engine->reset_pending = false;
+		WRITE_ONCE(engine->reset_dump, false);
 		engine->resets++;
 	}
 	engine->deferred = VACCEL_PREEMPT_NONE;
@@ -578,26 +581,42 @@ static bool vaccel_engine_keeps_tlb_locked(struct vaccel_engine *engine,
 /* The running buffer stopped at a check: hand the HW queue back. */
 static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *job)
 {
-	u64 now = ktime_get_ns();
+	struct vaccel_coredump *cd = NULL;
 	enum vaccel_preempt_reason reason;
 	LIST_HEAD(cancelled);
 	bool keep;
+	u64 now;
 
+	/* An engine reset of its own is dumped, the buffer while it is ours. */
+	if (READ_ONCE(engine->reset_dump)) {
+		cd = vaccel_coredump_begin(engine->vdev,
+					   DRM_VACCEL_COREDUMP_ENGINE_RESET, engine);
+		if (cd)
+			vaccel_coredump_add_job(cd, engine, job);
+	}
+	now = ktime_get_ns();
 	/* Its time without progress, and its time in all, resume with it. */
 	job->stall_ns = now - engine->stall_since;
 	job->run_ns += now - engine->run_start;
 	spin_lock(&engine->lock);
+	if (cd)
+		vaccel_coredump_add_engine_locked(cd, engine, now);
 	/* A reset asked for since the check that stopped it wins. */
 	reason = engine->reset_pending ? VACCEL_PREEMPT_RESET : engine->stop_reason;
 	trace_vaccel_job_preempt(job, reason, engine->desc.preempt_granularity);
 	if (reason == VACCEL_PREEMPT_RESET)
 		trace_vaccel_engine_reset(engine, 0, false);
 	vaccel_engine_preempt_locked(engine, reason, &cancelled, now);
+	/* Until the lock drops, the job and its context are still there. */
+	if (cd)
+		vaccel_coredump_add_context_locked(cd, job->ctx, false, now);
 	vaccel_engine_fill_locked(engine, now);
 	keep = reason != VACCEL_PREEMPT_RESET &&
 	       vaccel_engine_keeps_tlb_locked(engine, job);
 	spin_unlock(&engine->lock);
 
+	if (cd)
+		vaccel_coredump_commit(cd);
 	if (!keep)
 		vaccel_tlb_detach(&engine->tlb);
 	vaccel_engine_complete_list(&cancelled);
@@ -628,11 +647,18 @@ static bool vaccel_device_note_hang(struct vaccel_device *vdev, u64 now)
 static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *job)
 {
 	struct vaccel_context *ctx = job->ctx;
-	u64 now = ktime_get_ns();
+	struct vaccel_coredump *cd;
 	LIST_HEAD(cancelled);
 	bool escalate;
+	u64 now;
 
+	cd = vaccel_coredump_begin(engine->vdev, DRM_VACCEL_COREDUMP_HANG, engine);
+	if (cd)
+		vaccel_coredump_add_job(cd, engine, job);
+	now = ktime_get_ns();
 	spin_lock(&engine->lock);
+	if (cd)
+		vaccel_coredump_add_engine_locked(cd, engine, now);
 	engine->hangs++;
 	/* The last reset did not bring the engine back. */
 	escalate = engine->reset_unproven;
@@ -647,9 +673,13 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 	trace_vaccel_context_ban(ctx);
 	trace_vaccel_engine_reset(engine, ctx->id, true);
 	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
+	if (cd)
+		vaccel_coredump_add_context_locked(cd, ctx, true, now);
 	vaccel_engine_fill_locked(engine, now);
 	spin_unlock(&engine->lock);
 
+	if (cd)
+		vaccel_coredump_commit(cd);
 	vaccel_tlb_detach(&engine->tlb);
 	drm_dbg_driver(&engine->vdev->drm, "engine %u: context %u hung, banned\n",
 		       engine->index, ctx->handle);
@@ -669,11 +699,26 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 				 const struct vaccel_fault *fault)
 {
 	struct vaccel_context *ctx = job->ctx;
-	u64 now = ktime_get_ns();
+	bool faulted = !job->bind && (ret == -EFAULT || ret == -EINVAL);
+	struct vaccel_coredump *cd = NULL;
 	LIST_HEAD(cancelled);
 	bool keep;
+	u64 now;
 
+	/* What banned the context is dumped, its memory while the TLB is on it. */
+	if (faulted || ret == -ETIME)
+		cd = vaccel_coredump_begin(engine->vdev, faulted ?
+					   DRM_VACCEL_COREDUMP_FAULT :
+					   DRM_VACCEL_COREDUMP_TIME_LIMIT, engine);
+	if (cd) {
+		vaccel_coredump_add_job(cd, engine, job);
+		if (faulted)
+			vaccel_coredump_add_walk(cd, engine, job, fault);
+	}
+	now = ktime_get_ns();
 	spin_lock(&engine->lock);
+	if (cd)
+		vaccel_coredump_add_engine_locked(cd, engine, now);
 	vaccel_engine_charge_locked(engine, now);
 	vaccel_arbiter_retire(&engine->arbiter, now);
 	if (!ret)
@@ -686,7 +731,7 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 			trace_vaccel_context_ban(ctx);
 		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
 		ret = -ETIMEDOUT;
-	} else if (!job->bind && (ret == -EFAULT || ret == -EINVAL)) {
+	} else if (faulted) {
 		/* A failed page-table update is the bind's error, not a fault. */
 		trace_vaccel_job_fault(job, fault);
 		if (!ctx->faulted) {
@@ -703,6 +748,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 		/* What waited behind it completes after it. */
 		vaccel_arbiter_remove(&engine->arbiter, &ctx->arb, &cancelled);
 	}
+	if (cd)
+		vaccel_coredump_add_context_locked(cd, ctx, true, now);
 	/* A preemption postponed to this boundary takes the next slot back. */
 	if (engine->deferred || engine->force_preempt)
 		vaccel_engine_preempt_locked(engine, engine->force_preempt ?
@@ -712,6 +759,8 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 	keep = vaccel_engine_keeps_tlb_locked(engine, job);
 	spin_unlock(&engine->lock);
 
+	if (cd)
+		vaccel_coredump_commit(cd);
 	if (!keep)
 		vaccel_tlb_detach(&engine->tlb);
 	vaccel_job_complete(job, ret);
@@ -721,15 +770,23 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 /* A reset asked for while no buffer runs: only the HW queue and the TLB. */
 static void vaccel_engine_reset_idle(struct vaccel_engine *engine)
 {
+	struct vaccel_coredump *cd = NULL;
 	LIST_HEAD(cancelled);
 	u64 now;
 
 	spin_lock(&engine->lock);
 	now = ktime_get_ns();
 	trace_vaccel_engine_reset(engine, 0, false);
+	if (engine->reset_dump)
+		cd = vaccel_coredump_begin(engine->vdev,
+					   DRM_VACCEL_COREDUMP_ENGINE_RESET, engine);
+	if (cd)
+		vaccel_coredump_add_engine_locked(cd, engine, now);
 	vaccel_engine_preempt_locked(engine, VACCEL_PREEMPT_RESET, &cancelled, now);
 	vaccel_engine_fill_locked(engine, now);
 	spin_unlock(&engine->lock);
+	if (cd)
+		vaccel_coredump_commit(cd);
 	vaccel_tlb_detach(&engine->tlb);
 	vaccel_engine_complete_list(&cancelled);
 }
@@ -911,34 +968,49 @@ void vaccel_engine_force_preempt(struct vaccel_engine *engine)
 	vaccel_engine_kick(engine);
 }
 
-/**
- * vaccel_engine_reset() - reset an engine at its next check
- * @engine: the engine
- *
- * Everything in its HW queue is preempted as innocent, and its TLB
- * emptied; an idle engine resets at once.
- *
- * Context: Process context.
- */
-void vaccel_engine_reset(struct vaccel_engine *engine)
+/* Asks for a reset at the engine's next check; @dump: an engine reset's dump. */
+static void vaccel_engine_request_reset(struct vaccel_engine *engine, bool dump)
 {
 	spin_lock(&engine->lock);
 	engine->reset_pending = true;
+	if (dump)
+		WRITE_ONCE(engine->reset_dump, true);
 	WRITE_ONCE(engine->attention, true);
 	spin_unlock(&engine->lock);
 	vaccel_engine_kick(engine);
 }
 
 /**
- * vaccel_device_reset() - reset every engine of a device
- * @vdev: the device
+ * vaccel_engine_reset() - reset an engine at its next check
+ * @engine: the engine
+ *
+ * Everything in its HW queue is preempted as innocent, and its TLB
+ * emptied; an idle engine resets at once.  The engine dumps its state as
+ * it resets (see "Device coredumps").
  *
  * Context: Process context.
  */
+void vaccel_engine_reset(struct vaccel_engine *engine)
+{
+	vaccel_engine_request_reset(engine, true);
+}
+
+/**
+ * vaccel_device_reset() - reset every engine of a device
+ * @vdev: the device
+ *
+ * The device dumps the state of every engine as it asks them to reset (see
+ * "Device coredumps").
+ *
+ * Context: Process context: debugfs, or an engine's thread whose hangs
+ * escalate.
+ */
 void vaccel_device_reset(struct vaccel_device *vdev)
 {
+	struct vaccel_coredump *cd;
 	unsigned int i;
 
+	cd = vaccel_coredump_begin(vdev, DRM_VACCEL_COREDUMP_DEVICE_RESET, NULL);
 	atomic64_inc(&vdev->device_resets);
 	trace_vaccel_device_reset(vdev);
 	/* A user's hangs can ask for it: rate-limited. */
@@ -950,10 +1022,14 @@ void vaccel_device_reset(struct vaccel_device *vdev)
 		struct vaccel_engine *engine = &vdev->engines[i];
 
 		spin_lock(&engine->lock);
+		if (cd)
+			vaccel_coredump_add_engine_locked(cd, engine, ktime_get_ns());
 		engine->reset_unproven = false;
 		spin_unlock(&engine->lock);
-		vaccel_engine_reset(engine);
+		vaccel_engine_request_reset(engine, false);
 	}
+	if (cd)
+		vaccel_coredump_commit(cd);
 }
 
 static const char *const vaccel_preempt_reason_names[] = {

@@ -58,6 +58,8 @@ struct vaccel_rv_cpu;
  * @limit_at: when the running buffer reaches its time limit; @thread's own
  * @force_preempt: debugfs asked for a preemption
  * @reset_pending: an engine or device reset was asked for
+ * @reset_dump: the reset asked for is the engine's own (not the device's),
+ *	which the engine dumps when it resets
  * @deferred: the preemption the arbiter wants, postponed to the end of the
  *	running buffer by the engine's granularity
  * @stop_reason: why the running buffer stopped at a check
@@ -93,6 +95,7 @@ struct vaccel_engine {
 	u64 limit_at;
 	bool force_preempt;
 	bool reset_pending;
+	bool reset_dump;
 	enum vaccel_preempt_reason deferred;
 	enum vaccel_preempt_reason stop_reason;
 	u64 resets;

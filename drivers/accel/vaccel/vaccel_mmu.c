@@ -51,6 +51,9 @@
 #include <linux/gfp.h>
 #include <linux/io.h>
 #include <linux/mm.h>
+#include <linux/once.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 
 #include <drm/vaccel_accel.h>
@@ -586,6 +589,67 @@ u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va)
 	if (!table)
 		return 0;
 	return READ_ONCE(table[vaccel_pt_index(va, 0)]);
+}
+
+/**
+ * vaccel_pt_walk_levels() - the entries a walk of a VA reads, level by level
+ * @pt: the page table
+ * @va: the address
+ * @entries: filled with the entry read at each level, indexed by level
+ *
+ * The walk of vaccel_pt_walk(), for a dump: it records the entry of every
+ * level from the root down, and stops after the first entry that is not
+ * valid.  The same callers, under the same locks.
+ *
+ * Context: Any context.
+ * Return: the number of entries read, the root's (at index
+ * %VACCEL_PT_LEVELS - 1 of @entries) first; 0 for an address beyond the
+ * page table's 48 bits.
+ */
+unsigned int vaccel_pt_walk_levels(const struct vaccel_pt *pt, u64 va,
+				   u64 entries[VACCEL_PT_LEVELS])
+{
+	const u64 *table = pt->root;
+	unsigned int level, n = 0;
+
+	if (va >= (1ull << 48))
+		return 0;
+	for (level = VACCEL_PT_LEVELS; level-- > 0;) {
+		u64 e = READ_ONCE(table[vaccel_pt_index(va, level)]);
+
+		entries[level] = e;
+		n++;
+		if (!(e & DRM_VACCEL_PTE_VALID) || !level)
+			break;
+		table = vaccel_pt_table_of(e);
+	}
+	return n;
+}
+
+/* Random at each boot: page identities compare, they do not locate. */
+static siphash_key_t vaccel_pt_identity_key;
+
+/**
+ * vaccel_pt_entry_identity() - a page-table entry as user space may see it
+ * @entry: the entry
+ *
+ * The page-frame field of a valid entry becomes a keyed hash of the frame,
+ * random at each boot, so that two entries of one page show the same value
+ * and nothing tells where the page is; the flag bits stay.
+ *
+ * Context: Any context.
+ * Return: the entry with its frame replaced.
+ */
+u64 vaccel_pt_entry_identity(u64 entry)
+{
+	u64 id;
+
+	if (!(entry & DRM_VACCEL_PTE_VALID))
+		return entry;
+	get_random_once(&vaccel_pt_identity_key, sizeof(vaccel_pt_identity_key));
+	id = siphash_1u64(entry & DRM_VACCEL_PTE_ADDR_MASK,
+			  &vaccel_pt_identity_key) << VACCEL_PT_PAGE_SHIFT;
+	return (entry & ~DRM_VACCEL_PTE_ADDR_MASK) | (id & DRM_VACCEL_PTE_ADDR_MASK);
 }
 
 static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,

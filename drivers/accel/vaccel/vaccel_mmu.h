@@ -84,6 +84,9 @@ void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size);
 unsigned int vaccel_pt_invalidate(struct vaccel_pt *pt, u64 va, u64 size);
 void vaccel_pt_release_zombies(struct vaccel_pt *pt);
 u64 vaccel_pt_walk(const struct vaccel_pt *pt, u64 va);
+unsigned int vaccel_pt_walk_levels(const struct vaccel_pt *pt, u64 va,
+				   u64 entries[VACCEL_PT_LEVELS]);
+u64 vaccel_pt_entry_identity(u64 entry);
 
 void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
 			    void (*fn)(u64 va, u64 pte, void *data),

@@ -321,3 +321,66 @@ int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,
 	return vaccel_tlb_access(tlb, va, (void *)src, len,
 				 VACCEL_ACCESS_WRITE, true, fault);
 }
+
+/**
+ * vaccel_tlb_peek() - read an address space's memory for a dump
+ * @tlb: the engine's TLB
+ * @pt: the address space the caller means
+ * @va: first address
+ * @dst: where the bytes go
+ * @len: bytes, within one page
+ *
+ * Reads as an engine load would, but leaves the TLB's entries and counters
+ * alone, and only while the TLB is attached to @pt: a dump shows the
+ * memory of the address space it is about, never another's.
+ *
+ * Context: The engine's thread; takes the TLB lock.
+ * Return: 0, or -EFAULT if the TLB is attached elsewhere or the page is
+ * out of range or unmapped; @dst is then untouched.
+ */
+int vaccel_tlb_peek(struct vaccel_tlb *tlb, const struct vaccel_pt *pt, u64 va,
+		    void *dst, size_t len)
+{
+	int ret = -EFAULT;
+	u64 pte;
+
+	if (WARN_ON(!len || offset_in_page(va) + len > PAGE_SIZE))
+		return -EINVAL;
+	mutex_lock(&tlb->lock);
+	if (tlb->pt != pt || va < pt->va_start || va >= pt->va_end)
+		goto out_unlock;
+	pte = vaccel_pt_walk(pt, va);
+	if (pte & DRM_VACCEL_PTE_VALID) {
+		void *p = kmap_local_page(vaccel_pte_page(pte));
+
+		memcpy(dst, p + offset_in_page(va), len);
+		kunmap_local(p);
+		ret = 0;
+	}
+out_unlock:
+	mutex_unlock(&tlb->lock);
+	return ret;
+}
+
+/**
+ * vaccel_tlb_walk() - walk an address space's page table for a dump
+ * @tlb: the engine's TLB
+ * @pt: the address space the caller means
+ * @va: the address
+ * @entries: %VACCEL_PT_LEVELS entries: the entry read at each level, see
+ *	vaccel_pt_walk_levels()
+ *
+ * Context: The engine's thread; takes the TLB lock.
+ * Return: the number of entries read; 0 if the TLB is attached elsewhere.
+ */
+unsigned int vaccel_tlb_walk(struct vaccel_tlb *tlb, const struct vaccel_pt *pt,
+			     u64 va, u64 *entries)
+{
+	unsigned int n = 0;
+
+	mutex_lock(&tlb->lock);
+	if (tlb->pt == pt)
+		n = vaccel_pt_walk_levels(pt, va, entries);
+	mutex_unlock(&tlb->lock);
+	return n;
+}

@@ -117,5 +117,9 @@ int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
 		    enum vaccel_access access, struct vaccel_fault *fault);
 int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,
 		     size_t len, struct vaccel_fault *fault);
+int vaccel_tlb_peek(struct vaccel_tlb *tlb, const struct vaccel_pt *pt, u64 va,
+		    void *dst, size_t len);
+unsigned int vaccel_tlb_walk(struct vaccel_tlb *tlb, const struct vaccel_pt *pt,
+			     u64 va, u64 *entries);
 
 #endif /* __VACCEL_TLB_H__ */
