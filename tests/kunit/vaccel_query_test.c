@@ -141,7 +141,7 @@ static void vaccel_test_query_size_probe(struct kunit *test)
 	u8 *after;
 
 	user_fill(test, uptr(t, 0), 0x5a, 16);
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, &answer, 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, &answer, 8, 8), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 8);
 	after = user_read(test, uptr(t, 0), 16);
 	KUNIT_EXPECT_EQ(test, after[0], 0x5a);
@@ -160,7 +160,7 @@ static void vaccel_test_query_exact(struct kunit *test)
 	for (i = 0; i < sizeof(answer); i++)
 		answer[i] = i + 1;
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, sizeof(answer));
@@ -179,7 +179,7 @@ static void vaccel_test_query_longer_clears_tail(struct kunit *test)
 
 	memset(answer, 0x11, sizeof(answer));
 	user_fill(test, uptr(t, 0), 0x5a, USER_LEN);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), USER_LEN);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, sizeof(answer));
@@ -200,7 +200,7 @@ static void vaccel_test_query_shorter_gets_prefix(struct kunit *test)
 
 	memset(answer, 0x11, sizeof(answer));
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, 16);
@@ -216,7 +216,7 @@ static void vaccel_test_query_too_small(struct kunit *test)
 	u8 *after;
 
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EINVAL);
 	KUNIT_EXPECT_EQ(test, q.size, 15);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_EQ(test, after[0], 0x5a);
@@ -229,12 +229,12 @@ static void vaccel_test_query_fault(struct kunit *test)
 	u8 answer[24] = {};
 	struct drm_vaccel_query q = { .size = 24, .data = 0 };
 
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EFAULT);
 
 	/* The answer fits, but the tail to clear runs off the mapping. */
 	q.data = t->user + USER_LEN - 32;
 	q.size = 4096;
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EFAULT);
 }
 
 /* The ioctl rejects flags, pad and unknown types, and answers both types. */

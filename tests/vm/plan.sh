@@ -185,6 +185,7 @@ run_all
 run_memory
 vt_run test_isolation
 vt_run test_limits
+vt_run test_ioctl_dbg
 run_execution
 run_scheduling
 run_compute
