@@ -672,6 +672,9 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 		args->fault_pc = ctx->fault.pc;
 	}
 	args->ban_reason = ctx->ban_reason;
+	args->ban_job = ctx->ban_job;
+	args->ban_buffer_va = ctx->ban_buffer_va;
+	args->ban_offset = ctx->ban_offset;
 	args->guilty_resets = ctx->guilty_resets;
 	args->innocent_resets = ctx->innocent_resets;
 	args->preemptions = ctx->arb.preemptions;
@@ -867,7 +870,8 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
-	atomic64_inc(&ctx->jobs_submitted);
+	/* Under the submit lock: the numbers follow the order of the pushes. */
+	job->seqno = atomic64_inc_return(&ctx->jobs_submitted);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ctx->submit_lock);
 
