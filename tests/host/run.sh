@@ -190,17 +190,25 @@ INFO=$UMD_O/bin/vaccel-info
 SAMPLE=$UMD_O/bin/vaccel-sample
 
 # The functions declared in vaccel.h, the names in libvaccel.sym and the
-# dynamic symbols of libvaccel.so must be the same three lists.
+# dynamic symbols of libvaccel.so must be the same three lists; a name in
+# two version nodes (a function whose result structure grew) is exported
+# in both versions.
 symbols() {
-	local api sym dyn
+	local api sym dyn v
 	api=$(grep -oE '^[a-z][^(]*[^a-z0-9_]vaccel_[a-z0-9_]+\(' \
 		"$ROOT/umd/include/vaccel.h" | grep -oE 'vaccel_[a-z0-9_]+\($' |
 		tr -d '(' | sort)
 	sym=$(sed -e 's|/\*.*\*/||' "$ROOT/umd/libvaccel/libvaccel.sym" |
 		grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*;' | tr -d ' \t;' |
-		sort)
+		sort -u)
 	dyn=$(nm -D --defined-only "$LIB/libvaccel.so" | awk '$2 != "A" { print $3 }' |
-		sed -e 's/@.*//' | sort)
+		sed -e 's/@.*//' | sort -u)
+	# The versions programs built before libvaccel 1.5 call.
+	for v in vaccel_device_get_info@VACCEL_1 vaccel_device_get_info@@VACCEL_1.5 \
+		 vaccel_queue_get_stats@VACCEL_1.3 vaccel_queue_get_stats@@VACCEL_1.5; do
+		nm -D --defined-only "$LIB/libvaccel.so" | grep -q " $v\$" ||
+			{ echo "libvaccel.so does not export $v"; return 1; }
+	done
 	[ -n "$api" ] || { echo "no function found in vaccel.h"; return 1; }
 	[ "$api" = "$sym" ] || {
 		echo "vaccel.h and libvaccel.sym differ:"
