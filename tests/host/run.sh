@@ -41,7 +41,8 @@
 #			recordings, the bounded pool of DMA buffers, events,
 #			faults, unwinding of failed steps (host_queue.c)
 #   vaccel_sample_fake	vaccel-sample on the fake device: exit 0, the timings,
-#			with and without a copy engine; -h and bad options
+#			with and without a copy engine; -f and the fault line
+#			it prints; -h and bad options
 #   vaccel_cc		vaccel-cc builds module_kernel.c into a module that is
 #			what the loader wants (readelf: a static PIE, double
 #			float, no compressed code, R_RISCV_RELATIVE only, the
@@ -367,6 +368,13 @@ vaccel_sample_fake() {
 		{ echo "no copy engine: exit $?: $out"; return 1; }
 	expect_out 'no copy engine' || return 1
 	expect_out 'copy 512 KiB on compute engine' || return 1
+	# -f: the copy into B faults, and the sample says which command.
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$FAKE \
+		timeout 60 "$SAMPLE" -f -s 1 2>&1); rc=$?
+	[ $rc = 1 ] || { echo "-f: exit $rc: $out"; return 1; }
+	expect_out '^vaccel-sample: copy queue: the work failed: Bad address$' || return 1
+	expect_out '^vaccel-sample: fault: read of unmapped address 0x[0-9a-f]* by copy #5, submission 2, packet +0x10 of DMA buffer 0x[0-9a-f]*$' ||
+		return 1
 	"$SAMPLE" -h | grep -q '^usage: vaccel-sample' || { echo "-h: no usage"; return 1; }
 	"$SAMPLE" -s 0 >/dev/null 2>&1; rc=$?
 	[ $rc = 2 ] || { echo "-s 0: exit $rc"; return 1; }
