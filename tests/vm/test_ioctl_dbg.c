@@ -138,13 +138,14 @@ static int expect_refusal(int kmsg, int ret, const struct refusal *r,
 			  char *why, size_t why_size)
 {
 	static char log[1 << 16];
+	int err = errno;	/* the call's, before reading the log */
 	char want[256];
 	const char *line;
 
 	kmsg_read(kmsg, log, sizeof(log));
-	if (ret != -1 || errno != r->err) {
+	if (ret != -1 || err != r->err) {
 		snprintf(why, why_size, "%s: returned %d/%s, expected %s", r->what, ret,
-			 strerror(errno), strerror(r->err));
+			 strerror(err), strerror(r->err));
 		return 1;
 	}
 	if (expect_quiet) {
