@@ -127,7 +127,7 @@ run_scheduling() {
 # Compute: kernels run by DISPATCH, their faults, their preemption at
 # instructions; the infinite loop is on the short-timeout load below.
 # Then kernels in C through libvaccel: the toolchain, the loader, the
-# launch and the examples' kernels.
+# launch and the examples' kernels, and the fault records of failed ones.
 run_compute() {
 	vt_run test_dispatch global_ids_partial_workgroups ids_in_three_dimensions \
 		barrier_and_local_memory atomics_global_and_local \
@@ -140,6 +140,7 @@ run_compute() {
 		preempted_at_instructions_bit_identical instructions_counted \
 		limits_reported
 	vt_run test_kernels
+	vt_run test_libvaccel_fault
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
@@ -213,12 +214,14 @@ vt_unload
 vt_load timeout_ms=300
 vt_run test_sched params hang_detected_and_recovered time_off_engine_never_counts
 vt_run test_dispatch infinite_loop_recovered
+vt_run test_libvaccel_fault hang_in_kernel hang_in_wait_mem
 vt_unload
 
 # The time limit: buffers that progress for ever are stopped all the same.
 vt_load time_limit_ms=1000
 vt_run test_packets time_limit_stops_many_short_packets
 vt_run test_dispatch time_limit_stops_endless_grid
+vt_run test_libvaccel_fault time_limit_in_kernel
 vt_unload
 
 # Escalation to a device reset, each rule on a load without earlier
