@@ -10,6 +10,8 @@
 #include <linux/mman.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_print.h>
+
 #include "../vaccel_drv.h"
 #include "../vaccel_query.h"
 
@@ -281,6 +283,29 @@ static void vaccel_test_query_ioctl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
 }
 
+/*
+ * VACCEL_IOCTL_DBG(), the check every ioctl refusal goes through,
+ * evaluates its condition once and returns its truth as 0 or 1, with
+ * drm.debug's DRIVER category on (it then prints) as with it off.
+ */
+static void vaccel_test_ioctl_dbg(struct kunit *test)
+{
+	struct vaccel_query_test *t = test->priv;
+	unsigned long debug = __drm_debug;
+	int pass, n = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		__drm_debug = pass ? debug | DRM_UT_DRIVER : debug & ~DRM_UT_DRIVER;
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, ++n == 2 * pass + 1), 1);
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, ++n == 0), 0);
+		KUNIT_EXPECT_EQ(test, n, 2 * pass + 2);
+		/* A true condition that is no boolean still gives 1. */
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, n & 0x40), 0);
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, 0x40), 1);
+	}
+	__drm_debug = debug;
+}
+
 static struct kunit_case vaccel_query_test_cases[] = {
 	KUNIT_CASE(vaccel_test_query_device_info),
 	KUNIT_CASE(vaccel_test_query_engine_list),
@@ -291,6 +316,7 @@ static struct kunit_case vaccel_query_test_cases[] = {
 	KUNIT_CASE(vaccel_test_query_too_small),
 	KUNIT_CASE(vaccel_test_query_fault),
 	KUNIT_CASE(vaccel_test_query_ioctl),
+	KUNIT_CASE(vaccel_test_ioctl_dbg),
 	{}
 };
 

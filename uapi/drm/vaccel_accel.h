@@ -28,7 +28,9 @@ extern "C" {
  * - A field added later means "the old behaviour" when it is zero.
  * - Invalid user input gets ``-EINVAL`` (a malformed request), ``-EFAULT``
  *   (a user pointer that cannot be read or written) or the errno named at
- *   the ioctl, and the kernel log stays quiet about it.
+ *   the ioctl, and the kernel log stays quiet about it, unless drm.debug's
+ *   DRIVER category (0x2) is on: then each refusal logs, at debug level,
+ *   the check that failed.
  */
 
 /**
