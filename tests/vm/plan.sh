@@ -156,8 +156,8 @@ run_memory() {
 # The smoke subset (plan=smoke on the kernel command line, vm.sh's
 # VACCEL_VM_PLAN=smoke): what `make check` runs on the stock kernel, which
 # users load, after the whole plan ran on the debug kernel.  One load of
-# each kind of work: queries, memory, submission, scheduling, compute,
-# teardown.
+# each kind of work: queries, memory, submission, scheduling, compute and
+# its fault records, drm.debug's explanations, teardown.
 if [ "${plan:-full}" = smoke ]; then
 	vt_load
 	run_all
@@ -172,6 +172,8 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_run test_dispatch global_ids_partial_workgroups barrier_and_local_memory \
 		fault_unmapped_store preempted_at_instructions_bit_identical
 	vt_run test_kernels
+	vt_run test_libvaccel_fault
+	vt_run test_ioctl_dbg
 	vt_run test_mem_leak
 	vt_unload
 	vt_load
