@@ -214,6 +214,8 @@ struct fake_ctx {
 	uint32_t fault_reason;
 	uint32_t fault_access;
 	uint64_t fault_offset;
+	uint64_t ban_job;	/* the job's number in its context, from 1 */
+	uint64_t ban_buffer_va;
 	uint64_t submitted;
 	uint64_t completed;
 	uint64_t blocked_pass;	/* progress pass in which it could not go on */
@@ -712,6 +714,7 @@ struct fake_job {
 	uint64_t va;
 	uint64_t size;
 	uint64_t offset;	/* of the next packet */
+	uint64_t seqno;		/* its number among its context's jobs, from 1 */
 	int64_t delay_end;	/* of the DELAY at @offset, once started */
 	int status;		/* FAKE_PENDING, 0 or -errno */
 	bool killed;		/* its context went while it waited: -ESRCH */
@@ -1111,6 +1114,8 @@ static void progress(void)
 			if (ret == -EFAULT || ret == -EINVAL) {
 				c->faulted = true;
 				c->fault_offset = job->offset;
+				c->ban_job = job->seqno;
+				c->ban_buffer_va = job->va;
 				c->cancelled = -ECANCELED;
 			}
 			job_complete(job, ret);
@@ -1275,6 +1280,10 @@ static int fake_context_state(struct fake_file *f, struct drm_vaccel_context_sta
 		s->fault_offset = c->fault_offset;
 		s->fault_reason = c->fault_reason;
 		s->fault_access = c->fault_access;
+		s->ban_reason = DRM_VACCEL_BAN_FAULT;
+		s->ban_job = c->ban_job;
+		s->ban_buffer_va = c->ban_buffer_va;
+		s->ban_offset = c->fault_offset;
 	}
 	return 0;
 }
@@ -1363,6 +1372,7 @@ static int fake_submit(struct fake_file *f, struct drm_vaccel_submit *s)
 	}
 	njobs++;
 	c->submitted++;
+	job->seqno = c->submitted;
 	stat_submits++;
 	if (s->buffer_size > stat_max_submit)
 		stat_max_submit = s->buffer_size;

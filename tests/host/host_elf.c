@@ -232,6 +232,24 @@ static void valid_module(void)
 	}
 	CHECK_EQ(kernels, 2);
 
+	/*
+	 * The functions, for the names of faulting pcs: the kernels by their
+	 * own names, not their aliases, with their sizes; all in the image.
+	 */
+	pos = 0;
+	kernels = 0;
+	while (vaccel_elf_next_function(&img, &pos, &name, &off, &va)) {
+		CHECK(*name && strncmp(name, "__vaccel_kernel_", 16));
+		CHECK(off < img.size && va <= img.size - off);
+		if (!strcmp(name, "mk_fill") || !strcmp(name, "mk_hello")) {
+			CHECK_EQ(off, sym(&f, name)->st_value);
+			CHECK_EQ(va, sym(&f, name)->st_size);
+			CHECK(va > 0);
+			kernels++;
+		}
+	}
+	CHECK_EQ(kernels, 2);
+
 	/* Placed: the segments' contents, and every relocation applied. */
 	dst = malloc(img.size);
 	CHECK(dst);
@@ -779,7 +797,7 @@ static void fuzz(unsigned long iterations)
 	for (it = 0; it < iterations; it++) {
 		struct file f = copy();
 		const char *name;
-		uint64_t pos = 0, off;
+		uint64_t pos = 0, off, size;
 		unsigned int k = 0;
 		int ret;
 
@@ -819,6 +837,9 @@ static void fuzz(unsigned long iterations)
 			k++;
 		}
 		CHECK_EQ(k, img.nkernels);
+		pos = 0;
+		while (vaccel_elf_next_function(&img, &pos, &name, &off, &size))
+			CHECK(*name && off < img.size && size <= img.size - off);
 		/* An exact-size image, so that ASan sees any write past its end. */
 		dst = malloc(img.size);
 		CHECK(dst);

@@ -7,8 +7,8 @@
  * commands and their results, the splitting of a recording larger than a
  * DMA buffer, the reuse and the bound of the pool of DMA buffers (the fake
  * can hold jobs back, like a slow device), events between queues and with
- * the CPU, faults, and the unwinding of every step that can fail (the fake
- * fails ioctls on demand).  The VM tests (tests/vm/test_queue.c) check the
+ * the CPU, faults and their records, and the unwinding of every step that
+ * can fail (the fake fails ioctls on demand).  The VM tests (tests/vm/test_queue.c) check the
  * same against the real module; this one reaches paths the module cannot
  * be made to take.
  *
@@ -420,6 +420,158 @@ static void test_fault(struct vaccel_device *dev)
 	expect_census(c0);
 }
 
+/* The line of @f contains @want. */
+static void expect_line(const struct vaccel_fault_info *f, const char *want)
+{
+	char line[VACCEL_FAULT_MSG_SIZE];
+	int n = vaccel_fault_info_format(f, line, sizeof(line));
+
+	CHECK(n > 0 && (size_t)n < sizeof(line));
+	if (!strstr(line, want)) {
+		fprintf(stderr, "fault line \"%s\" lacks \"%s\"\n", line, want);
+		exit(1);
+	}
+}
+
+/*
+ * The fault record names the failing command: its reason, address,
+ * submission, packet, recording function and number, across flushes and
+ * DMA buffers, and after the pool wrapped around.
+ */
+static void test_fault_record(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct host_buf m = host_buf_alloc(dev, 4096);
+	struct vaccel_fault_info f;
+	struct vaccel_queue *q;
+	char want[128], line[16];
+	uint64_t hole;
+	unsigned int i;
+	int ret;
+
+	CHECK_EQ(vaccel_va_alloc(dev, 4096, 0, &hole), 0);	/* never mapped */
+
+	/* A queue that has not failed has no record. */
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	memset(&f, 0xa5, sizeof(f));
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.failure, VACCEL_FAILURE_NONE);
+	CHECK_EQ(f.command_index, 0);
+	CHECK(!f.kernel && !f.function && !f.reserved[7]);
+	expect_line(&f, "no failure");
+
+	/* The third command of one submission: a write, 8 words in. */
+	CHECK_EQ(vaccel_queue_fill(q, m.va, 64, 0), 0);
+	CHECK_EQ(vaccel_queue_copy(q, m.va + 64, m.va, 64), 0);
+	CHECK_EQ(vaccel_queue_write(q, hole + 8, 1, 32), 0);
+	CHECK_EQ(vaccel_queue_write(q, m.va, 1, 32), 0);
+	CHECK_EQ(vaccel_queue_finish(q), -EFAULT);
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.failure, VACCEL_FAILURE_FAULT);
+	CHECK_EQ(f.error, -EFAULT);
+	CHECK_EQ(f.reason, VACCEL_FAULT_UNMAPPED);
+	CHECK_EQ(f.access, VACCEL_ACCESS_WRITE);
+	CHECK(f.va == hole + 8);
+	CHECK_EQ(f.pc, 0);
+	CHECK_EQ(f.submission, 1);
+	CHECK(f.buffer_va != 0);
+	CHECK_EQ(f.packet_offset, 64);
+	CHECK_EQ(f.command, VACCEL_COMMAND_WRITE);
+	CHECK_EQ(f.command_index, 3);
+	CHECK(!f.kernel && !f.function && !f.elf_pc);
+	snprintf(want, sizeof(want), "fault: write of unmapped address 0x%llx by write #3, "
+		 "submission 1, packet +0x40 of DMA buffer 0x%llx",
+		 (unsigned long long)hole + 8, (unsigned long long)f.buffer_va);
+	expect_line(&f, want);
+	/* The record stays, and later errors do not change it. */
+	CHECK_EQ(vaccel_queue_flush(q), -ECANCELED);
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.command_index, 3);
+	vaccel_queue_destroy(q);
+
+	/* A copy from the hole in the third of several submissions. */
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	for (i = 0; i < 5; i++)
+		CHECK_EQ(vaccel_queue_write(q, m.va + 4 * i, i, 32), 0);
+	CHECK_EQ(vaccel_queue_flush(q), 0);
+	CHECK_EQ(vaccel_queue_delay(q, 10), 0);
+	CHECK_EQ(vaccel_queue_flush(q), 0);
+	CHECK_EQ(vaccel_queue_timestamp(q, m.va + 64), 0);
+	CHECK_EQ(vaccel_queue_copy(q, m.va, hole, 16), 0);
+	CHECK_EQ(vaccel_queue_finish(q), -EFAULT);
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.submission, 3);
+	CHECK_EQ(f.command, VACCEL_COMMAND_COPY);
+	CHECK_EQ(f.command_index, 8);
+	CHECK_EQ(f.access, VACCEL_ACCESS_READ);
+	CHECK_EQ(f.packet_offset, 16);
+	expect_line(&f, "fault: read of unmapped address");
+	expect_line(&f, " by copy #8, submission 3, packet +0x10 of DMA buffer");
+	vaccel_queue_destroy(q);
+
+	/*
+	 * The 5000th write, in the second DMA buffer (a full one goes
+	 * alone), held back so that the fault comes after the recording.
+	 */
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	hold(1);
+	for (i = 1; i <= 6000; i++)
+		CHECK_EQ(vaccel_queue_write(q, i == 5000 ? hole : m.va, i, 32), 0);
+	CHECK_EQ(vaccel_queue_finish(q), -EFAULT);
+	hold(0);
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.command, VACCEL_COMMAND_WRITE);
+	CHECK_EQ(f.command_index, 5000);
+	CHECK_EQ(f.submission, 2);
+	CHECK_EQ(f.packet_offset, (5000 - 1 - (VACCEL_QUEUE_BUFFER_SIZE / 24)) * 24ull);
+	vaccel_queue_destroy(q);
+
+	/*
+	 * Held back, the fault is found only once recording wraps the pool
+	 * around: the failed buffer is not reused, so its record survives,
+	 * and the recording stops there with -ECANCELED.
+	 */
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	hold(1);
+	CHECK_EQ(vaccel_queue_write(q, hole, 1, 32), 0);
+	CHECK_EQ(vaccel_queue_flush(q), 0);
+	for (i = 0, ret = 0; i < 100000 && !ret; i++)
+		ret = vaccel_queue_write(q, m.va, i, 32);
+	hold(0);
+	CHECK_EQ(ret, -ECANCELED);
+	CHECK(i > 16 * (VACCEL_QUEUE_BUFFER_SIZE / 24) - 16);
+	CHECK_EQ(vaccel_queue_get_fault(q, &f), 0);
+	CHECK_EQ(f.command_index, 1);
+	CHECK_EQ(f.submission, 1);
+	CHECK_EQ(f.packet_offset, 0);
+	CHECK_EQ(vaccel_queue_finish(q), -ECANCELED);
+	vaccel_queue_destroy(q);
+
+	/* Names, and the formatter's edges. */
+	CHECK(!strcmp(vaccel_failure_name(VACCEL_FAILURE_TIME_LIMIT), "time-limit"));
+	CHECK(!vaccel_failure_name(4));
+	CHECK(!strcmp(vaccel_fault_reason_name(VACCEL_FAULT_ILLEGAL_INSTRUCTION),
+		      "illegal-instruction"));
+	CHECK(!vaccel_fault_reason_name(10));
+	CHECK(!strcmp(vaccel_access_name(VACCEL_ACCESS_EXEC), "exec"));
+	CHECK(!vaccel_access_name(3));
+	CHECK(!strcmp(vaccel_command_name(VACCEL_COMMAND_LAUNCH), "launch"));
+	CHECK(!vaccel_command_name(9));
+	CHECK_EQ(vaccel_queue_get_fault(NULL, &f), -EINVAL);
+	CHECK_EQ(vaccel_fault_info_format(NULL, line, sizeof(line)), -EINVAL);
+	CHECK_EQ(vaccel_fault_info_format(&f, NULL, 1), -EINVAL);
+	/* Cut short like snprintf(), and the length of the whole line. */
+	ret = vaccel_fault_info_format(&f, NULL, 0);
+	CHECK(ret > (int)sizeof(line));
+	CHECK_EQ(vaccel_fault_info_format(&f, line, sizeof(line)), ret);
+	CHECK_EQ(strlen(line), sizeof(line) - 1);
+	CHECK(!strncmp(line, "fault: write of", sizeof(line) - 1));
+
+	vaccel_va_free(dev, hole, 4096);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
 /*
  * Destroying a busy queue cancels its work; its events signal -ECANCELED,
  * or -ESRCH for work that waited for an event.
@@ -622,6 +774,7 @@ int main(void)
 	test_pool(dev);
 	test_events(dev);
 	test_fault(dev);
+	test_fault_record(dev);
 	test_destroy_busy(dev);
 	test_unwind(dev);
 	test_threads(dev);

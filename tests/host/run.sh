@@ -42,7 +42,8 @@
 #			recordings, the bounded pool of DMA buffers, events,
 #			faults, unwinding of failed steps (host_queue.c)
 #   vaccel_sample_fake	vaccel-sample on the fake device: exit 0, the timings,
-#			with and without a copy engine; -h and bad options
+#			with and without a copy engine; -f and the fault line
+#			it prints; -h and bad options
 #   vaccel_cc		vaccel-cc builds module_kernel.c into a module that is
 #			what the loader wants (readelf: a static PIE, double
 #			float, no compressed code, R_RISCV_RELATIVE only, the
@@ -214,17 +215,25 @@ INFO=$UMD_O/bin/vaccel-info
 SAMPLE=$UMD_O/bin/vaccel-sample
 
 # The functions declared in vaccel.h, the names in libvaccel.sym and the
-# dynamic symbols of libvaccel.so must be the same three lists.
+# dynamic symbols of libvaccel.so must be the same three lists; a name in
+# two version nodes (a function whose result structure grew) is exported
+# in both versions.
 symbols() {
-	local api sym dyn
+	local api sym dyn v
 	api=$(grep -oE '^[a-z][^(]*[^a-z0-9_]vaccel_[a-z0-9_]+\(' \
 		"$ROOT/umd/include/vaccel.h" | grep -oE 'vaccel_[a-z0-9_]+\($' |
 		tr -d '(' | sort)
 	sym=$(sed -e 's|/\*.*\*/||' "$ROOT/umd/libvaccel/libvaccel.sym" |
 		grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*;' | tr -d ' \t;' |
-		sort)
+		sort -u)
 	dyn=$(nm -D --defined-only "$LIB/libvaccel.so" | awk '$2 != "A" { print $3 }' |
-		sed -e 's/@.*//' | sort)
+		sed -e 's/@.*//' | sort -u)
+	# The versions programs built before libvaccel 1.5 call.
+	for v in vaccel_device_get_info@VACCEL_1 vaccel_device_get_info@@VACCEL_1.5 \
+		 vaccel_queue_get_stats@VACCEL_1.3 vaccel_queue_get_stats@@VACCEL_1.5; do
+		nm -D --defined-only "$LIB/libvaccel.so" | grep -q " $v\$" ||
+			{ echo "libvaccel.so does not export $v"; return 1; }
+	done
 	[ -n "$api" ] || { echo "no function found in vaccel.h"; return 1; }
 	[ "$api" = "$sym" ] || {
 		echo "vaccel.h and libvaccel.sym differ:"
@@ -383,6 +392,13 @@ vaccel_sample_fake() {
 		{ echo "no copy engine: exit $?: $out"; return 1; }
 	expect_out 'no copy engine' || return 1
 	expect_out 'copy 512 KiB on compute engine' || return 1
+	# -f: the copy into B faults, and the sample says which command.
+	out=$(VACCEL_DEVICE_DIR=$TMP/fakesample LD_PRELOAD=$FAKE \
+		timeout 60 "$SAMPLE" -f -s 1 2>&1); rc=$?
+	[ $rc = 1 ] || { echo "-f: exit $rc: $out"; return 1; }
+	expect_out '^vaccel-sample: copy queue: the work failed: Bad address$' || return 1
+	expect_out '^vaccel-sample: fault: read of unmapped address 0x[0-9a-f]* by copy #5, submission 2, packet +0x10 of DMA buffer 0x[0-9a-f]*$' ||
+		return 1
 	"$SAMPLE" -h | grep -q '^usage: vaccel-sample' || { echo "-h: no usage"; return 1; }
 	"$SAMPLE" -s 0 >/dev/null 2>&1; rc=$?
 	[ $rc = 2 ] || { echo "-s 0: exit $rc"; return 1; }

@@ -180,6 +180,9 @@ static const struct field context_state[] = {
 	FIELD(drm_vaccel_context_state, preemptions),
 	FIELD(drm_vaccel_context_state, engine_ns),
 	FIELD(drm_vaccel_context_state, fault_pc),
+	FIELD(drm_vaccel_context_state, ban_job),
+	FIELD(drm_vaccel_context_state, ban_buffer_va),
+	FIELD(drm_vaccel_context_state, ban_offset),
 	{ NULL, 0, 0 }
 };
 
@@ -428,6 +431,11 @@ int main(void)
 	/* uapi 1.3 grew the context state; what 1.2 had stays where it was. */
 	if (offsetof(struct drm_vaccel_context_state, ban_reason) != 56) {
 		fprintf(stderr, "uapi 1.2 part of drm_vaccel_context_state is not 56 bytes\n");
+		bad = 1;
+	}
+	/* uapi 1.6 appended the ban record to the 96 bytes of 1.4. */
+	if (offsetof(struct drm_vaccel_context_state, ban_job) != 96) {
+		fprintf(stderr, "uapi 1.4 part of drm_vaccel_context_state is not 96 bytes\n");
 		bad = 1;
 	}
 	/* The first released size of the device answer stays the minimum. */

@@ -10,6 +10,8 @@
 #include <linux/mman.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_print.h>
+
 #include "../vaccel_drv.h"
 #include "../vaccel_query.h"
 
@@ -141,7 +143,7 @@ static void vaccel_test_query_size_probe(struct kunit *test)
 	u8 *after;
 
 	user_fill(test, uptr(t, 0), 0x5a, 16);
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, &answer, 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, &answer, 8, 8), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 8);
 	after = user_read(test, uptr(t, 0), 16);
 	KUNIT_EXPECT_EQ(test, after[0], 0x5a);
@@ -160,7 +162,7 @@ static void vaccel_test_query_exact(struct kunit *test)
 	for (i = 0; i < sizeof(answer); i++)
 		answer[i] = i + 1;
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, sizeof(answer));
@@ -179,7 +181,7 @@ static void vaccel_test_query_longer_clears_tail(struct kunit *test)
 
 	memset(answer, 0x11, sizeof(answer));
 	user_fill(test, uptr(t, 0), 0x5a, USER_LEN);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), USER_LEN);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, sizeof(answer));
@@ -200,7 +202,7 @@ static void vaccel_test_query_shorter_gets_prefix(struct kunit *test)
 
 	memset(answer, 0x11, sizeof(answer));
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), 0);
+	KUNIT_ASSERT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), 0);
 	KUNIT_EXPECT_EQ(test, q.size, 24);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_MEMEQ(test, after, answer, 16);
@@ -216,7 +218,7 @@ static void vaccel_test_query_too_small(struct kunit *test)
 	u8 *after;
 
 	user_fill(test, uptr(t, 0), 0x5a, 32);
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EINVAL);
 	KUNIT_EXPECT_EQ(test, q.size, 15);
 	after = user_read(test, uptr(t, 0), 32);
 	KUNIT_EXPECT_EQ(test, after[0], 0x5a);
@@ -229,12 +231,12 @@ static void vaccel_test_query_fault(struct kunit *test)
 	u8 answer[24] = {};
 	struct drm_vaccel_query q = { .size = 24, .data = 0 };
 
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EFAULT);
 
 	/* The answer fits, but the tail to clear runs off the mapping. */
 	q.data = t->user + USER_LEN - 32;
 	q.size = 4096;
-	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(&q, answer, 24, 16), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vaccel_query_copy_out(t->vdev, &q, answer, 24, 16), -EFAULT);
 }
 
 /* The ioctl rejects flags, pad and unknown types, and answers both types. */
@@ -281,6 +283,29 @@ static void vaccel_test_query_ioctl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vaccel_ioctl_query(drm, &q, NULL), -EINVAL);
 }
 
+/*
+ * VACCEL_IOCTL_DBG(), the check every ioctl refusal goes through,
+ * evaluates its condition once and returns its truth as 0 or 1, with
+ * drm.debug's DRIVER category on (it then prints) as with it off.
+ */
+static void vaccel_test_ioctl_dbg(struct kunit *test)
+{
+	struct vaccel_query_test *t = test->priv;
+	unsigned long debug = __drm_debug;
+	int pass, n = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		__drm_debug = pass ? debug | DRM_UT_DRIVER : debug & ~DRM_UT_DRIVER;
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, ++n == 2 * pass + 1), 1);
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, ++n == 0), 0);
+		KUNIT_EXPECT_EQ(test, n, 2 * pass + 2);
+		/* A true condition that is no boolean still gives 1. */
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, n & 0x40), 0);
+		KUNIT_EXPECT_EQ(test, VACCEL_IOCTL_DBG(t->vdev, 0x40), 1);
+	}
+	__drm_debug = debug;
+}
+
 static struct kunit_case vaccel_query_test_cases[] = {
 	KUNIT_CASE(vaccel_test_query_device_info),
 	KUNIT_CASE(vaccel_test_query_engine_list),
@@ -291,6 +316,7 @@ static struct kunit_case vaccel_query_test_cases[] = {
 	KUNIT_CASE(vaccel_test_query_too_small),
 	KUNIT_CASE(vaccel_test_query_fault),
 	KUNIT_CASE(vaccel_test_query_ioctl),
+	KUNIT_CASE(vaccel_test_ioctl_dbg),
 	{}
 };
 

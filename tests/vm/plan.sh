@@ -136,7 +136,7 @@ run_scheduling() {
 # Compute: kernels run by DISPATCH, their faults, their preemption at
 # instructions; the infinite loop is on the short-timeout load below.
 # Then kernels in C through libvaccel: the toolchain, the loader, the
-# launch and the examples' kernels.
+# launch and the examples' kernels, and the fault records of failed ones.
 run_compute() {
 	vt_run test_dispatch global_ids_partial_workgroups ids_in_three_dimensions \
 		barrier_and_local_memory atomics_global_and_local \
@@ -149,6 +149,7 @@ run_compute() {
 		preempted_at_instructions_bit_identical instructions_counted \
 		limits_reported
 	vt_run test_kernels
+	vt_run test_libvaccel_fault
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
@@ -164,8 +165,8 @@ run_memory() {
 # The smoke subset (plan=smoke on the kernel command line, vm.sh's
 # VACCEL_VM_PLAN=smoke): what `make check` runs on the stock kernel, which
 # users load, after the whole plan ran on the debug kernel.  One load of
-# each kind of work: queries, memory, submission, scheduling, compute,
-# teardown.
+# each kind of work: queries, memory, submission, scheduling, compute and
+# its fault records, drm.debug's explanations, teardown.
 if [ "${plan:-full}" = smoke ]; then
 	vt_load
 	run_all
@@ -180,6 +181,8 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_run test_dispatch global_ids_partial_workgroups barrier_and_local_memory \
 		fault_unmapped_store preempted_at_instructions_bit_identical
 	vt_run test_kernels
+	vt_run test_libvaccel_fault
+	vt_run test_ioctl_dbg
 	vt_run test_mem_leak
 	vt_unload
 	vt_load
@@ -197,6 +200,7 @@ run_all
 run_memory
 vt_run test_isolation
 vt_run test_limits
+vt_run test_ioctl_dbg
 run_execution
 run_scheduling
 run_compute
@@ -226,6 +230,7 @@ vt_unload
 vt_load timeout_ms=300
 vt_run test_sched params hang_detected_and_recovered time_off_engine_never_counts
 vt_run test_dispatch infinite_loop_recovered
+vt_run test_libvaccel_fault hang_in_kernel hang_in_wait_mem
 vt_unload
 
 # Device coredumps: every kind of event dumped and decoded, the bounds,
@@ -247,6 +252,7 @@ vt_unload
 vt_load time_limit_ms=1000
 vt_run test_packets time_limit_stops_many_short_packets
 vt_run test_dispatch time_limit_stops_endless_grid
+vt_run test_libvaccel_fault time_limit_in_kernel
 vt_unload
 
 # The trace events and vaccel-trace: a known scenario (a preemption, a

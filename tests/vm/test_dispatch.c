@@ -531,11 +531,14 @@ VTEST_NAMED(time_limit_stops_endless_grid)
 	__u32 grid[3] = { 65536, 65536, 1 }, one[3] = { 1, 1, 1 };
 	struct drm_vaccel_context_state s;
 	long long limit_ms = vt_param("time_limit_ms");
-	__u64 t;
+	__u64 t, va, before;
 
 	VT_ASSERT_EQ(f.d.info.time_limit_ns, limit_ms * 1000000ull);
 	VT_ASSERT_EQ(f.d.info.max_grid_items, 1ull << 32);
+	vt_pkt_nop(&f.c, 2);
 	vt_pkt_dispatch(&f.c, KERNEL(&f, k), 0, grid, one, 0, 64);
+	va = vt_cmd_va(&f.c);
+	before = vt_ctx_state(f.d.fd, f.ctx).jobs_submitted;
 	t = vt_now_ns();
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
 	VT_ASSERT_OK(vt_syncobj_wait_ms(f.d.fd, o, 60000));
@@ -545,6 +548,10 @@ VTEST_NAMED(time_limit_stops_endless_grid)
 	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_TIME_LIMIT);
 	VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_BANNED);
 	VT_ASSERT_EQ(s.guilty_resets, 0);
+	/* The ban names the buffer and its DISPATCH, after the NOP (uapi 1.6). */
+	VT_ASSERT_EQ(s.ban_job, before + 1);
+	VT_ASSERT(s.ban_buffer_va == va);
+	VT_ASSERT_EQ(s.ban_offset, 16);
 	/* At least the limit of engine time, and not much more. */
 	VT_ASSERT(t >= (__u64)limit_ms * VT_MS);
 	if (s.engine_ns > (__u64)limit_ms * VT_MS * 3 / 2)
@@ -662,7 +669,9 @@ VTEST(infinite_loop_recovered)
 	__u32 mgrid[3] = { 256 * 2, 1, 1 }, mwg[3] = { 256, 1, 1 };
 	__u64 loop = KERNEL(&f, forever), mirror = KERNEL(&f, mirror_kernel);
 	struct drm_vaccel_context_state s;
+	__u64 va = vt_cmd_va(&f.c), before = vt_ctx_state(f.d.fd, f.ctx).jobs_submitted;
 
+	vt_pkt_nop(&f.c, 3);
 	vt_pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, oh);
 	args1(&f, 0, 0, 0);
@@ -676,6 +685,10 @@ VTEST(infinite_loop_recovered)
 	s = vt_ctx_state(f.d.fd, f.ctx);
 	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_HANG);
 	VT_ASSERT_EQ(s.guilty_resets, 1);
+	/* The ban names the buffer and its DISPATCH, after the NOP (uapi 1.6). */
+	VT_ASSERT_EQ(s.ban_job, before + 1);
+	VT_ASSERT(s.ban_buffer_va == va);
+	VT_ASSERT_EQ(s.ban_offset, 24);
 	vt_ctx_destroy(f.d.fd, innocent);
 	drmSyncobjDestroy(f.d.fd, oh);
 	drmSyncobjDestroy(f.d.fd, oi);

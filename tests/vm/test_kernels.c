@@ -38,22 +38,12 @@
 #include "../../umd/examples/vadd.h"
 
 /* The modules, embedded: VT_KERNELS and VT_EXAMPLES come from the Makefile. */
-#define VT_INCBIN(sym, path)						\
-	__asm__(".pushsection .rodata\n"				\
-		".balign 16\n"						\
-		#sym ":\n"						\
-		".incbin \"" path "\"\n"				\
-		#sym "_end:\n"						\
-		".popsection\n");					\
-	extern const unsigned char sym[], sym##_end[]
-
 VT_INCBIN(tk_module, VT_KERNELS "/kernels.elf");
 VT_INCBIN(vadd_module, VT_EXAMPLES "/vadd.elf");
 VT_INCBIN(saxpy_module, VT_EXAMPLES "/saxpy.elf");
 VT_INCBIN(matmul_module, VT_EXAMPLES "/matmul.elf");
 VT_INCBIN(reduce_module, VT_EXAMPLES "/reduce.elf");
 
-#define MODULE(m)	(m), (size_t)(m##_end - (m))
 
 struct buf {
 	struct vaccel_bo *bo;
@@ -129,7 +119,7 @@ VTEST(work_item_functions)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	const uint32_t grid[3] = { 10, 6, 3 }, wg[3] = { 4, 4, 2 };
 	struct buf out = buf_new(dev, 10 * 6 * 3 * sizeof(struct tk_ids));
 	struct tk_args args = { .out = out.va, .dim = 3 };
@@ -170,7 +160,7 @@ VTEST(local_memory_and_barriers)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct buf out = buf_new(dev, 1024 * 8 * 4);
 	struct tk_args args = { .out = out.va };
 	struct vaccel_device_info info;
@@ -259,7 +249,7 @@ VTEST(atomics_global_and_local)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct buf out = buf_new(dev, 4096), groups = buf_new(dev, 16 * sizeof(struct tk_atoms));
 	struct tk_args args = { .out = out.va, .in = groups.va };
 	struct tk_atoms *g = out.cpu;
@@ -283,7 +273,7 @@ VTEST(floating_point_exact)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct buf out = buf_new(dev, 512 * sizeof(struct tk_fp));
 	struct tk_args args = { .out = out.va };
 	struct tk_fp *f = out.cpu, w;
@@ -341,7 +331,7 @@ VTEST(runtime_memory_functions)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct buf out = buf_new(dev, 4096);
 	struct tk_args args = { .out = out.va };
 	unsigned char want[4096], *buf = want;
@@ -383,7 +373,7 @@ VTEST(printf_read_back)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct tk_args args = { .n = 6 };
 	char text[4096], want[4096];
 	struct vaccel_module_info mi;
@@ -420,8 +410,8 @@ VTEST(relocations_at_the_module_address)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *m1 = load(dev, MODULE(tk_module));
-	struct vaccel_module *m2 = load(dev, MODULE(tk_module));
+	struct vaccel_module *m1 = load(dev, VT_MODULE(tk_module));
+	struct vaccel_module *m2 = load(dev, VT_MODULE(tk_module));
 	struct buf out = buf_new(dev, 300 * 4);
 	struct tk_args args = { .out = out.va, .n = 300 };
 	static const char *const names[] = { "one", "two", "three" };
@@ -452,7 +442,7 @@ VTEST(relocations_at_the_module_address)
 VTEST(segments_mapped_with_their_permissions)
 {
 	struct vaccel_device *dev = open_dev();
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)tk_module;
 	const Elf64_Phdr *ph = (const Elf64_Phdr *)(tk_module + eh->e_phoff);
 	struct vaccel_module_info mi;
@@ -505,7 +495,7 @@ static void expect_kernel_fault(struct vaccel_device *dev, struct vaccel_module 
 VTEST(permissions_enforced)
 {
 	struct vaccel_device *dev = open_dev();
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct vaccel_queue *q;
 	struct buf out;
 
@@ -595,7 +585,7 @@ VTEST(many_modules_leave_nothing)
 	for (i = 0; i < 24; i++) {
 		struct tk_args args = { .out = out.va + i * 4, .n = 1 };
 
-		mods[i] = load(dev, MODULE(tk_module));
+		mods[i] = load(dev, VT_MODULE(tk_module));
 		VT_ASSERT_OK(vaccel_launch(q, kernel(mods[i], "tk_relocs"),
 					   (uint32_t[3]){ 1, 1, 1 }, (uint32_t[3]){ 1, 1, 1 },
 					   &args, sizeof(args)));
@@ -626,7 +616,7 @@ VTEST(launch_argument_errors)
 {
 	struct vaccel_device *dev = open_dev(), *other = open_dev();
 	struct vaccel_queue *q = compute_queue(dev), *copy, *oq = compute_queue(other);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct vaccel_kernel *k = kernel(mod, "tk_relocs");
 	struct buf out = buf_new(dev, 4096);
 	struct tk_args args = { .out = out.va, .n = 1 };
@@ -681,7 +671,7 @@ VTEST(stack_size)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(tk_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(tk_module));
 	struct vaccel_kernel *k = kernel(mod, "tk_stack");
 	struct buf out = buf_new(dev, 256 * 4);
 	struct tk_args args = { .out = out.va };
@@ -750,7 +740,7 @@ static void *launcher(void *arg)
 VTEST(launches_from_threads)
 {
 	struct vaccel_device *dev = open_dev();
-	struct vaccel_module *mod = load(dev, MODULE(vadd_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(vadd_module));
 	struct launcher l[2];
 	pthread_t t[2];
 	unsigned int i, j, n = 800;
@@ -791,7 +781,7 @@ VTEST(example_vadd)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(vadd_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(vadd_module));
 	struct buf v = buf_new(dev, 3 * 4096);
 	float *a = v.cpu, *b = a + 1024, *c = b + 1024;
 	struct vadd_args args = { v.va, v.va + 4096, v.va + 8192, 1000 };
@@ -819,7 +809,7 @@ VTEST(example_saxpy)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(saxpy_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(saxpy_module));
 	struct buf v = buf_new(dev, 2 * 4 * 5000);
 	float *x = v.cpu, *y = x + 5000, want[5000];
 	struct saxpy_args args = { v.va, v.va + 4 * 5000, -1.25f, 5000 };
@@ -846,7 +836,7 @@ VTEST(example_matmul)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(matmul_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(matmul_module));
 	enum { N = 40 };
 	struct buf m = buf_new(dev, 3 * N * N * 4);
 	float *a = m.cpu, *b = a + N * N, *c = b + N * N;
@@ -880,7 +870,7 @@ VTEST(example_reduce)
 {
 	struct vaccel_device *dev = open_dev();
 	struct vaccel_queue *q = compute_queue(dev);
-	struct vaccel_module *mod = load(dev, MODULE(reduce_module));
+	struct vaccel_module *mod = load(dev, VT_MODULE(reduce_module));
 	enum { N = 100000 };
 	struct buf in = buf_new(dev, N * 4), out = buf_new(dev, 4096);
 	struct reduce_result *r = out.cpu, want = { 0, UINT32_MAX, 0 };

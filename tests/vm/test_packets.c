@@ -757,10 +757,13 @@ VTEST_NAMED(time_limit_stops_many_short_packets)
 	__u32 o1 = vt_syncobj(f.d.fd), o2 = vt_syncobj(f.d.fd);
 	struct drm_vaccel_context_state s;
 	unsigned int i, n = 4 * limit_ms / 100;
+	__u64 va, before;
 
 	VT_ASSERT_EQ(f.d.info.time_limit_ns, limit_ms * 1000000ull);
 	for (i = 0; i < n; i++)
 		vt_pkt_delay(&f.c, 100 * VT_MS);
+	before = vt_ctx_state(f.d.fd, f.ctx).jobs_submitted;
+	va = vt_cmd_va(&f.c);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o1);
 	vt_pkt_write32(&f.c, f.marks.va, 1);
 	vt_submit(f.d.fd, f.ctx, &f.c, 0, o2);
@@ -771,6 +774,11 @@ VTEST_NAMED(time_limit_stops_many_short_packets)
 	s = vt_ctx_state(f.d.fd, f.ctx);
 	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_TIME_LIMIT);
 	VT_ASSERT_EQ(s.guilty_resets, 0);
+	/* The ban names the buffer and the DELAY it was stopped in (uapi 1.6). */
+	VT_ASSERT_EQ(s.ban_job, before + 1);
+	VT_ASSERT(s.ban_buffer_va == va);
+	VT_ASSERT(s.ban_offset % 16 == 0 && s.ban_offset > 0 && s.ban_offset < n * 16ull);
+	VT_ASSERT_EQ(s.flags, DRM_VACCEL_CONTEXT_BANNED);
 	if (s.engine_ns < (__u64)limit_ms * VT_MS ||
 	    s.engine_ns > (__u64)limit_ms * VT_MS * 3 / 2)
 		vtest_fail(__FILE__, __LINE__, "stopped after %llu ms of engine time",

@@ -685,11 +685,12 @@ static void expect_hung(int fd, __u32 ctx, int line)
 	struct drm_vaccel_context_state s = vt_ctx_state(fd, ctx);
 
 	if (s.flags != DRM_VACCEL_CONTEXT_BANNED || s.ban_reason != DRM_VACCEL_BAN_HANG ||
-	    s.guilty_resets != 1 || s.innocent_resets || s.fault_reason)
+	    s.guilty_resets != 1 || s.innocent_resets || s.fault_reason ||
+	    !s.ban_job || s.ban_job > s.jobs_submitted || !s.ban_buffer_va)
 		vtest_fail(__FILE__, line,
-			   "context %u: flags 0x%x ban_reason %u guilty %u innocent %u fault %u",
+			   "context %u: flags 0x%x ban_reason %u guilty %u innocent %u fault %u ban_job %llu",
 			   ctx, s.flags, s.ban_reason, s.guilty_resets, s.innocent_resets,
-			   s.fault_reason);
+			   s.fault_reason, (unsigned long long)s.ban_job);
 	errno = 0;
 	if (vt_submit_raw(fd, ctx, 0x10000, 8, NULL, 0, NULL, 0) != -1 || errno != ECANCELED)
 		vtest_fail(__FILE__, line, "SUBMIT to the hung context: %s", strerror(errno));

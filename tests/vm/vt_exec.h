@@ -301,6 +301,9 @@ static inline void vt_expect_not_faulted(int fd, __u32 ctx)
 	VT_ASSERT_EQ(s.fault_va, 0);
 	VT_ASSERT_EQ(s.fault_offset, 0);
 	VT_ASSERT_EQ(s.fault_access, 0);
+	VT_ASSERT_EQ(s.ban_job, 0);
+	VT_ASSERT_EQ(s.ban_buffer_va, 0);
+	VT_ASSERT_EQ(s.ban_offset, 0);
 }
 
 /* --- DMA buffers --- */
@@ -690,12 +693,23 @@ static inline int vt_submit_raw(int fd, __u32 ctx, __u64 va, __u64 size,
 
 /*
  * Checks the fault record of a context: faulted, @reason, @access (-1: not
- * checked), the address and the packet's offset in its buffer.
+ * checked), the address and the packet's offset in its buffer; and its
+ * ban record (uapi 1.6): banned for the fault, by one of the buffers it
+ * was given, at the same packet.
  */
 #define vt_expect_fault(fd, ctx, reason, access, va, offset)		\
 	do {								\
 		struct drm_vaccel_context_state _s = vt_ctx_state(fd, ctx); \
 		long long _acc = (access);				\
+		if (_s.ban_reason != DRM_VACCEL_BAN_FAULT || !_s.ban_job || \
+		    _s.ban_job > _s.jobs_submitted ||			\
+		    _s.ban_offset != _s.fault_offset || !_s.ban_buffer_va) \
+			vtest_fail(__FILE__, __LINE__,			\
+				   "ban: reason %u job %llu of %llu buffer 0x%llx offset %llu", \
+				   _s.ban_reason, (unsigned long long)_s.ban_job, \
+				   (unsigned long long)_s.jobs_submitted, \
+				   (unsigned long long)_s.ban_buffer_va, \
+				   (unsigned long long)_s.ban_offset);	\
 		if (_s.flags != (DRM_VACCEL_CONTEXT_FAULTED | DRM_VACCEL_CONTEXT_BANNED) ||		\
 		    _s.fault_reason != (reason) ||			\
 		    (_acc >= 0 && _s.fault_access != _acc) ||		\

@@ -230,4 +230,20 @@ vt_engine(struct drm_vaccel_engine_list *list, unsigned int i)
 						 (size_t)i * list->entry_size);
 }
 
+/*
+ * VT_INCBIN(sym, path): the file @path, built before the test program,
+ * embedded in it as the bytes sym[] to sym_end[]; VT_MODULE(sym) gives
+ * their address and size, for vaccel_module_load().
+ */
+#define VT_INCBIN(sym, path)						\
+	__asm__(".pushsection .rodata\n"				\
+		".balign 16\n"						\
+		#sym ":\n"						\
+		".incbin \"" path "\"\n"				\
+		#sym "_end:\n"						\
+		".popsection\n");					\
+	extern const unsigned char sym[], sym##_end[]
+
+#define VT_MODULE(m)	(m), (size_t)(m##_end - (m))
+
 #endif /* VT_UTIL_H */

@@ -28,7 +28,9 @@ extern "C" {
  * - A field added later means "the old behaviour" when it is zero.
  * - Invalid user input gets ``-EINVAL`` (a malformed request), ``-EFAULT``
  *   (a user pointer that cannot be read or written) or the errno named at
- *   the ioctl, and the kernel log stays quiet about it.
+ *   the ioctl, and the kernel log stays quiet about it, unless drm.debug's
+ *   DRIVER category (0x2) is on: then each refusal logs, at debug level,
+ *   the check that failed.
  */
 
 /**
@@ -39,7 +41,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	5
+#define DRM_VACCEL_UAPI_MINOR	6
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -786,6 +788,24 @@ struct drm_vaccel_context_state {
 	 * instruction (uapi 1.4)
 	 */
 	__u64 fault_pc;
+	/**
+	 * @ban_job: out: the buffer that got the context banned (by a fault,
+	 * a hang or the time limit), as the number of the context's SUBMIT
+	 * that queued it, counting the SUBMITs that succeeded from 1; 0
+	 * while the context is not banned (uapi 1.6)
+	 */
+	__u64 ban_job;
+	/**
+	 * @ban_buffer_va: out: that SUBMIT's &drm_vaccel_submit.buffer_va
+	 * (uapi 1.6)
+	 */
+	__u64 ban_buffer_va;
+	/**
+	 * @ban_offset: out: offset in that buffer of the packet that
+	 * faulted (@fault_offset), hung or was running when the time limit
+	 * stopped it (uapi 1.6)
+	 */
+	__u64 ban_offset;
 };
 
 /**

@@ -71,6 +71,18 @@ static inline int example_fail(const struct example *ex, const char *what, int e
 	return 1;
 }
 
+/* Why the queue of @ex failed, in one line, if it did. */
+static inline void example_print_fault(const struct example *ex)
+{
+	char line[VACCEL_FAULT_MSG_SIZE];
+	struct vaccel_fault_info f;
+
+	if (!vaccel_queue_get_fault(ex->q, &f) && f.failure != VACCEL_FAILURE_NONE) {
+		vaccel_fault_info_format(&f, line, sizeof(line));
+		fprintf(stderr, "example-%s: %s\n", ex->name, line);
+	}
+}
+
 /* The module next to the running program. */
 static inline void example_module_path(const struct example *ex, char *path,
 				       size_t len)
@@ -205,7 +217,6 @@ static inline int example_run(struct example *ex, const char *kernel,
 			      const uint32_t grid[3], const uint32_t wg[3],
 			      const void *args, size_t args_size, uint64_t *engine_ns)
 {
-	struct vaccel_queue_stats stats;
 	struct vaccel_kernel *k;
 	int ret;
 
@@ -214,14 +225,16 @@ static inline int example_run(struct example *ex, const char *kernel,
 		return example_fail(ex, kernel, ret);
 	if ((ret = vaccel_queue_timestamp(ex->q, ex->ts_va)) ||
 	    (ret = vaccel_launch(ex->q, k, grid, wg, args, args_size)) ||
-	    (ret = vaccel_queue_timestamp(ex->q, ex->ts_va + 8)))
-		return example_fail(ex, "recording the launch", ret);
+	    (ret = vaccel_queue_timestamp(ex->q, ex->ts_va + 8))) {
+		example_fail(ex, "recording the launch", ret);
+		example_print_fault(ex);
+		return 1;
+	}
 	ret = vaccel_queue_finish(ex->q);
 	if (ret) {
+		/* Such as: fault: read of unmapped address ... by launch #2 (kernel ...) */
 		example_fail(ex, kernel, ret);
-		if (!vaccel_queue_get_stats(ex->q, &stats) && stats.error == -EFAULT)
-			fprintf(stderr, "example-%s: the kernel faulted (see dmesg and debugfs)\n",
-				ex->name);
+		example_print_fault(ex);
 		return 1;
 	}
 	*engine_ns = ex->ts_cpu[1] - ex->ts_cpu[0];

@@ -163,6 +163,9 @@ enum vaccel_preempt_granularity {
  *	it is hung; 0 if the module (before uapi 1.5) does not say
  * @time_limit_ns: engine time a buffer may use in all, after which it
  *	fails with -ETIMEDOUT; 0 if the module (before uapi 1.5) does not say
+ * @reserved: zero; room for later fields without changing the size (since
+ *	libvaccel 1.5: programs built against an older vaccel.h get the
+ *	structure without it)
  */
 struct vaccel_device_info {
 	unsigned int uapi_major;
@@ -193,6 +196,7 @@ struct vaccel_device_info {
 	uint64_t private_base;
 	uint64_t hang_timeout_ns;
 	uint64_t time_limit_ns;
+	uint64_t reserved[8];
 };
 
 /**
@@ -714,7 +718,11 @@ int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns);
  *	queue takes no more work after a hang)
  * @innocent_resets: resets that interrupted its work, which then resumed
  * @error: 0 while the queue takes work; once it does not, why: -EFAULT or
- *	-EINVAL for a fault, -ETIMEDOUT for a hang
+ *	-EINVAL for a fault, -ETIMEDOUT for a hang or the time limit
+ *	(vaccel_queue_get_fault() says more)
+ * @reserved: zero; room for later fields without changing the size (since
+ *	libvaccel 1.5: programs built against an older vaccel.h get the
+ *	structure without it)
  */
 struct vaccel_queue_stats {
 	uint64_t engine_ns;
@@ -722,6 +730,7 @@ struct vaccel_queue_stats {
 	uint32_t guilty_resets;
 	uint32_t innocent_resets;
 	int error;
+	uint64_t reserved[4];
 };
 
 /**
@@ -757,15 +766,18 @@ int vaccel_queue_flush(struct vaccel_queue *q);
  *
  * Flushes @q, then waits until all its submitted work has completed.
  * When work of the queue failed, the queue refuses further work with
- * -ECANCELED from then on.
+ * -ECANCELED from then on, and vaccel_queue_get_fault() says which
+ * command failed and why.
  *
  * Return: 0 when all the work completed without error; -EFAULT if a command
  * of the queue touched memory the device may not access (an unmapped
- * address, a write to read-only memory), -EINVAL if a DMA buffer was
- * malformed, -ETIMEDOUT if its work hung the engine (made no progress for
- * the device's timeout) and was stopped, -ECANCELED if the queue had
- * faulted before or its work was cancelled; -EINVAL if @q is NULL; or
- * another negative errno of the kernel.
+ * address, a write to read-only memory) or a kernel it launched faulted
+ * (an illegal instruction, a misaligned jump, ...), -EINVAL if a DMA
+ * buffer was malformed, -ETIMEDOUT if its work hung the engine (made no
+ * progress for the device's timeout) or used up its time limit and was
+ * stopped, -ECANCELED if the queue had failed before or its work was
+ * cancelled; -EINVAL if @q is NULL; or another negative errno of the
+ * kernel.
  */
 int vaccel_queue_finish(struct vaccel_queue *q);
 
@@ -803,6 +815,231 @@ int vaccel_queue_signal(struct vaccel_queue *q, struct vaccel_event *ev);
  * or @ev has no fence, or an error as for vaccel_queue_flush().
  */
 int vaccel_queue_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
+
+/**
+ * enum vaccel_failure - why a queue takes no more work
+ * @VACCEL_FAILURE_NONE: it has not failed
+ * @VACCEL_FAILURE_FAULT: a command faulted: see &vaccel_fault_info.reason
+ * @VACCEL_FAILURE_HANG: a command made no progress for the device's hang
+ *	timeout (&vaccel_device_info.hang_timeout_ns); the engine was reset
+ * @VACCEL_FAILURE_TIME_LIMIT: a DMA buffer used up its time limit of
+ *	engine time (&vaccel_device_info.time_limit_ns) while progressing
+ *
+ * The values are those of the uapi's ban reasons.
+ */
+enum vaccel_failure {
+	VACCEL_FAILURE_NONE = 0,
+	VACCEL_FAILURE_FAULT = 1,
+	VACCEL_FAILURE_HANG = 2,
+	VACCEL_FAILURE_TIME_LIMIT = 3,
+};
+
+/**
+ * enum vaccel_fault_reason - what a faulting command did (values of the uapi)
+ * @VACCEL_FAULT_NONE: no fault
+ * @VACCEL_FAULT_UNMAPPED: it accessed an address that is not mapped
+ * @VACCEL_FAULT_OUT_OF_RANGE: it accessed an address outside the GPU
+ *	address space (a kernel's stack overflow, a wild pointer)
+ * @VACCEL_FAULT_PERMISSION: it wrote to read-only memory, or fetched
+ *	instructions from memory that is not executable
+ * @VACCEL_FAULT_MALFORMED: a packet of its DMA buffer was malformed
+ * @VACCEL_FAULT_ILLEGAL_INSTRUCTION: a kernel executed an instruction the
+ *	engines do not implement; &vaccel_fault_info.va holds its word
+ * @VACCEL_FAULT_COMPRESSED: a kernel executed a compressed instruction
+ * @VACCEL_FAULT_MISALIGNED: a kernel jumped to an address not a multiple
+ *	of 4, or made a misaligned atomic access
+ * @VACCEL_FAULT_CSR: a kernel read an unknown CSR or wrote a read-only
+ *	one; &vaccel_fault_info.va holds the CSR number
+ * @VACCEL_FAULT_TRAP: a kernel executed ECALL or EBREAK
+ */
+enum vaccel_fault_reason {
+	VACCEL_FAULT_NONE = 0,
+	VACCEL_FAULT_UNMAPPED = 1,
+	VACCEL_FAULT_OUT_OF_RANGE = 2,
+	VACCEL_FAULT_PERMISSION = 3,
+	VACCEL_FAULT_MALFORMED = 4,
+	VACCEL_FAULT_ILLEGAL_INSTRUCTION = 5,
+	VACCEL_FAULT_COMPRESSED = 6,
+	VACCEL_FAULT_MISALIGNED = 7,
+	VACCEL_FAULT_CSR = 8,
+	VACCEL_FAULT_TRAP = 9,
+};
+
+/**
+ * enum vaccel_access - what the engine was doing when it faulted
+ * @VACCEL_ACCESS_READ: reading data, or fetching a packet
+ * @VACCEL_ACCESS_WRITE: writing
+ * @VACCEL_ACCESS_EXEC: fetching an instruction of a kernel
+ */
+enum vaccel_access {
+	VACCEL_ACCESS_READ = 0,
+	VACCEL_ACCESS_WRITE = 1,
+	VACCEL_ACCESS_EXEC = 2,
+};
+
+/**
+ * enum vaccel_command - the recording function a command came from
+ * @VACCEL_COMMAND_UNKNOWN: not known: a packet the queue did not record
+ *	itself (a raw DMA buffer), or a kernel module older than uapi 1.6,
+ *	which does not say which buffer failed
+ * @VACCEL_COMMAND_COPY: vaccel_queue_copy()
+ * @VACCEL_COMMAND_FILL: vaccel_queue_fill()
+ * @VACCEL_COMMAND_WRITE: vaccel_queue_write()
+ * @VACCEL_COMMAND_TIMESTAMP: vaccel_queue_timestamp()
+ * @VACCEL_COMMAND_WAIT_MEM: vaccel_queue_wait_mem()
+ * @VACCEL_COMMAND_DELAY: vaccel_queue_delay()
+ * @VACCEL_COMMAND_DISPATCH: vaccel_queue_dispatch()
+ * @VACCEL_COMMAND_LAUNCH: vaccel_launch()
+ */
+enum vaccel_command {
+	VACCEL_COMMAND_UNKNOWN = 0,
+	VACCEL_COMMAND_COPY = 1,
+	VACCEL_COMMAND_FILL = 2,
+	VACCEL_COMMAND_WRITE = 3,
+	VACCEL_COMMAND_TIMESTAMP = 4,
+	VACCEL_COMMAND_WAIT_MEM = 5,
+	VACCEL_COMMAND_DELAY = 6,
+	VACCEL_COMMAND_DISPATCH = 7,
+	VACCEL_COMMAND_LAUNCH = 8,
+};
+
+/**
+ * struct vaccel_fault_info - why a queue failed, from vaccel_queue_get_fault()
+ * @failure: &enum vaccel_failure; %VACCEL_FAILURE_NONE while the queue works,
+ *	and then every other field is zero
+ * @error: the errno of the failure, as vaccel_queue_finish() reports it:
+ *	-EFAULT for a fault, -EINVAL for a malformed packet, -ETIMEDOUT for a
+ *	hang or the time limit
+ * @reason: for a fault, &enum vaccel_fault_reason
+ * @access: for a fault, &enum vaccel_access
+ * @va: for a fault, the GPU address that faulted; the instruction word for
+ *	%VACCEL_FAULT_ILLEGAL_INSTRUCTION, the CSR number for
+ *	%VACCEL_FAULT_CSR
+ * @pc: for a fault of a kernel, the GPU address of the instruction; 0
+ *	otherwise
+ * @submission: the submission of the queue that held the failing command,
+ *	counting from 1 (a flush submits what was recorded since the last
+ *	one; a full DMA buffer is submitted by itself); 0 if not known
+ * @buffer_va: GPU address of that submission's DMA buffer
+ * @packet_offset: offset in bytes of the command's packet in that buffer
+ * @command: &enum vaccel_command, the recording function of the command
+ * @command_index: which command of the queue it is: the queue counts the
+ *	calls of its recording functions that recorded something, from 1
+ *	(vaccel_queue_copy() and the others, vaccel_queue_dispatch() and
+ *	vaccel_launch()); 0 if not known
+ * @kernel: for a launch or a dispatch, the kernel's name, if its module is
+ *	still loaded (or was when the failure was first seen); else NULL
+ * @function: for a fault of a kernel, the function of its module that
+ *	holds @pc (from the module's symbol table), or NULL
+ * @function_offset: @pc's offset in @function
+ * @elf_pc: @pc as an address of the module's ELF file, for
+ *	``llvm-addr2line -e module.elf`` or ``llvm-objdump``; 0 if @pc is in
+ *	no loaded module
+ * @reserved: zero; room for later fields without changing the size
+ *
+ * @kernel and @function point into the queue: they are valid until the
+ * next vaccel_queue_get_fault() of the queue or its destruction.
+ */
+struct vaccel_fault_info {
+	unsigned int failure;
+	int error;
+	unsigned int reason;
+	unsigned int access;
+	uint64_t va;
+	uint64_t pc;
+	uint64_t submission;
+	uint64_t buffer_va;
+	uint64_t packet_offset;
+	unsigned int command;
+	uint64_t command_index;
+	const char *kernel;
+	const char *function;
+	uint64_t function_offset;
+	uint64_t elf_pc;
+	uint64_t reserved[8];
+};
+
+/**
+ * vaccel_queue_get_fault() - which command made a queue fail, and why
+ * @q: the queue
+ * @out: filled on success
+ *
+ * Once work of a queue has faulted, hung or used up its time limit (the
+ * kernel then bans the queue's context: vaccel_queue_finish() reports
+ * -EFAULT, -EINVAL or -ETIMEDOUT, and then -ECANCELED), this says why,
+ * as the kernel recorded it, and which command it was: the queue keeps,
+ * for each of its DMA buffers that the device may still read, which
+ * command each packet came from.  For a kernel, it also names the kernel
+ * and the function of its module the faulting instruction is in.  The
+ * record stays the same for the rest of the queue's life.
+ * vaccel_fault_info_format() makes a line of text of it.  Since libvaccel
+ * 1.5; the command is known with kernel modules of uapi 1.6 and later.
+ *
+ * Return: 0 (with &vaccel_fault_info.failure %VACCEL_FAILURE_NONE if the
+ * queue has not failed), -EINVAL for a NULL pointer, or a negative errno
+ * of the kernel.
+ */
+int vaccel_queue_get_fault(struct vaccel_queue *q, struct vaccel_fault_info *out);
+
+/* A buffer of this size holds any line of vaccel_fault_info_format(). */
+#define VACCEL_FAULT_MSG_SIZE		1024
+
+/**
+ * vaccel_fault_info_format() - one line of text that says why a queue failed
+ * @info: the record, from vaccel_queue_get_fault()
+ * @buf: receives the line, NUL-terminated, without a newline
+ * @size: bytes at @buf (%VACCEL_FAULT_MSG_SIZE holds any line)
+ *
+ * Such as these two (each one line, wrapped here)::
+ *
+ *   fault: read of unmapped address 0x15040 by launch #3 (kernel tf_load,
+ *   pc 0x1000c tf_deref+0x0, elf 0xc), submission 1, packet +0xa8 of DMA
+ *   buffer 0x30000
+ *   hang: no progress for the hang timeout in wait-mem #2, submission 1,
+ *   packet +0x18 of DMA buffer 0x30000
+ *
+ * Return: the length of the whole line, as snprintf() does (a line longer
+ * than @size - 1 is cut short), or -EINVAL for a NULL @info, or a NULL
+ * @buf with a non-zero @size.
+ */
+int vaccel_fault_info_format(const struct vaccel_fault_info *info, char *buf,
+			     size_t size);
+
+/**
+ * vaccel_failure_name() - name of a failure
+ * @failure: &enum vaccel_failure
+ *
+ * Return: "none", "fault", "hang" or "time-limit", or NULL for an unknown
+ * value.
+ */
+const char *vaccel_failure_name(unsigned int failure);
+
+/**
+ * vaccel_fault_reason_name() - name of a fault reason
+ * @reason: &enum vaccel_fault_reason
+ *
+ * Return: "none", "unmapped", "out-of-range", "permission", "malformed",
+ * "illegal-instruction", "compressed-instruction", "misaligned", "csr" or
+ * "trap", or NULL for an unknown value.
+ */
+const char *vaccel_fault_reason_name(unsigned int reason);
+
+/**
+ * vaccel_access_name() - name of an access
+ * @access: &enum vaccel_access
+ *
+ * Return: "read", "write" or "exec", or NULL for an unknown value.
+ */
+const char *vaccel_access_name(unsigned int access);
+
+/**
+ * vaccel_command_name() - name of a command
+ * @command: &enum vaccel_command
+ *
+ * Return: "unknown", "copy", "fill", "write", "timestamp", "wait-mem",
+ * "delay", "dispatch" or "launch", or NULL for an unknown value.
+ */
+const char *vaccel_command_name(unsigned int command);
 
 /**
  * vaccel_queue_dispatch() - record a DISPATCH: run a kernel over a grid
@@ -1054,8 +1291,9 @@ int vaccel_kernel_set_stack_size(struct vaccel_kernel *k, uint32_t stack_size);
  * kernel sees the block read-only.  Like every recording, the launch
  * executes after what @q recorded before it, once flushed; the module
  * must stay loaded until it has completed.  A kernel's fault fails the
- * queue's work with -EFAULT (see vaccel_queue_finish() and
- * vaccel_queue_get_stats()).  Since libvaccel 1.4.
+ * queue's work with -EFAULT (see vaccel_queue_finish(), and
+ * vaccel_queue_get_fault() for the launch, the kernel and the function
+ * that faulted).  Since libvaccel 1.4.
  *
  * Return: 0, -EINVAL if a pointer is NULL (@args with a non-zero
  * @args_size), @k belongs to another device, or the grid, workgroup, local

@@ -216,10 +216,15 @@ static int vaccel_device_create(int fd, drmVersionPtr version, const char *path,
 	ret = vaccel_device_init_bos(dev);
 	if (ret)
 		goto err_fini_va;
+	ret = vaccel_device_init_modules(dev);
+	if (ret)
+		goto err_fini_bos;
 
 	*out = dev;
 	return 0;
 
+err_fini_bos:
+	vaccel_device_fini_bos(dev);
 err_fini_va:
 	vaccel_va_space_fini(&dev->va);
 err_free_dev:
@@ -311,6 +316,7 @@ VACCEL_EXPORT void vaccel_device_close(struct vaccel_device *dev)
 {
 	if (!dev)
 		return;
+	vaccel_device_fini_modules(dev);
 	vaccel_device_fini_bos(dev);
 	vaccel_va_space_fini(&dev->va);
 	close(dev->fd);

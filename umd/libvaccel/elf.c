@@ -748,6 +748,36 @@ bool vaccel_elf_next_kernel(const struct vaccel_elf_image *img, uint64_t *pos,
 	return false;
 }
 
+bool vaccel_elf_next_function(const struct vaccel_elf_image *img, uint64_t *pos,
+			      const char **name, uint64_t *offset, uint64_t *size)
+{
+	const unsigned char *syms = img->file + img->symtab_offset;
+	const struct vaccel_elf_segment *s;
+
+	for (; *pos < img->symtab_count; (*pos)++) {
+		const unsigned char *sym = syms + *pos * sizeof(Elf64_Sym);
+		uint64_t value = RD64(sym, Elf64_Sym, st_value);
+		bool name_ok;
+
+		if (!*pos || ELF64_ST_TYPE(sym[offsetof(Elf64_Sym, st_info)]) != STT_FUNC ||
+		    RD16(sym, Elf64_Sym, st_shndx) == SHN_UNDEF ||
+		    kernel_name(img, sym, &name_ok) || !name_ok)
+			continue;
+		*name = sym_name(img, sym);
+		s = seg_of(img, value, 1);
+		if (!**name || !s || !(s->flags & PF_X))
+			continue;
+		*offset = value - img->base;
+		*size = RD64(sym, Elf64_Sym, st_size);
+		/* Not past its segment, whatever the symbol says. */
+		if (*size > s->memsz - (value - s->vaddr))
+			*size = s->memsz - (value - s->vaddr);
+		(*pos)++;
+		return true;
+	}
+	return false;
+}
+
 void vaccel_elf_place(const struct vaccel_elf_image *img, void *dst, uint64_t va,
 		      uint64_t local_base)
 {

@@ -22,9 +22,17 @@
  * executable, whose address and size the loader stores in the descriptor
  * before the image is used.  vaccel_module_read_print() reads it.
  *
- * vaccel_launch() hands the kernel's entry, the module's local memory size
- * and the kernel's stack size to queue.c, which copies the argument block
- * into the DMA buffer just before the DISPATCH.
+ * vaccel_launch() hands the kernel to queue.c, which copies the argument
+ * block into the DMA buffer just before a DISPATCH of the kernel's entry
+ * with the module's local memory size and the kernel's stack size.
+ *
+ * Faults: the device keeps a registry of its loaded modules, each with a
+ * number of its own and the functions of its symbol table (name, offset,
+ * size), so that a fault's program counter and a failed launch can be
+ * told in words: the kernel, the function and the offset in it, and the
+ * address in the ELF file (vaccel_module_describe(), for
+ * vaccel_queue_get_fault()).  Numbers are never reused: a launch recorded
+ * before its module was destroyed names no other module's kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,10 +65,53 @@ static int vaccel_module_fail(char *msg, size_t msg_size, int err,
 
 #define FAIL(err, ...)	vaccel_module_fail(msg, msg_size, (err), __VA_ARGS__)
 
+int vaccel_device_init_modules(struct vaccel_device *dev)
+{
+	dev->modules = NULL;
+	dev->next_module_id = 1;
+	return -pthread_mutex_init(&dev->modules_lock, NULL);
+}
+
+void vaccel_device_fini_modules(struct vaccel_device *dev)
+{
+	pthread_mutex_destroy(&dev->modules_lock);
+}
+
+/* Makes @mod known to fault lookups, with a number of its own. */
+static void vaccel_module_register(struct vaccel_module *mod)
+{
+	struct vaccel_device *dev = mod->dev;
+
+	pthread_mutex_lock(&dev->modules_lock);
+	mod->id = dev->next_module_id++;
+	mod->next = dev->modules;
+	dev->modules = mod;
+	pthread_mutex_unlock(&dev->modules_lock);
+}
+
+static void vaccel_module_unregister(struct vaccel_module *mod)
+{
+	struct vaccel_device *dev = mod->dev;
+	struct vaccel_module **p;
+
+	pthread_mutex_lock(&dev->modules_lock);
+	for (p = &dev->modules; *p; p = &(*p)->next) {
+		if (*p == mod) {
+			*p = mod->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dev->modules_lock);
+}
+
 static void vaccel_module_free(struct vaccel_module *mod)
 {
 	unsigned int i;
 
+	if (mod->id)
+		vaccel_module_unregister(mod);
+	free(mod->functions);
+	free(mod->names);
 	for (i = 0; i < mod->nkernels; i++)
 		free(mod->kernels[i].name);
 	free(mod->kernels);
@@ -145,6 +196,48 @@ static int vaccel_module_kernels(struct vaccel_module *mod,
 	return 0;
 }
 
+static int vaccel_function_cmp(const void *a, const void *b)
+{
+	const struct vaccel_function *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The functions of the module's symbol table, by address, for faults. */
+static int vaccel_module_functions(struct vaccel_module *mod,
+				   const struct vaccel_elf_image *img)
+{
+	uint64_t pos = 0, offset, size;
+	size_t n = 0, bytes = 0, used = 0;
+	const char *name;
+
+	while (vaccel_elf_next_function(img, &pos, &name, &offset, &size)) {
+		n++;
+		bytes += strlen(name) + 1;
+	}
+	if (!n)
+		return 0;
+	mod->functions = calloc(n, sizeof(*mod->functions));
+	mod->names = malloc(bytes);
+	if (!mod->functions || !mod->names)
+		return -ENOMEM;
+	pos = 0;
+	while (mod->nfunctions < n &&
+	       vaccel_elf_next_function(img, &pos, &name, &offset, &size)) {
+		struct vaccel_function *f = &mod->functions[mod->nfunctions++];
+		size_t len = strlen(name) + 1;
+
+		f->start = offset;
+		f->size = size;
+		f->name = used;
+		memcpy(mod->names + used, name, len);
+		used += len;
+	}
+	qsort(mod->functions, mod->nfunctions, sizeof(*mod->functions),
+	      vaccel_function_cmp);
+	return 0;
+}
+
 VACCEL_EXPORT int vaccel_module_load(struct vaccel_device *dev, const void *image,
 				     size_t size, struct vaccel_module **out,
 				     char *msg, size_t msg_size)
@@ -198,10 +291,14 @@ VACCEL_EXPORT int vaccel_module_load(struct vaccel_device *dev, const void *imag
 				 VACCEL_MODULE_PRINT_SIZE - VACCEL_PRINT_HEADER);
 	}
 	ret = vaccel_module_kernels(mod, &img);
+	if (!ret)
+		ret = vaccel_module_functions(mod, &img);
 	if (ret) {
 		FAIL(ret, "out of memory");
 		goto err_free;
 	}
+	mod->link_base = img.base;
+	vaccel_module_register(mod);
 	*out = mod;
 	return 0;
 
@@ -408,7 +505,95 @@ VACCEL_EXPORT int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kern
 {
 	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev)
 		return -EINVAL;
-	return vaccel_queue_record_launch(q, k->entry, args, args_size, grid,
-					  workgroup, k->mod->local_size,
-					  k->stack_size);
+	return vaccel_queue_record_launch(q, k, args, args_size, grid, workgroup);
+}
+
+/* The loaded module whose image holds @va, or NULL; under the registry lock. */
+static struct vaccel_module *vaccel_module_at(struct vaccel_device *dev, uint64_t va)
+{
+	struct vaccel_module *mod;
+
+	for (mod = dev->modules; mod; mod = mod->next) {
+		uint64_t base = vaccel_bo_va(mod->image);
+
+		if (va >= base && va - base < vaccel_bo_size(mod->image))
+			return mod;
+	}
+	return NULL;
+}
+
+/* The function of @mod that holds image offset @off, or NULL. */
+static const struct vaccel_function *
+vaccel_module_function_at(const struct vaccel_module *mod, uint64_t off)
+{
+	const struct vaccel_function *f = NULL;
+	unsigned int lo = 0, hi = mod->nfunctions;
+
+	/* The last function that starts at or below @off. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (mod->functions[mid].start <= off) {
+			f = &mod->functions[mid];
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	/* A symbol without a size holds what lies up to the next one. */
+	if (f && f->size && off - f->start >= f->size)
+		return NULL;
+	return f;
+}
+
+static void vaccel_copy_name(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+void vaccel_module_describe(struct vaccel_device *dev, uint32_t module_id,
+			    unsigned int kernel, uint64_t entry, uint64_t pc,
+			    struct vaccel_fault_info *f, char *kernel_name,
+			    char *function_name, size_t name_size)
+{
+	const struct vaccel_function *fn;
+	struct vaccel_module *mod;
+	unsigned int i;
+
+	pthread_mutex_lock(&dev->modules_lock);
+	if (module_id) {
+		for (mod = dev->modules; mod && mod->id != module_id; mod = mod->next)
+			;
+		if (mod && kernel < mod->nkernels) {
+			vaccel_copy_name(kernel_name, mod->kernels[kernel].name, name_size);
+			f->kernel = kernel_name;
+		}
+	} else if (entry && (mod = vaccel_module_at(dev, entry))) {
+		for (i = 0; i < mod->nkernels; i++) {
+			if (mod->kernels[i].entry == entry) {
+				vaccel_copy_name(kernel_name, mod->kernels[i].name,
+						 name_size);
+				f->kernel = kernel_name;
+				break;
+			}
+		}
+	}
+	mod = pc ? vaccel_module_at(dev, pc) : NULL;
+	if (mod) {
+		uint64_t off = pc - vaccel_bo_va(mod->image);
+
+		f->elf_pc = mod->link_base + off;
+		fn = vaccel_module_function_at(mod, off);
+		if (fn) {
+			vaccel_copy_name(function_name, mod->names + fn->name, name_size);
+			f->function = function_name;
+			f->function_offset = off - fn->start;
+		}
+	}
+	pthread_mutex_unlock(&dev->modules_lock);
 }

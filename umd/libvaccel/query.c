@@ -38,9 +38,16 @@ _Static_assert(VACCEL_MAX_ENGINE_CLASSES ==
 	       sizeof(((struct drm_vaccel_device_info *)0)->engine_count) /
 	       sizeof(__u32), "engine_count slots differ from the uapi");
 
-/* The fields taken from the reserved space kept the structure's size. */
-_Static_assert(sizeof(struct vaccel_device_info) ==
+/*
+ * The fields taken from the reserved space kept the structure's size up
+ * to libvaccel 1.4: what the programs built before pass to the 1.0
+ * version of vaccel_device_get_info().  1.5 added reserved space anew.
+ */
+_Static_assert(offsetof(struct vaccel_device_info, reserved) ==
 	       offsetof(struct vaccel_device_info, max_bo_size) + 8 * sizeof(uint64_t),
+	       "the structure of libvaccel 1.0 to 1.4 changed size");
+_Static_assert(sizeof(struct vaccel_device_info) ==
+	       offsetof(struct vaccel_device_info, reserved) + 8 * sizeof(uint64_t),
 	       "struct vaccel_device_info changed size");
 
 /* Tries so many times when the engine list grows between two calls. */
@@ -129,8 +136,13 @@ VACCEL_EXPORT int vaccel_device_query(struct vaccel_device *dev, uint32_t type,
 	return vaccel_query_fd(dev->fd, type, buf, size);
 }
 
-VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
-					 struct vaccel_device_info *out)
+int vaccel_device_get_info_1_5(const struct vaccel_device *dev,
+			       struct vaccel_device_info *out);
+int vaccel_device_get_info_1_0(const struct vaccel_device *dev, void *out);
+
+/* Since libvaccel 1.5, with the structure's reserved space. */
+VACCEL_EXPORT int vaccel_device_get_info_1_5(const struct vaccel_device *dev,
+					     struct vaccel_device_info *out)
 {
 	const struct drm_vaccel_device_info *info;
 	unsigned int i;
@@ -171,6 +183,22 @@ VACCEL_EXPORT int vaccel_device_get_info(const struct vaccel_device *dev,
 	out->time_limit_ns = info->time_limit_ns;
 	return 0;
 }
+VACCEL_SYMVER(vaccel_device_get_info_1_5, "vaccel_device_get_info@@VACCEL_1.5");
+
+/* Programs built before 1.5 pass the structure without its reserved space. */
+VACCEL_EXPORT int vaccel_device_get_info_1_0(const struct vaccel_device *dev, void *out)
+{
+	struct vaccel_device_info info;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	ret = vaccel_device_get_info_1_5(dev, &info);
+	if (!ret)
+		memcpy(out, &info, offsetof(struct vaccel_device_info, reserved));
+	return ret;
+}
+VACCEL_SYMVER(vaccel_device_get_info_1_0, "vaccel_device_get_info@VACCEL_1");
 
 VACCEL_EXPORT int vaccel_device_vm_stats(struct vaccel_device *dev,
 					 struct vaccel_vm_stats *out)

@@ -32,6 +32,21 @@
  * with -ECANCELED.  The queue then refuses further work with -ECANCELED,
  * as the kernel does with any later submission to the context.
  *
+ * Fault records.  The kernel says why the queue's context was banned (a
+ * fault, a hang, the time limit), with which submission, its buffer and
+ * the offset of the packet (CONTEXT_STATE, uapi 1.6).  To tell which
+ * command of the program that was, every DMA buffer keeps a record per
+ * command recorded into it (struct vaccel_cmd_record: where its packet
+ * starts, its number in the queue, the function that recorded it, the
+ * kernel of a launch), from the first submission since it was last
+ * recorded into from the start.  The records go when the buffer is
+ * recorded into again, once the device is done with it: the memory stays
+ * bounded by the pool.  So that the records of a failed buffer are never
+ * the ones that go, a buffer is only reused once the context is known not
+ * to be banned (one CONTEXT_STATE per reuse of a whole buffer); a banned
+ * queue refuses work anyway.  vaccel_queue_get_fault() puts it together,
+ * and module.c names the kernel and the function of the faulting pc.
+ *
  * Events an application waits for are snapshotted at vaccel_queue_wait_event()
  * (DRM_IOCTL_SYNCOBJ_TRANSFER into a syncobj of the queue, which also fails
  * with -EINVAL if the event has no fence yet), and the next submission
@@ -66,12 +81,30 @@ static_assert(VACCEL_QUEUE_BUFFER_SIZE <= DRM_VACCEL_MAX_BUFFER_SIZE,
 	      "a DMA buffer fits a submission");
 static_assert(VACCEL_QUEUE_MAX_WAITS <= DRM_VACCEL_MAX_SYNCS,
 	      "the waits fit a submission");
+static_assert(VACCEL_QUEUE_BUFFER_SIZE / 8 <= UINT16_MAX + 1,
+	      "a word of a DMA buffer fits a record");
+static_assert(VACCEL_ELF_MAX_KERNELS <= UINT16_MAX + 1,
+	      "a kernel's index fits a record");
+static_assert((int)VACCEL_FAILURE_FAULT == (int)DRM_VACCEL_BAN_FAULT &&
+	      (int)VACCEL_FAILURE_HANG == (int)DRM_VACCEL_BAN_HANG &&
+	      (int)VACCEL_FAILURE_TIME_LIMIT == (int)DRM_VACCEL_BAN_TIME_LIMIT,
+	      "failures are the uapi's ban reasons");
+static_assert((int)VACCEL_FAULT_TRAP == (int)DRM_VACCEL_FAULT_TRAP &&
+	      (int)VACCEL_FAULT_UNMAPPED == (int)DRM_VACCEL_FAULT_UNMAPPED &&
+	      (int)VACCEL_FAULT_MALFORMED == (int)DRM_VACCEL_FAULT_MALFORMED &&
+	      (int)VACCEL_ACCESS_EXEC == (int)DRM_VACCEL_ACCESS_EXEC,
+	      "fault reasons and accesses are the uapi's");
+
+static void vaccel_queue_fault_from_state(struct vaccel_queue *q,
+					  const struct drm_vaccel_context_state *st);
+static void vaccel_queue_snapshot_fault(struct vaccel_queue *q);
 
 /* --- the pool of DMA buffers --- */
 
 static void vaccel_cmdbuf_free(struct vaccel_cmdbuf *buf)
 {
 	vaccel_bo_free(buf->bo);
+	free(buf->recs);
 	free(buf);
 }
 
@@ -173,6 +206,22 @@ static void vaccel_queue_retire(struct vaccel_queue *q, struct vaccel_cmdbuf *bu
 	q->busy_tail = buf;
 }
 
+/*
+ * -ECANCELED if the queue's context is banned, noting it and its fault
+ * record; 0 if not, or if the kernel cannot say.
+ */
+static int vaccel_queue_check_failed(struct vaccel_queue *q)
+{
+	struct drm_vaccel_context_state st = { .handle = q->context };
+
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st) ||
+	    !(st.flags & DRM_VACCEL_CONTEXT_BANNED))
+		return 0;
+	vaccel_queue_fault_from_state(q, &st);
+	q->error = -ECANCELED;
+	return q->error;
+}
+
 /* A buffer to record into: free, reused, new, or waited for. */
 static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **out)
 {
@@ -199,8 +248,16 @@ static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **o
 		vaccel_queue_reap(q);
 	}
 	buf = q->free;
+	/* Its records are about to go: not those of a failed submission. */
+	if (buf->first_point) {
+		ret = vaccel_queue_check_failed(q);
+		if (ret)
+			return ret;
+	}
 	q->free = buf->next;
 	buf->next = NULL;
+	buf->first_point = 0;
+	buf->nrecs = 0;
 	*out = buf;
 	return 0;
 }
@@ -230,13 +287,17 @@ static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal)
 		waits[i] = (struct drm_vaccel_sync){ .handle = q->wait_objs[i] };
 	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_SUBMIT, &s)) {
 		ret = -errno;
-		/* The context faulted: it takes no more work. */
-		if (ret == -ECANCELED)
+		/* The context failed: it takes no more work. */
+		if (ret == -ECANCELED) {
 			q->error = ret;
+			vaccel_queue_snapshot_fault(q);
+		}
 		return ret;
 	}
 	q->submitted++;
 	q->cur->point = q->submitted;
+	if (!q->cur->first_point)
+		q->cur->first_point = q->submitted;
 	q->start = q->used;
 	q->nwaits = 0;
 	return 0;
@@ -279,9 +340,41 @@ static int vaccel_queue_room(struct vaccel_queue *q, uint32_t words)
 	return 0;
 }
 
-/* Appends a packet of @words words. */
+/*
+ * Counts a command whose packet starts at word @word of the current
+ * buffer, and records it there.  A record that cannot be allocated is
+ * left out: the command then reads as unknown in a fault record, and
+ * recording goes on.
+ */
+static void vaccel_queue_note(struct vaccel_queue *q, uint32_t word,
+			      enum vaccel_command command, uint32_t module_id,
+			      unsigned int kernel)
+{
+	struct vaccel_cmdbuf *buf = q->cur;
+	struct vaccel_cmd_record *r;
+
+	q->commands++;
+	if (buf->nrecs == buf->recs_cap) {
+		uint32_t cap = buf->recs_cap ? buf->recs_cap * 2 : 64;
+
+		r = realloc(buf->recs, cap * sizeof(*r));
+		if (!r)
+			return;
+		buf->recs = r;
+		buf->recs_cap = cap;
+	}
+	buf->recs[buf->nrecs++] = (struct vaccel_cmd_record){
+		.index = q->commands,
+		.module_id = module_id,
+		.kernel = kernel,
+		.word = word,
+		.command = command,
+	};
+}
+
+/* Appends a packet of @words words, the command @command (UNKNOWN: none). */
 static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
-			     uint32_t words)
+			     uint32_t words, enum vaccel_command command)
 {
 	int ret;
 
@@ -289,6 +382,8 @@ static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
 	if (ret)
 		return ret;
 	memcpy(q->cur->map + q->used, pkt, words * 8);
+	if (command != VACCEL_COMMAND_UNKNOWN)
+		vaccel_queue_note(q, q->used, command, 0, 0);
 	q->used += words;
 	return 0;
 }
@@ -309,7 +404,7 @@ static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
 	if (q->used == q->start) {
 		if (!force && !q->nwaits)
 			return 0;
-		ret = vaccel_queue_emit(q, &nop, 1);
+		ret = vaccel_queue_emit(q, &nop, 1, VACCEL_COMMAND_UNKNOWN);
 		if (ret)
 			return ret;
 	}
@@ -417,7 +512,7 @@ VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
 		return -EINVAL;
 	if (!size)
 		return q->error;
-	return vaccel_queue_emit(q, pkt, 4);
+	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_COPY);
 }
 
 VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
@@ -431,7 +526,7 @@ VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
 		return -EINVAL;
 	if (!size)
 		return q->error;
-	return vaccel_queue_emit(q, pkt, 4);
+	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_FILL);
 }
 
 /* The flags of a packet with a value of @bits bits; -1 for a bad @bits. */
@@ -455,7 +550,7 @@ VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
 	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_WRITE_IMM, flags, 3);
 	pkt[1] = va;
 	pkt[2] = bits == 32 ? (uint32_t)value : value;
-	return vaccel_queue_emit(q, pkt, 3);
+	return vaccel_queue_emit(q, pkt, 3, VACCEL_COMMAND_WRITE);
 }
 
 VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
@@ -464,7 +559,7 @@ VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
 
 	if (!q || va % 8)
 		return -EINVAL;
-	return vaccel_queue_emit(q, pkt, 2);
+	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_TIMESTAMP);
 }
 
 VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
@@ -486,7 +581,7 @@ VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
 	pkt[1] = va;
 	pkt[2] = ref;
 	pkt[3] = mask;
-	return vaccel_queue_emit(q, pkt, 4);
+	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_WAIT_MEM);
 }
 
 VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
@@ -495,7 +590,7 @@ VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
 
 	if (!q)
 		return -EINVAL;
-	return vaccel_queue_emit(q, pkt, 2);
+	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_DELAY);
 }
 
 /* --- DISPATCH --- */
@@ -582,7 +677,7 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
 		return ret;
 	vaccel_dispatch_packet(pkt, entry_va, args_va, grid, workgroup, local_size,
 			       stack_size);
-	return vaccel_queue_emit(q, pkt, VACCEL_DISPATCH_WORDS);
+	return vaccel_queue_emit(q, pkt, VACCEL_DISPATCH_WORDS, VACCEL_COMMAND_DISPATCH);
 }
 
 /*
@@ -591,13 +686,13 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
  * only once the device is done with the DISPATCH.  A word of padding in
  * the NOP puts the block on 16 bytes (buffers are page aligned).
  */
-int vaccel_queue_record_launch(struct vaccel_queue *q, uint64_t entry,
+int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
-			       const uint32_t grid[3], const uint32_t workgroup[3],
-			       uint32_t local_size, uint32_t stack_size)
+			       const uint32_t grid[3], const uint32_t workgroup[3])
 {
 	uint32_t arg_words = (args_size + 7) / 8, nop = 0, pad;
-	uint64_t *p, args_va = 0;
+	uint32_t local_size = k->mod->local_size, stack_size = k->stack_size;
+	uint64_t *p, args_va = 0, entry = k->entry;
 	int ret;
 
 	ret = vaccel_dispatch_check(q, entry, grid, workgroup, local_size,
@@ -627,6 +722,8 @@ int vaccel_queue_record_launch(struct vaccel_queue *q, uint64_t entry,
 	}
 	vaccel_dispatch_packet(q->cur->map + q->used + nop, entry, args_va, grid,
 			       workgroup, local_size, stack_size);
+	vaccel_queue_note(q, q->used + nop, VACCEL_COMMAND_LAUNCH, k->mod->id,
+			  k - k->mod->kernels);
 	q->used += nop + VACCEL_DISPATCH_WORDS;
 	return 0;
 }
@@ -638,28 +735,23 @@ VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
 	return vaccel_queue_flush_signal(q, 0, false);
 }
 
-/* The errno that explains a ban: the fault's or the hang's. */
+/* The errno that explains a ban: the fault's, the hang's or the time limit's. */
 static int vaccel_queue_ban_error(const struct drm_vaccel_context_state *st)
 {
-	if (st->ban_reason == DRM_VACCEL_BAN_HANG)
+	if (st->ban_reason == DRM_VACCEL_BAN_HANG ||
+	    st->ban_reason == DRM_VACCEL_BAN_TIME_LIMIT)
 		return -ETIMEDOUT;
 	if (!(st->flags & DRM_VACCEL_CONTEXT_FAULTED))
 		return 0;
 	return st->fault_reason == DRM_VACCEL_FAULT_MALFORMED ? -EINVAL : -EFAULT;
 }
 
-/* The errno of the fault or hang of @q's context, or 0 if there was none. */
-static int vaccel_queue_fault(struct vaccel_queue *q)
-{
-	struct drm_vaccel_context_state st = { .handle = q->context };
+int vaccel_queue_get_stats_1_5(struct vaccel_queue *q, struct vaccel_queue_stats *stats);
+int vaccel_queue_get_stats_1_3(struct vaccel_queue *q, void *stats);
 
-	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
-		return 0;
-	return vaccel_queue_ban_error(&st);
-}
-
-VACCEL_EXPORT int vaccel_queue_get_stats(struct vaccel_queue *q,
-					 struct vaccel_queue_stats *stats)
+/* Since libvaccel 1.5, with the structure's reserved space. */
+VACCEL_EXPORT int vaccel_queue_get_stats_1_5(struct vaccel_queue *q,
+					     struct vaccel_queue_stats *stats)
 {
 	struct drm_vaccel_context_state st;
 
@@ -674,8 +766,156 @@ VACCEL_EXPORT int vaccel_queue_get_stats(struct vaccel_queue *q,
 	stats->preemptions = st.preemptions;
 	stats->guilty_resets = st.guilty_resets;
 	stats->innocent_resets = st.innocent_resets;
-	if (st.flags & DRM_VACCEL_CONTEXT_BANNED)
+	if (st.flags & DRM_VACCEL_CONTEXT_BANNED) {
 		stats->error = vaccel_queue_ban_error(&st) ?: -ECANCELED;
+		vaccel_queue_fault_from_state(q, &st);
+	}
+	return 0;
+}
+VACCEL_SYMVER(vaccel_queue_get_stats_1_5, "vaccel_queue_get_stats@@VACCEL_1.5");
+
+/* Programs built before 1.5 pass the structure without its reserved space. */
+VACCEL_EXPORT int vaccel_queue_get_stats_1_3(struct vaccel_queue *q, void *stats)
+{
+	struct vaccel_queue_stats s;
+	int ret;
+
+	if (!stats)
+		return -EINVAL;
+	ret = vaccel_queue_get_stats_1_5(q, &s);
+	if (!ret)
+		memcpy(stats, &s, offsetof(struct vaccel_queue_stats, reserved));
+	return ret;
+}
+VACCEL_SYMVER(vaccel_queue_get_stats_1_3, "vaccel_queue_get_stats@VACCEL_1.3");
+
+/* --- fault records --- */
+
+/* The buffer of @q that holds GPU address @va, or NULL. */
+static struct vaccel_cmdbuf *vaccel_queue_buffer_at(struct vaccel_queue *q, uint64_t va)
+{
+	struct vaccel_cmdbuf *lists[] = { q->cur, q->busy, q->free };
+	struct vaccel_cmdbuf *buf;
+	unsigned int i;
+
+	/* The current buffer is on no list: its link is NULL. */
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (buf = lists[i]; buf; buf = buf->next)
+			if (va >= buf->va && va - buf->va < (uint64_t)buf->words * 8)
+				return buf;
+	return NULL;
+}
+
+/* The record of the command whose packet starts at @word of @buf, or NULL. */
+static const struct vaccel_cmd_record *
+vaccel_cmdbuf_record_at(const struct vaccel_cmdbuf *buf, uint64_t word)
+{
+	uint32_t lo = 0, hi = buf->nrecs;
+
+	/* Recorded in the order of their words. */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (buf->recs[mid].word < word)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < buf->nrecs && buf->recs[lo].word == word ? &buf->recs[lo] : NULL;
+}
+
+/*
+ * Which command of @q the failure @f names (its submission, buffer and
+ * packet), and what its addresses are in the loaded modules.
+ */
+static void vaccel_queue_attribute(struct vaccel_queue *q, struct vaccel_fault_info *f)
+{
+	const struct vaccel_cmd_record *rec = NULL;
+	const struct vaccel_cmdbuf *buf;
+	uint64_t word, entry = 0;
+
+	buf = f->submission ? vaccel_queue_buffer_at(q, f->buffer_va) : NULL;
+	/* Its records are of the submissions since it was recorded from the start. */
+	if (buf && buf->first_point && f->submission >= buf->first_point &&
+	    f->submission <= buf->point && !(f->buffer_va % 8) && !(f->packet_offset % 8)) {
+		word = (f->buffer_va - buf->va) / 8 + f->packet_offset / 8;
+		rec = vaccel_cmdbuf_record_at(buf, word);
+	}
+	if (rec) {
+		f->command = rec->command;
+		f->command_index = rec->index;
+		/* The DISPATCH still in the buffer names the kernel it ran. */
+		if (rec->command == VACCEL_COMMAND_DISPATCH ||
+		    rec->command == VACCEL_COMMAND_LAUNCH)
+			entry = buf->map[rec->word + 1];
+	}
+	vaccel_module_describe(q->dev, rec ? rec->module_id : 0, rec ? rec->kernel : 0,
+			       entry, f->pc, f, q->fault_kernel, q->fault_function,
+			       sizeof(q->fault_kernel));
+}
+
+/*
+ * Fills @q's fault record from the state of its banned context, once: a
+ * ban, and the record with it, never changes.
+ */
+static void vaccel_queue_fault_from_state(struct vaccel_queue *q,
+					  const struct drm_vaccel_context_state *st)
+{
+	struct vaccel_fault_info *f = &q->fault;
+
+	if (q->fault_valid || !(st->flags & DRM_VACCEL_CONTEXT_BANNED))
+		return;
+	memset(f, 0, sizeof(*f));
+	f->failure = st->ban_reason;
+	/* Before uapi 1.3, a ban was a fault's. */
+	if (!f->failure && (st->flags & DRM_VACCEL_CONTEXT_FAULTED))
+		f->failure = VACCEL_FAILURE_FAULT;
+	f->error = vaccel_queue_ban_error(st) ?: -ECANCELED;
+	if (st->flags & DRM_VACCEL_CONTEXT_FAULTED) {
+		f->reason = st->fault_reason;
+		f->access = st->fault_access;
+		f->va = st->fault_va;
+		f->pc = st->fault_pc;
+	}
+	f->submission = st->ban_job;
+	f->buffer_va = st->ban_buffer_va;
+	f->packet_offset = st->ban_job ? st->ban_offset : st->fault_offset;
+	vaccel_queue_attribute(q, f);
+	q->fault_valid = true;
+}
+
+/*
+ * Notes @q's failure as soon as it is seen, while the modules of its
+ * launches are surely still loaded; an error here only delays it to
+ * vaccel_queue_get_fault().
+ */
+static void vaccel_queue_snapshot_fault(struct vaccel_queue *q)
+{
+	struct drm_vaccel_context_state st = { .handle = q->context };
+
+	if (!q->fault_valid && !drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
+		vaccel_queue_fault_from_state(q, &st);
+}
+
+VACCEL_EXPORT int vaccel_queue_get_fault(struct vaccel_queue *q,
+					 struct vaccel_fault_info *out)
+{
+	struct drm_vaccel_context_state st;
+
+	if (!q || !out)
+		return -EINVAL;
+	if (!q->fault_valid) {
+		memset(&st, 0, sizeof(st));
+		st.handle = q->context;
+		if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
+			return -errno;
+		vaccel_queue_fault_from_state(q, &st);
+	}
+	if (!q->fault_valid) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
+	*out = q->fault;
 	return 0;
 }
 
@@ -704,15 +944,13 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 		return -EIO;
 	/* Failed work: the context takes no more. */
 	q->error = -ECANCELED;
+	vaccel_queue_snapshot_fault(q);
 	/*
 	 * -ECANCELED is what the buffers after a faulting or hung one get:
 	 * report the fault or the hang itself.
 	 */
-	if (status == -ECANCELED) {
-		ret = vaccel_queue_fault(q);
-		if (ret)
-			return ret;
-	}
+	if (status == -ECANCELED && q->fault_valid)
+		return q->fault.error;
 	return status;
 }
 

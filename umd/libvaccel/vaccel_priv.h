@@ -21,6 +21,15 @@
 
 #define VACCEL_EXPORT	__attribute__((visibility("default")))
 
+/*
+ * VACCEL_SYMVER(impl, "name@VERSION"): the exported function @impl is the
+ * symbol name of that version: "name@@VERSION" for the version programs
+ * link against, "name@VERSION" for an older one that programs linked
+ * before keep calling (a result structure that grew, say).  The version
+ * nodes are those of libvaccel.sym.
+ */
+#define VACCEL_SYMVER(impl, sym)	__asm__(".symver " #impl ", " sym)
+
 /* The DRM driver name that marks a vaccel node. */
 #define VACCEL_DRIVER_NAME	"vaccel"
 
@@ -120,6 +129,10 @@ struct vaccel_bo {
  * @bo_table: the live buffers by GEM handle, a chained hash table
  * @bo_buckets: size of @bo_table, a power of two
  * @bo_count: buffers in @bo_table
+ * @modules_lock: protects @modules and @next_module_id
+ * @modules: the loaded kernel modules, newest first, linked by
+ *	&vaccel_module.next: where a fault's addresses are looked up
+ * @next_module_id: the &vaccel_module.id of the next module loaded
  *
  * The fields above @va are written only while opening and read-only
  * afterwards, hence safe to read from several threads without a lock.
@@ -137,10 +150,32 @@ struct vaccel_device {
 	struct vaccel_bo **bo_table;
 	uint32_t bo_buckets;
 	uint32_t bo_count;
+	pthread_mutex_t modules_lock;
+	struct vaccel_module *modules;
+	uint32_t next_module_id;
 };
+
+/* Longest kernel or function name a fault record keeps. */
+#define VACCEL_FAULT_NAME_MAX	255
 
 /* Snapshots of events a queue holds for its next submission (queue.c). */
 #define VACCEL_QUEUE_MAX_WAITS	16
+
+/**
+ * struct vaccel_cmd_record - where a command of a queue is in its DMA buffer
+ * @index: the command's number in its queue, from 1
+ * @module_id: for a launch, &vaccel_module.id of the kernel's module
+ * @kernel: for a launch, the kernel's index in its module
+ * @word: the word of the buffer where the command's packet starts
+ * @command: &enum vaccel_command
+ */
+struct vaccel_cmd_record {
+	uint64_t index;
+	uint32_t module_id;
+	uint16_t kernel;
+	uint16_t word;
+	uint8_t command;
+};
 
 /**
  * struct vaccel_cmdbuf - a DMA buffer of a queue's pool (queue.c)
@@ -151,6 +186,13 @@ struct vaccel_device {
  * @point: the queue's timeline point of the last submission from it; the
  *	device is done with the buffer once that point has signalled (0:
  *	nothing submitted from it)
+ * @first_point: the point of the first submission from it since it was
+ *	last recorded into from the start (0: none yet): @recs describe
+ *	the submissions from @first_point to @point
+ * @recs: the commands recorded into it since then, by word; a command
+ *	whose record could not be allocated is simply missing
+ * @nrecs: entries of @recs
+ * @recs_cap: room in @recs
  * @next: link in the queue's busy or free list
  */
 struct vaccel_cmdbuf {
@@ -159,6 +201,10 @@ struct vaccel_cmdbuf {
 	uint64_t va;
 	uint32_t words;
 	uint64_t point;
+	uint64_t first_point;
+	struct vaccel_cmd_record *recs;
+	uint32_t nrecs;
+	uint32_t recs_cap;
 	struct vaccel_cmdbuf *next;
 };
 
@@ -186,6 +232,11 @@ struct vaccel_cmdbuf {
  * @nwaits: entries of @wait_objs the next submission waits for
  * @error: 0, or -ECANCELED once the queue's work failed: the queue accepts
  *	no more work
+ * @commands: commands recorded so far, the index of the last one
+ * @fault: the fault record, once @fault_valid
+ * @fault_valid: @fault holds the queue's failure, which never changes
+ * @fault_kernel: the kernel name @fault points to
+ * @fault_function: the function name @fault points to
  *
  * Not locked: the caller serialises the use of a queue.
  */
@@ -208,6 +259,11 @@ struct vaccel_queue {
 	unsigned int nwait_objs;
 	unsigned int nwaits;
 	int error;
+	uint64_t commands;
+	struct vaccel_fault_info fault;
+	bool fault_valid;
+	char fault_kernel[VACCEL_FAULT_NAME_MAX + 1];
+	char fault_function[VACCEL_FAULT_NAME_MAX + 1];
 };
 
 /**
@@ -324,6 +380,13 @@ bool vaccel_elf_next_kernel(const struct vaccel_elf_image *img, uint64_t *pos,
  */
 void vaccel_elf_place(const struct vaccel_elf_image *img, void *dst, uint64_t va,
 		      uint64_t local_base);
+/*
+ * The next function from symbol *@pos: a defined STT_FUNC symbol in an
+ * executable segment, not a kernel's alias; its name, its offset in the
+ * image and its size.
+ */
+bool vaccel_elf_next_function(const struct vaccel_elf_image *img, uint64_t *pos,
+			      const char **name, uint64_t *offset, uint64_t *size);
 /* Stores @value at link address @vaddr of an image placed in @dst. */
 void vaccel_elf_put64(const struct vaccel_elf_image *img, void *dst, uint64_t vaddr,
 		      uint64_t value);
@@ -346,6 +409,18 @@ struct vaccel_kernel {
 };
 
 /**
+ * struct vaccel_function - a function of a module, for faults (module.c)
+ * @start: its offset in the image
+ * @size: its size in bytes, 0 if the symbol does not say
+ * @name: offset of its name in &vaccel_module.names
+ */
+struct vaccel_function {
+	uint64_t start;
+	uint64_t size;
+	uint32_t name;
+};
+
+/**
  * struct vaccel_module - a loaded kernel module, see vaccel.h
  * @dev: the device
  * @image: the buffer holding the image, mapped segment by segment
@@ -355,6 +430,12 @@ struct vaccel_kernel {
  * @print: the print buffer, or NULL if the module does not print
  * @print_cpu: its CPU mapping
  * @print_read: bytes of its text vaccel_module_read_print() returned
+ * @id: its number on the device, from 1, never reused
+ * @link_base: the link address of the image's first page in the ELF file
+ * @functions: the functions of its symbol table, by @start
+ * @nfunctions: entries of @functions
+ * @names: their names, NUL-terminated one after the other
+ * @next: link in &vaccel_device.modules, under its lock
  */
 struct vaccel_module {
 	struct vaccel_device *dev;
@@ -365,6 +446,12 @@ struct vaccel_module {
 	struct vaccel_bo *print;
 	unsigned char *print_cpu;
 	uint32_t print_read;
+	uint32_t id;
+	uint64_t link_base;
+	struct vaccel_function *functions;
+	unsigned int nfunctions;
+	char *names;
+	struct vaccel_module *next;
 };
 
 /**
@@ -394,14 +481,30 @@ int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
 			   unsigned int count, struct vaccel_bo **out);
 
 /*
- * queue.c: records a DISPATCH whose argument block, @args_size bytes at
- * @args, is copied into the DMA buffer just before it (so that it lives
- * exactly as long as the packet); vaccel_launch() of module.c.
+ * queue.c: records a DISPATCH of kernel @k whose argument block,
+ * @args_size bytes at @args, is copied into the DMA buffer just before it
+ * (so that it lives exactly as long as the packet); vaccel_launch() of
+ * module.c.
  */
-int vaccel_queue_record_launch(struct vaccel_queue *q, uint64_t entry,
+int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
-			       const uint32_t grid[3], const uint32_t workgroup[3],
-			       uint32_t local_size, uint32_t stack_size);
+			       const uint32_t grid[3], const uint32_t workgroup[3]);
+
+/*
+ * module.c: what a fault's addresses are in the device's loaded modules.
+ * @module_id and @kernel name the kernel of a launch (0: look the kernel
+ * up by @entry, the address a DISPATCH ran); @pc is the faulting
+ * instruction's address, or 0.  Fills the kernel, function and ELF fields
+ * of @f with names copied into @kernel_name and @function_name.
+ */
+void vaccel_module_describe(struct vaccel_device *dev, uint32_t module_id,
+			    unsigned int kernel, uint64_t entry, uint64_t pc,
+			    struct vaccel_fault_info *f, char *kernel_name,
+			    char *function_name, size_t name_size);
+
+/* module.c: the registry of a device's modules, set up and torn down with it. */
+int vaccel_device_init_modules(struct vaccel_device *dev);
+void vaccel_device_fini_modules(struct vaccel_device *dev);
 /* queue.c: whether a stack size suits the device, as a DISPATCH needs it. */
 bool vaccel_stack_size_ok(const struct vaccel_device *dev, uint32_t stack_size);
 

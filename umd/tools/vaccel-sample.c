@@ -18,10 +18,14 @@
  * B's in the second: had the copy into B not waited for B's fill, the fill
  * would have overwritten it.
  *
- *	vaccel-sample [-d INDEX] [-s MIB]
+ * A queue that fails is described by its fault record, in the line of
+ * vaccel_fault_info_format(); -f makes the copy into B read an address
+ * that is not mapped, to show one.
+ *
+ *	vaccel-sample [-f] [-d INDEX] [-s MIB]
  *
  * Exits 0 when the results are right, 1 otherwise (no device, an error, a
- * wrong result), 2 on a usage error.
+ * failed queue, a wrong result), 2 on a usage error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,18 +56,34 @@ struct buffer {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [-h] [-d INDEX] [-s MIB]\n"
+		"usage: " PROG " [-h] [-f] [-d INDEX] [-s MIB]\n"
 		"Fill and copy buffers on a copy and a compute engine of a vaccel\n"
 		"device, ordered by events; check the result and print the timings.\n"
 		"\n"
 		"  -d INDEX  the device of this index (default 0, the first)\n"
 		"  -s MIB    size of each buffer in MiB (default 4, 1 to 256)\n"
+		"  -f        fault on purpose: the copy into B reads an unmapped\n"
+		"            address; show what the failed queue reports\n"
 		"  -h        this help\n");
 }
 
 static int fail(const char *what, int err)
 {
 	fprintf(stderr, PROG ": %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+/* A queue's work failed with @err: say so, and why, from its fault record. */
+static int queue_fail(struct vaccel_queue *q, const char *what, int err)
+{
+	char line[VACCEL_FAULT_MSG_SIZE];
+	struct vaccel_fault_info f;
+
+	fail(what, err);
+	if (!vaccel_queue_get_fault(q, &f) && f.failure != VACCEL_FAILURE_NONE) {
+		vaccel_fault_info_format(&f, line, sizeof(line));
+		fprintf(stderr, PROG ": %s\n", line);
+	}
 	return 1;
 }
 
@@ -92,10 +112,12 @@ static int stamp(struct vaccel_queue *q, const struct buffer *ts, unsigned int s
 	return vaccel_queue_timestamp(q, ts->va + slot * 8);
 }
 
+/* @src: where the copy into B reads, A or an address not mapped (-f). */
 static int record(struct vaccel_queue *copy, struct vaccel_queue *compute,
 		  struct vaccel_event *b_filled, struct vaccel_event *b_copied,
 		  const struct buffer *a, const struct buffer *b,
-		  const struct buffer *c, const struct buffer *ts, uint64_t size)
+		  const struct buffer *c, const struct buffer *ts, uint64_t size,
+		  uint64_t src)
 {
 	int ret;
 
@@ -114,7 +136,7 @@ static int record(struct vaccel_queue *copy, struct vaccel_queue *compute,
 	/* Then the copy into B, once B is filled. */
 	if ((ret = vaccel_queue_wait_event(copy, b_filled)) ||
 	    (ret = stamp(copy, ts, TS_COPY_AB)) ||
-	    (ret = vaccel_queue_copy(copy, b->va, a->va, size / 2)) ||
+	    (ret = vaccel_queue_copy(copy, b->va, src, size / 2)) ||
 	    (ret = stamp(copy, ts, TS_COPY_AB + 1)) ||
 	    (ret = vaccel_queue_signal(copy, b_copied)))
 		return fail("copy queue: copy", ret);
@@ -128,10 +150,10 @@ static int record(struct vaccel_queue *copy, struct vaccel_queue *compute,
 
 	ret = vaccel_queue_finish(compute);
 	if (ret)
-		return fail("compute queue: the work failed", ret);
+		return queue_fail(compute, "compute queue: the work failed", ret);
 	ret = vaccel_queue_finish(copy);
 	if (ret)
-		return fail("copy queue: the work failed", ret);
+		return queue_fail(copy, "copy queue: the work failed", ret);
 	return 0;
 }
 
@@ -172,7 +194,7 @@ static bool check(const char *name, const uint32_t *b, size_t words, size_t half
 	return true;
 }
 
-static int run(struct vaccel_device *dev, uint64_t size)
+static int run(struct vaccel_device *dev, uint64_t size, bool fault)
 {
 	struct buffer a = { 0 }, b = { 0 }, c = { 0 }, ts = { 0 };
 	struct vaccel_queue *copy = NULL, *compute = NULL;
@@ -180,7 +202,7 @@ static int run(struct vaccel_device *dev, uint64_t size)
 	struct vaccel_device_info info;
 	const char *copy_engine = "copy";
 	size_t words = size / 4;
-	uint64_t t[TS_COUNT];
+	uint64_t t[TS_COUNT], hole = 0;
 	bool ok;
 	int ret, status = 1;
 
@@ -226,7 +248,13 @@ static int run(struct vaccel_device *dev, uint64_t size)
 		goto out;
 	}
 
-	if (record(copy, compute, b_filled, b_copied, &a, &b, &c, &ts, size))
+	/* -f: addresses reserved, never mapped. */
+	if (fault && (ret = vaccel_va_alloc(dev, size, 0, &hole))) {
+		fail("addresses", ret);
+		goto out;
+	}
+	if (record(copy, compute, b_filled, b_copied, &a, &b, &c, &ts, size,
+		   fault ? hole : a.va))
 		goto out;
 
 	memcpy(t, ts.cpu, sizeof(t));
@@ -247,6 +275,8 @@ static int run(struct vaccel_device *dev, uint64_t size)
 	       "WRONG");
 	status = ok ? 0 : 1;
 out:
+	if (hole)
+		vaccel_va_free(dev, hole, size);
 	vaccel_queue_destroy(compute);
 	vaccel_queue_destroy(copy);
 	vaccel_event_destroy(b_copied);
@@ -263,13 +293,17 @@ int main(int argc, char **argv)
 	unsigned long index = 0, mib = 4;
 	struct vaccel_device *dev;
 	int opt, ret, status;
+	bool fault = false;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "hd:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "hfd:s:")) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'f':
+			fault = true;
+			break;
 		case 'd':
 		case 's':
 			errno = 0;
@@ -307,7 +341,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": device %lu: %s\n", index, strerror(-ret));
 		return 1;
 	}
-	status = run(dev, mib * MIB);
+	status = run(dev, mib * MIB, fault);
 	vaccel_device_close(dev);
 	return status;
 }

@@ -521,16 +521,18 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	struct vaccel_engine *engine;
 	int ret;
 
-	if (args->flags || args->pad ||
-	    (args->engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE &&
-	     args->engine_class != DRM_VACCEL_ENGINE_CLASS_COPY) ||
-	    args->priority > DRM_VACCEL_PRIORITY_REALTIME)
+	if (VACCEL_IOCTL_DBG(vdev, args->flags) ||
+	    VACCEL_IOCTL_DBG(vdev, args->pad) ||
+	    VACCEL_IOCTL_DBG(vdev, args->engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE &&
+			     args->engine_class != DRM_VACCEL_ENGINE_CLASS_COPY) ||
+	    VACCEL_IOCTL_DBG(vdev, args->priority > DRM_VACCEL_PRIORITY_REALTIME))
 		return -EINVAL;
-	if (args->priority > DRM_VACCEL_PRIORITY_NORMAL && !capable(CAP_SYS_NICE))
+	if (VACCEL_IOCTL_DBG(vdev, args->priority > DRM_VACCEL_PRIORITY_NORMAL &&
+			     !capable(CAP_SYS_NICE)))
 		return -EPERM;
 	engine = vaccel_context_pick_engine(vdev, args->engine_class,
 					    args->engine_instance);
-	if (!engine)
+	if (VACCEL_IOCTL_DBG(vdev, !engine))
 		return -EINVAL;
 
 	ctx = vaccel_context_create(vdev, vfile, engine, args->priority);
@@ -538,7 +540,7 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 		return PTR_ERR(ctx);
 
 	mutex_lock(&vfile->contexts_lock);
-	if (vfile->num_contexts >= DRM_VACCEL_MAX_CONTEXTS_PER_FILE) {
+	if (VACCEL_IOCTL_DBG(vdev, vfile->num_contexts >= DRM_VACCEL_MAX_CONTEXTS_PER_FILE)) {
 		ret = -ENOSPC;
 	} else {
 		ret = xa_alloc(&vfile->contexts, &args->handle, ctx,
@@ -612,18 +614,19 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 int vaccel_ioctl_context_destroy(struct drm_device *drm, void *data,
 				 struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_context_destroy *args = data;
 	struct vaccel_file *vfile = file->driver_priv;
 	struct vaccel_context *ctx;
 
-	if (args->pad)
+	if (VACCEL_IOCTL_DBG(vdev, args->pad))
 		return -EINVAL;
 	mutex_lock(&vfile->contexts_lock);
 	ctx = xa_erase(&vfile->contexts, args->handle);
 	if (ctx)
 		vfile->num_contexts--;
 	mutex_unlock(&vfile->contexts_lock);
-	if (!ctx)
+	if (VACCEL_IOCTL_DBG(vdev, !ctx))
 		return -ENOENT;
 	vaccel_context_destroy(ctx);
 	return 0;
@@ -659,14 +662,15 @@ void vaccel_contexts_destroy_all(struct vaccel_file *vfile)
 int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_context_state *args = data;
 	struct vaccel_context *ctx;
 	u32 handle = args->handle;
 
-	if (args->pad)
+	if (VACCEL_IOCTL_DBG(vdev, args->pad))
 		return -EINVAL;
 	ctx = vaccel_context_get(file->driver_priv, handle);
-	if (!ctx)
+	if (VACCEL_IOCTL_DBG(vdev, !ctx))
 		return -ENOENT;
 
 	memset(args, 0, sizeof(*args));
@@ -686,6 +690,9 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 		args->fault_pc = ctx->fault.pc;
 	}
 	args->ban_reason = ctx->ban_reason;
+	args->ban_job = ctx->ban_job;
+	args->ban_buffer_va = ctx->ban_buffer_va;
+	args->ban_offset = ctx->ban_offset;
 	args->guilty_resets = ctx->guilty_resets;
 	args->innocent_resets = ctx->innocent_resets;
 	args->preemptions = ctx->arb.preemptions;
@@ -696,7 +703,8 @@ int vaccel_ioctl_context_state(struct drm_device *drm, void *data,
 	return 0;
 }
 
-static int vaccel_submit_copy_syncs(const struct drm_vaccel_obj_array *arr,
+static int vaccel_submit_copy_syncs(struct vaccel_device *vdev,
+				    const struct drm_vaccel_obj_array *arr,
 				    struct drm_vaccel_sync **out)
 {
 	struct drm_vaccel_sync *syncs;
@@ -706,9 +714,10 @@ static int vaccel_submit_copy_syncs(const struct drm_vaccel_obj_array *arr,
 	*out = NULL;
 	if (!arr->count)
 		return 0;
-	if (arr->count > DRM_VACCEL_MAX_SYNCS)
+	if (VACCEL_IOCTL_DBG(vdev, arr->count > DRM_VACCEL_MAX_SYNCS))
 		return -E2BIG;
-	if (arr->stride < sizeof(*syncs) || arr->stride > PAGE_SIZE)
+	if (VACCEL_IOCTL_DBG(vdev, arr->stride < sizeof(*syncs)) ||
+	    VACCEL_IOCTL_DBG(vdev, arr->stride > PAGE_SIZE))
 		return -EINVAL;
 	syncs = kcalloc(arr->count, sizeof(*syncs), GFP_KERNEL);
 	if (!syncs)
@@ -717,11 +726,13 @@ static int vaccel_submit_copy_syncs(const struct drm_vaccel_obj_array *arr,
 		ret = copy_struct_from_user(&syncs[i], sizeof(syncs[i]),
 					    u64_to_user_ptr(arr->array + (u64)i * arr->stride),
 					    arr->stride);
-		if (!ret && syncs[i].flags)
+		/* -E2BIG: non-zero bytes past the fields this kernel knows. */
+		if (VACCEL_IOCTL_DBG(vdev, ret == -E2BIG) ||
+		    (!ret && VACCEL_IOCTL_DBG(vdev, syncs[i].flags)))
 			ret = -EINVAL;
 		if (ret) {
 			kfree(syncs);
-			return ret == -E2BIG ? -EINVAL : ret;
+			return ret;
 		}
 	}
 	*out = syncs;
@@ -740,7 +751,8 @@ static void vaccel_signals_put(struct vaccel_signal *signals, u32 count)
 	kfree(signals);
 }
 
-static int vaccel_submit_prepare_signals(struct drm_file *file,
+static int vaccel_submit_prepare_signals(struct vaccel_device *vdev,
+					 struct drm_file *file,
 					 const struct drm_vaccel_sync *syncs,
 					 u32 count, struct vaccel_signal **out)
 {
@@ -756,7 +768,7 @@ static int vaccel_submit_prepare_signals(struct drm_file *file,
 	*out = signals;
 	for (i = 0; i < count; i++) {
 		signals[i].syncobj = drm_syncobj_find(file, syncs[i].handle);
-		if (!signals[i].syncobj)
+		if (VACCEL_IOCTL_DBG(vdev, !signals[i].syncobj))
 			return -ENOENT;
 		signals[i].point = syncs[i].point;
 		if (syncs[i].point) {
@@ -792,6 +804,7 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 			const struct drm_vaccel_obj_array *waits,
 			const struct drm_vaccel_obj_array *signals)
 {
+	struct vaccel_device *vdev = ctx->vdev;
 	struct drm_vaccel_sync *wait_args = NULL;
 	u32 i;
 	int ret;
@@ -804,11 +817,11 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 	kref_get(&ctx->refcount);
 
 	/* Everything that may fault, sleep or fail, before the lock. */
-	ret = vaccel_submit_copy_syncs(waits, &wait_args);
+	ret = vaccel_submit_copy_syncs(vdev, waits, &wait_args);
 	if (!ret)
-		ret = vaccel_submit_copy_syncs(signals, &s->signal_args);
+		ret = vaccel_submit_copy_syncs(vdev, signals, &s->signal_args);
 	if (!ret)
-		ret = vaccel_submit_prepare_signals(file, s->signal_args,
+		ret = vaccel_submit_prepare_signals(vdev, file, s->signal_args,
 						    signals->count, &s->sigs);
 	if (!ret) {
 		ret = vaccel_file_job_reserve(ctx->file);
@@ -821,7 +834,7 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 	if (ret)
 		goto err_free_job;
 	/* Serialised with vaccel_context_destroy(): no push after it. */
-	if (ctx->destroyed) {
+	if (VACCEL_IOCTL_DBG(vdev, ctx->destroyed)) {
 		ret = -ENOENT;
 		goto err_unlock;
 	}
@@ -832,11 +845,15 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 	for (i = 0; i < waits->count; i++) {
 		struct dma_fence *fence;
 
-		/* Not drm_sched_job_add_syncobj_dependency(): 32-bit points. */
+		/*
+		 * Not drm_sched_job_add_syncobj_dependency(): 32-bit points.
+		 * -ENOENT: no such syncobj; -EINVAL: no fence at that point.
+		 */
 		ret = drm_syncobj_find_fence(file, wait_args[i].handle,
 					     wait_args[i].point, 0, &fence);
-		if (!ret)
-			ret = drm_sched_job_add_dependency(&job->base, fence);
+		if (VACCEL_IOCTL_DBG(vdev, ret))
+			goto err_cleanup_job;
+		ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret)
 			goto err_cleanup_job;
 	}
@@ -871,7 +888,8 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
-	atomic64_inc(&ctx->jobs_submitted);
+	/* Under the submit lock: the numbers follow the order of the pushes. */
+	job->seqno = atomic64_inc_return(&ctx->jobs_submitted);
 	/* Once pushed, the job may run, complete and be freed at any time. */
 	trace_vaccel_job_submit(job);
 	drm_sched_entity_push_job(&job->base);
@@ -950,19 +968,23 @@ int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 int vaccel_ioctl_submit(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_submit *args = data;
 	struct vaccel_context *ctx;
 	struct vaccel_job *job;
 	int ret;
 
-	if (args->flags || !args->buffer_size || args->buffer_size % 8 ||
-	    args->buffer_va % 8 || args->buffer_size > DRM_VACCEL_MAX_BUFFER_SIZE)
+	if (VACCEL_IOCTL_DBG(vdev, args->flags) ||
+	    VACCEL_IOCTL_DBG(vdev, !args->buffer_size) ||
+	    VACCEL_IOCTL_DBG(vdev, args->buffer_size % 8) ||
+	    VACCEL_IOCTL_DBG(vdev, args->buffer_va % 8) ||
+	    VACCEL_IOCTL_DBG(vdev, args->buffer_size > DRM_VACCEL_MAX_BUFFER_SIZE))
 		return -EINVAL;
 
 	ctx = vaccel_context_get(file->driver_priv, args->context);
-	if (!ctx)
+	if (VACCEL_IOCTL_DBG(vdev, !ctx))
 		return -ENOENT;
-	if (READ_ONCE(ctx->cancelled)) {
+	if (VACCEL_IOCTL_DBG(vdev, READ_ONCE(ctx->cancelled))) {
 		ret = -ECANCELED;
 		goto out_put_ctx;
 	}

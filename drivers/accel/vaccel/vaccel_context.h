@@ -85,6 +85,11 @@ struct vaccel_sched_slot {
  * @cancelled: the error its remaining jobs get (-ECANCELED once banned or
  *	destroyed), 0 while it runs; under the engine's lock
  * @ban_reason: &enum drm_vaccel_ban_reason; under the engine's lock
+ * @ban_job: &vaccel_job.seqno of the buffer that got it banned, 0 while
+ *	it is not banned; under the engine's lock
+ * @ban_buffer_va: that buffer's GPU VA; under the engine's lock
+ * @ban_offset: offset in it of the packet that faulted, hung or ran out
+ *	of time; under the engine's lock
  * @guilty_resets: engine resets its hung buffers caused; under the
  *	engine's lock
  * @innocent_resets: resets that preempted its buffers; under the engine's
@@ -126,6 +131,9 @@ struct vaccel_context {
 	struct vaccel_arbiter_entry arb;
 	int cancelled;
 	u32 ban_reason;
+	u64 ban_job;
+	u64 ban_buffer_va;
+	u64 ban_offset;
 	u32 guilty_resets;
 	u32 innocent_resets;
 	struct vaccel_fault fault;
@@ -157,6 +165,8 @@ struct vaccel_hw_fence {
  * struct vaccel_job - one submitted DMA buffer
  * @base: the drm_sched job
  * @ctx: its context, referenced
+ * @seqno: its number among its context's submissions, from 1, given as it
+ *	is pushed
  * @va: GPU VA of the buffer
  * @size: its size in bytes
  * @offset: offset of the next packet to execute
@@ -191,6 +201,7 @@ struct vaccel_hw_fence {
 struct vaccel_job {
 	struct drm_sched_job base;
 	struct vaccel_context *ctx;
+	u64 seqno;
 	u64 va;
 	u64 size;
 	u64 offset;

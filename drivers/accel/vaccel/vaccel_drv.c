@@ -109,7 +109,8 @@ static int vaccel_open(struct drm_device *drm, struct drm_file *file)
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_file *vfile;
 
-	if (vdev->topo.single_use && atomic_cmpxchg(&vdev->open_files, 0, 1))
+	if (VACCEL_IOCTL_DBG(vdev, vdev->topo.single_use &&
+			     atomic_cmpxchg(&vdev->open_files, 0, 1)))
 		return -EBUSY;
 
 	vfile = vaccel_file_create(vdev, file);

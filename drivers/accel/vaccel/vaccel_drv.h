@@ -10,9 +10,11 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_print.h>
 
 #include "vaccel_engine.h"
 #include "vaccel_topology.h"
@@ -89,6 +91,30 @@ static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
 {
 	return container_of(drm, struct vaccel_device, drm);
 }
+
+/**
+ * VACCEL_IOCTL_DBG() - a check of user input that says why it failed
+ * @vdev: the device
+ * @cond: the condition that rejects the input
+ *
+ * Evaluates @cond once.  When it holds, prints under drm.debug's DRIVER
+ * category (``echo 0x2 > /sys/module/drm/parameters/debug``) the source
+ * file, line and function of the check and the text of @cond, so that a
+ * user can learn which check refused an ioctl ("Why did my ioctl fail?" in
+ * Documentation/uapi.rst).  The pattern of xe's XE_IOCTL_DBG().  Silent
+ * and nearly free while drm.debug is off, which is the default; not rate
+ * limited, since whoever turns drm.debug on wants every refusal.  Only for
+ * what user space controls: internal invariants take drm_WARN_ON().
+ *
+ * Usage: ``if (VACCEL_IOCTL_DBG(vdev, args->pad)) return -EINVAL;``, one
+ * condition per check, so that the message names the one that failed.
+ *
+ * Return: the truth of @cond.
+ */
+#define VACCEL_IOCTL_DBG(vdev, cond)					\
+	(unlikely(cond) &&						\
+	 (drm_dbg_driver(&(vdev)->drm, "%s:%d %s(): ioctl check failed: %s\n", \
+			 kbasename(__FILE__), __LINE__, __func__, #cond), true))
 
 extern struct workqueue_struct *vaccel_teardown_wq;
 

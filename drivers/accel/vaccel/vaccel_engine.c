@@ -622,6 +622,22 @@ static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *
 	vaccel_engine_complete_list(&cancelled);
 }
 
+/*
+ * The first buffer that faults, hangs or runs out of time bans its
+ * context: it is the one CONTEXT_STATE names, with the packet it was at.
+ */
+static void vaccel_context_ban_locked(struct vaccel_context *ctx,
+				      struct vaccel_job *job, u32 reason)
+{
+	lockdep_assert_held(&ctx->engine->lock);
+	if (ctx->ban_reason)
+		return;
+	ctx->ban_reason = reason;
+	ctx->ban_job = job->seqno;
+	ctx->ban_buffer_va = job->va;
+	ctx->ban_offset = job->offset;
+}
+
 /* Records a hang; true if it completes a burst that calls for a device reset. */
 static bool vaccel_device_note_hang(struct vaccel_device *vdev, u64 now)
 {
@@ -664,8 +680,7 @@ static void vaccel_engine_hang(struct vaccel_engine *engine, struct vaccel_job *
 	escalate = engine->reset_unproven;
 	engine->reset_unproven = true;
 	ctx->guilty_resets++;
-	if (!ctx->ban_reason)
-		ctx->ban_reason = DRM_VACCEL_BAN_HANG;
+	vaccel_context_ban_locked(ctx, job, DRM_VACCEL_BAN_HANG);
 	/* Banned first, so that the reset report sends its work to @cancelled. */
 	if (!ctx->cancelled)
 		ctx->cancelled = -ECANCELED;
@@ -725,8 +740,7 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 		engine->reset_unproven = false;
 	if (ret == -ETIME) {
 		/* Out of time: banned, like a hang, but the engine is fine. */
-		if (!ctx->ban_reason)
-			ctx->ban_reason = DRM_VACCEL_BAN_TIME_LIMIT;
+		vaccel_context_ban_locked(ctx, job, DRM_VACCEL_BAN_TIME_LIMIT);
 		if (!ctx->cancelled)
 			trace_vaccel_context_ban(ctx);
 		vaccel_engine_cancel_locked(engine, ctx, -ECANCELED, &cancelled);
@@ -738,8 +752,7 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 			ctx->faulted = true;
 			ctx->fault = *fault;
 			ctx->fault_offset = job->offset;
-			if (!ctx->ban_reason)
-				ctx->ban_reason = DRM_VACCEL_BAN_FAULT;
+			vaccel_context_ban_locked(ctx, job, DRM_VACCEL_BAN_FAULT);
 		}
 		if (!ctx->cancelled)
 			trace_vaccel_context_ban(ctx);

@@ -112,10 +112,11 @@ static int vaccel_bo_populate(struct vaccel_bo *bo)
 
 static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
+	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
 	struct vaccel_bo *bo = to_vaccel_bo(obj);
 	int ret;
 
-	if (bo->flags & DRM_VACCEL_BO_NO_MMAP)
+	if (VACCEL_IOCTL_DBG(vdev, bo->flags & DRM_VACCEL_BO_NO_MMAP))
 		return -EPERM;
 	if (!obj->import_attach) {
 		ret = vaccel_bo_populate(bo);
@@ -130,7 +131,8 @@ static int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 {
 	struct vaccel_file *vfile = file->driver_priv;
 
-	if (atomic_inc_return(&vfile->bo_handles) > VACCEL_MAX_BOS_PER_FILE) {
+	if (VACCEL_IOCTL_DBG(vfile->vdev, atomic_inc_return(&vfile->bo_handles) >
+				 VACCEL_MAX_BOS_PER_FILE)) {
 		atomic_dec(&vfile->bo_handles);
 		return -ENOSPC;
 	}
@@ -223,8 +225,9 @@ static void vaccel_bo_account(struct drm_gem_object *obj)
  * or segments that do not cover @npages pages exactly, -EOPNOTSUPP for one
  * that is no system RAM.
  */
-static int vaccel_gem_dma_pages(struct device *dev, struct sg_table *sgt,
-				struct page **pages, size_t npages)
+static int vaccel_gem_dma_pages(struct vaccel_device *vdev, struct device *dev,
+				struct sg_table *sgt, struct page **pages,
+				size_t npages)
 {
 	struct scatterlist *sg;
 	size_t n = 0;
@@ -236,18 +239,22 @@ static int vaccel_gem_dma_pages(struct device *dev, struct sg_table *sgt,
 		unsigned int len = sg_dma_len(sg);
 		unsigned long pfn, k;
 
-		if (!PAGE_ALIGNED(addr) || !PAGE_ALIGNED(len) ||
-		    len >> PAGE_SHIFT > npages - n)
+		if (VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(addr)) ||
+		    VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(len)) ||
+		    VACCEL_IOCTL_DBG(vdev, len >> PAGE_SHIFT > npages - n))
 			return -EINVAL;
 		pfn = PHYS_PFN(addr);
 		for (k = 0; k < len >> PAGE_SHIFT; k++, pfn++) {
-			if (!pfn_valid(pfn) || !page_is_ram(pfn) ||
-			    is_zone_device_page(pfn_to_page(pfn)))
+			if (VACCEL_IOCTL_DBG(vdev, !pfn_valid(pfn)) ||
+			    VACCEL_IOCTL_DBG(vdev, !page_is_ram(pfn)) ||
+			    VACCEL_IOCTL_DBG(vdev, is_zone_device_page(pfn_to_page(pfn))))
 				return -EOPNOTSUPP;
 			pages[n++] = pfn_to_page(pfn);
 		}
 	}
-	return n == npages ? 0 : -EINVAL;
+	if (VACCEL_IOCTL_DBG(vdev, n != npages))
+		return -EINVAL;
+	return 0;
 }
 
 /**
@@ -264,23 +271,25 @@ vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 				 struct dma_buf_attachment *attach,
 				 struct sg_table *sgt)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	size_t npages = attach->dmabuf->size >> PAGE_SHIFT;
 	struct drm_gem_object *obj;
 	struct page **pages;
 	int ret;
 
-	if (!PAGE_ALIGNED(attach->dmabuf->size) ||
-	    attach->dmabuf->size > VACCEL_MAX_BO_SIZE)
+	if (VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(attach->dmabuf->size)) ||
+	    VACCEL_IOCTL_DBG(vdev, attach->dmabuf->size > VACCEL_MAX_BO_SIZE))
 		return ERR_PTR(-EINVAL);
 	/* The device reaches memory at its DMA address, or not at all. */
-	if (device_iommu_mapped(attach->dev) || is_swiotlb_force_bounce(attach->dev) ||
-	    !dev_is_dma_coherent(attach->dev))
+	if (VACCEL_IOCTL_DBG(vdev, device_iommu_mapped(attach->dev)) ||
+	    VACCEL_IOCTL_DBG(vdev, is_swiotlb_force_bounce(attach->dev)) ||
+	    VACCEL_IOCTL_DBG(vdev, !dev_is_dma_coherent(attach->dev)))
 		return ERR_PTR(-EOPNOTSUPP);
 
 	pages = kvmalloc_array(npages, sizeof(*pages), VACCEL_GFP_SIZED);
 	if (!pages)
 		return ERR_PTR(-ENOMEM);
-	ret = vaccel_gem_dma_pages(attach->dev, sgt, pages, npages);
+	ret = vaccel_gem_dma_pages(vdev, attach->dev, sgt, pages, npages);
 	if (ret)
 		goto err_free_pages;
 
@@ -374,13 +383,15 @@ struct page **vaccel_bo_pages(struct vaccel_bo *bo)
 int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
 	int ret;
 
-	if (!args->size || args->flags & ~VACCEL_BO_CREATE_FLAGS)
+	if (VACCEL_IOCTL_DBG(vdev, !args->size) ||
+	    VACCEL_IOCTL_DBG(vdev, args->flags & ~VACCEL_BO_CREATE_FLAGS))
 		return -EINVAL;
-	if (args->size > VACCEL_MAX_BO_SIZE)
+	if (VACCEL_IOCTL_DBG(vdev, args->size > VACCEL_MAX_BO_SIZE))
 		return -E2BIG;
 
 	shmem = drm_gem_shmem_create(drm, PAGE_ALIGN(args->size));
@@ -416,16 +427,17 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 int vaccel_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
 				struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_bo_mmap_offset *args = data;
 	struct drm_gem_object *obj;
 	int ret = 0;
 
-	if (args->pad)
+	if (VACCEL_IOCTL_DBG(vdev, args->pad))
 		return -EINVAL;
 	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
+	if (VACCEL_IOCTL_DBG(vdev, !obj))
 		return -ENOENT;
-	if (to_vaccel_bo(obj)->flags & DRM_VACCEL_BO_NO_MMAP)
+	if (VACCEL_IOCTL_DBG(vdev, to_vaccel_bo(obj)->flags & DRM_VACCEL_BO_NO_MMAP))
 		ret = -EPERM;
 	else
 		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
@@ -445,15 +457,16 @@ int vaccel_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
 int vaccel_ioctl_bo_info(struct drm_device *drm, void *data,
 			 struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_file *vfile = file->driver_priv;
 	struct drm_vaccel_bo_info *args = data;
 	struct drm_gem_object *obj;
 	struct vaccel_bo *bo;
 
-	if (args->pad)
+	if (VACCEL_IOCTL_DBG(vdev, args->pad))
 		return -EINVAL;
 	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
+	if (VACCEL_IOCTL_DBG(vdev, !obj))
 		return -ENOENT;
 	bo = to_vaccel_bo(obj);
 	args->flags = bo->flags;

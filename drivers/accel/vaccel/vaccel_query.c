@@ -23,6 +23,7 @@
  * when a structure grows, that minimum stays, so old binaries keep working.
  */
 
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -146,6 +147,7 @@ static int vaccel_clear_user(void __user *ptr, size_t len)
 
 /**
  * vaccel_query_copy_out() - negotiate the size and copy an answer to user space
+ * @vdev: the device, for the message of a refusal
  * @q: the query; @q->size is updated to @answer_size on success
  * @answer: the answer in kernel memory
  * @answer_size: its size
@@ -156,8 +158,8 @@ static int vaccel_clear_user(void __user *ptr, size_t len)
  * Return: 0, -EINVAL if the buffer is too small, -EFAULT if it cannot be
  * written, -EINTR if a fatal signal arrived while clearing a large buffer.
  */
-int vaccel_query_copy_out(struct drm_vaccel_query *q, const void *answer,
-			  u32 answer_size, u32 min_size)
+int vaccel_query_copy_out(struct vaccel_device *vdev, struct drm_vaccel_query *q,
+			  const void *answer, u32 answer_size, u32 min_size)
 {
 	void __user *data = u64_to_user_ptr(q->data);
 	u32 n;
@@ -167,7 +169,7 @@ int vaccel_query_copy_out(struct drm_vaccel_query *q, const void *answer,
 		q->size = answer_size;
 		return 0;
 	}
-	if (q->size < min_size)
+	if (VACCEL_IOCTL_DBG(vdev, q->size < min_size))
 		return -EINVAL;
 
 	n = min(q->size, answer_size);
@@ -182,18 +184,18 @@ int vaccel_query_copy_out(struct drm_vaccel_query *q, const void *answer,
 	return 0;
 }
 
-static int vaccel_query_device(struct vaccel_device *vdev,
+static int vaccel_query_device(struct vaccel_device *vdev, struct drm_file *file,
 			       struct drm_vaccel_query *q)
 {
 	struct drm_vaccel_device_info info;
 
 	vaccel_query_device_info(vdev, &info);
 	/* Programs of uapi 1.0 know the fields up to va_end. */
-	return vaccel_query_copy_out(q, &info, sizeof(info),
+	return vaccel_query_copy_out(vdev, q, &info, sizeof(info),
 				     offsetofend(struct drm_vaccel_device_info, va_end));
 }
 
-static int vaccel_query_engines(struct vaccel_device *vdev,
+static int vaccel_query_engines(struct vaccel_device *vdev, struct drm_file *file,
 				struct drm_vaccel_query *q)
 {
 	size_t size = vaccel_query_engine_list_size(vdev);
@@ -205,20 +207,30 @@ static int vaccel_query_engines(struct vaccel_device *vdev,
 		return -ENOMEM;
 	vaccel_query_engine_list(vdev, list);
 	/* An array is never cut: the minimum is the whole answer. */
-	ret = vaccel_query_copy_out(q, list, size, size);
+	ret = vaccel_query_copy_out(vdev, q, list, size, size);
 	kfree(list);
 	return ret;
 }
 
-static int vaccel_query_vm_stats(struct drm_file *file,
+static int vaccel_query_vm_stats(struct vaccel_device *vdev,
+				 struct drm_file *file,
 				 struct drm_vaccel_query *q)
 {
 	struct vaccel_file *vfile = file->driver_priv;
 	struct drm_vaccel_vm_stats stats;
 
 	vaccel_vm_stats(vfile->vm, &stats);
-	return vaccel_query_copy_out(q, &stats, sizeof(stats), sizeof(stats));
+	return vaccel_query_copy_out(vdev, q, &stats, sizeof(stats), sizeof(stats));
 }
+
+/* The answer of each &enum drm_vaccel_query_type. */
+static int (*const vaccel_queries[])(struct vaccel_device *vdev,
+				     struct drm_file *file,
+				     struct drm_vaccel_query *q) = {
+	[DRM_VACCEL_QUERY_DEVICE] = vaccel_query_device,
+	[DRM_VACCEL_QUERY_ENGINES] = vaccel_query_engines,
+	[DRM_VACCEL_QUERY_VM_STATS] = vaccel_query_vm_stats,
+};
 
 /**
  * vaccel_ioctl_query() - handler of %DRM_IOCTL_VACCEL_QUERY
@@ -234,18 +246,14 @@ int vaccel_ioctl_query(struct drm_device *drm, void *data,
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_query *q = data;
+	u32 type;
 
-	if (q->flags || q->pad)
+	if (VACCEL_IOCTL_DBG(vdev, q->flags) || VACCEL_IOCTL_DBG(vdev, q->pad))
 		return -EINVAL;
 
-	switch (q->type) {
-	case DRM_VACCEL_QUERY_DEVICE:
-		return vaccel_query_device(vdev, q);
-	case DRM_VACCEL_QUERY_ENGINES:
-		return vaccel_query_engines(vdev, q);
-	case DRM_VACCEL_QUERY_VM_STATS:
-		return vaccel_query_vm_stats(file, q);
-	default:
+	if (VACCEL_IOCTL_DBG(vdev, q->type >= ARRAY_SIZE(vaccel_queries)))
 		return -EINVAL;
-	}
+	/* A user's index into a table of functions: no speculation past it. */
+	type = array_index_nospec(q->type, ARRAY_SIZE(vaccel_queries));
+	return vaccel_queries[type](vdev, file, q);
 }

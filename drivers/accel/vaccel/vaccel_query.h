@@ -17,8 +17,8 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 			      struct drm_vaccel_device_info *info);
 size_t vaccel_query_engine_list_size(const struct vaccel_device *vdev);
 void vaccel_query_engine_list(const struct vaccel_device *vdev, void *buf);
-int vaccel_query_copy_out(struct drm_vaccel_query *q, const void *answer,
-			  u32 answer_size, u32 min_size);
+int vaccel_query_copy_out(struct vaccel_device *vdev, struct drm_vaccel_query *q,
+			  const void *answer, u32 answer_size, u32 min_size);
 int vaccel_ioctl_query(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 

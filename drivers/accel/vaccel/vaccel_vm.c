@@ -289,8 +289,9 @@ static int vaccel_bind_check_free(struct vaccel_bind_batch *b)
 		const struct drm_vaccel_vm_bind_op *a = &b->ops[i].args;
 		bool map = a->op == DRM_VACCEL_VM_BIND_OP_MAP;
 
-		if (map && !vaccel_effects_free(&fx, &b->vm->base, a->va,
-						a->va + a->size))
+		if (map && VACCEL_IOCTL_DBG(b->vm->vdev,
+					    !vaccel_effects_free(&fx, &b->vm->base, a->va,
+								 a->va + a->size)))
 			ret = -EEXIST;
 		else
 			vaccel_effects_set(&fx, a->va, a->va + a->size, map);
@@ -334,8 +335,9 @@ static int vaccel_bind_check_limits(struct vaccel_bind_batch *b,
 		}
 		cond_resched();
 	}
-	if (mappings > VACCEL_MAX_MAPPINGS ||
-	    vaccel_pt_footprint(&vm->pt) + *tables > VACCEL_MAX_PT_PAGES)
+	if (VACCEL_IOCTL_DBG(vm->vdev, mappings > VACCEL_MAX_MAPPINGS) ||
+	    VACCEL_IOCTL_DBG(vm->vdev, vaccel_pt_footprint(&vm->pt) + *tables >
+				       VACCEL_MAX_PT_PAGES))
 		return -ENOSPC;
 	return 0;
 }
@@ -451,36 +453,42 @@ static int vaccel_bind_check_op(struct vaccel_vm *vm, struct drm_file *file,
 				struct vaccel_bind_op *op)
 {
 	const struct drm_vaccel_vm_bind_op *a = &op->args;
+	struct vaccel_device *vdev = vm->vdev;
 	struct drm_gem_object *obj;
 
-	if (a->pad || !a->size || !PAGE_ALIGNED(a->va) ||
-	    !PAGE_ALIGNED(a->size) || !PAGE_ALIGNED(a->bo_offset))
+	if (VACCEL_IOCTL_DBG(vdev, a->pad) ||
+	    VACCEL_IOCTL_DBG(vdev, !a->size) ||
+	    VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(a->va)) ||
+	    VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(a->size)) ||
+	    VACCEL_IOCTL_DBG(vdev, !PAGE_ALIGNED(a->bo_offset)))
 		return -EINVAL;
-	if (a->va < vm->pt.va_start || a->va >= vm->pt.va_end ||
-	    a->size > vm->pt.va_end - a->va)
+	if (VACCEL_IOCTL_DBG(vdev, a->va < vm->pt.va_start) ||
+	    VACCEL_IOCTL_DBG(vdev, a->va >= vm->pt.va_end) ||
+	    VACCEL_IOCTL_DBG(vdev, a->size > vm->pt.va_end - a->va))
 		return -EINVAL;
 
-	switch (a->op) {
-	case DRM_VACCEL_VM_BIND_OP_MAP:
-		if (a->flags & ~VACCEL_VM_BIND_MAP_FLAGS)
-			return -EINVAL;
-		obj = drm_gem_object_lookup(file, a->handle);
-		if (!obj)
-			return -ENOENT;
-		op->bo = to_vaccel_bo(obj);
-		if (a->bo_offset > obj->size || a->size > obj->size - a->bo_offset)
+	if (a->op == DRM_VACCEL_VM_BIND_OP_UNMAP) {
+		if (VACCEL_IOCTL_DBG(vdev, a->flags) ||
+		    VACCEL_IOCTL_DBG(vdev, a->handle) ||
+		    VACCEL_IOCTL_DBG(vdev, a->bo_offset))
 			return -EINVAL;
 		return 0;
-	case DRM_VACCEL_VM_BIND_OP_UNMAP:
-		if (a->flags || a->handle || a->bo_offset)
-			return -EINVAL;
-		return 0;
-	default:
-		return -EINVAL;
 	}
+	if (VACCEL_IOCTL_DBG(vdev, a->op != DRM_VACCEL_VM_BIND_OP_MAP) ||
+	    VACCEL_IOCTL_DBG(vdev, a->flags & ~VACCEL_VM_BIND_MAP_FLAGS))
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, a->handle);
+	if (VACCEL_IOCTL_DBG(vdev, !obj))
+		return -ENOENT;
+	op->bo = to_vaccel_bo(obj);
+	if (VACCEL_IOCTL_DBG(vdev, a->bo_offset > obj->size) ||
+	    VACCEL_IOCTL_DBG(vdev, a->size > obj->size - a->bo_offset))
+		return -EINVAL;
+	return 0;
 }
 
-static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
+static int vaccel_bind_copy_ops(struct vaccel_device *vdev,
+				const struct drm_vaccel_obj_array *arr,
 				struct vaccel_bind_op **out)
 {
 	struct vaccel_bind_op *ops;
@@ -488,9 +496,10 @@ static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
 	int ret;
 
 	*out = NULL;
-	if (arr->count > VACCEL_MAX_BIND_OPS)
+	if (VACCEL_IOCTL_DBG(vdev, arr->count > VACCEL_MAX_BIND_OPS))
 		return -E2BIG;
-	if (arr->stride < sizeof(ops->args) || arr->stride > PAGE_SIZE)
+	if (VACCEL_IOCTL_DBG(vdev, arr->stride < sizeof(ops->args)) ||
+	    VACCEL_IOCTL_DBG(vdev, arr->stride > PAGE_SIZE))
 		return -EINVAL;
 
 	ops = kvcalloc(arr->count, sizeof(*ops), VACCEL_GFP_SIZED);
@@ -501,10 +510,12 @@ static int vaccel_bind_copy_ops(const struct drm_vaccel_obj_array *arr,
 
 		ret = copy_struct_from_user(&ops[i].args, sizeof(ops[i].args),
 					    u64_to_user_ptr(src), arr->stride);
+		/* -E2BIG: non-zero bytes this kernel does not know. */
+		if (VACCEL_IOCTL_DBG(vdev, ret == -E2BIG))
+			ret = -EINVAL;
 		if (ret) {
 			kvfree(ops);
-			/* Non-zero bytes this kernel does not know. */
-			return ret == -E2BIG ? -EINVAL : ret;
+			return ret;
 		}
 	}
 	*out = ops;
@@ -530,7 +541,7 @@ static struct vaccel_bind_batch *vaccel_bind_new(struct vaccel_vm *vm,
 	INIT_LIST_HEAD(&b->released);
 	vaccel_pt_reserve_init(&b->reserve);
 	b->inval_start = U64_MAX;
-	ret = vaccel_bind_copy_ops(arr, &b->ops);
+	ret = vaccel_bind_copy_ops(vm->vdev, arr, &b->ops);
 	if (!ret) {
 		b->count = arr->count;
 		for (i = 0; i < b->count && !ret; i++)
@@ -1006,6 +1017,7 @@ static int vaccel_vm_bind_sync(struct vaccel_vm *vm, struct vaccel_bind_batch *b
 int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 			 struct drm_file *file)
 {
+	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct vaccel_file *vfile = file->driver_priv;
 	struct drm_vaccel_vm_bind *args = data;
 	struct vaccel_vm *vm = vfile->vm;
@@ -1013,7 +1025,7 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 	struct vaccel_bind_batch *b;
 	int ret;
 
-	if (args->flags || args->pad)
+	if (VACCEL_IOCTL_DBG(vdev, args->flags) || VACCEL_IOCTL_DBG(vdev, args->pad))
 		return -EINVAL;
 	if (!async && !args->ops.count)
 		return 0;
@@ -1027,7 +1039,7 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 		return ret;
 	}
 	/* A bind stopped part-way left the page tables behind: no more. */
-	if (vm->paging && READ_ONCE(vm->paging->cancelled)) {
+	if (VACCEL_IOCTL_DBG(vdev, vm->paging && READ_ONCE(vm->paging->cancelled))) {
 		ret = -ECANCELED;
 		vaccel_bind_release(b);
 	} else if (async) {
