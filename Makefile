@@ -17,6 +17,7 @@
 #
 # Build outputs live in the cache, outside the work tree: $(O), by default
 # $(VACCEL_CACHE)/build.  KDIR= builds the module against another tree.
+# O is ours, not Kbuild's: the kernel's make gets an empty O=.
 
 ROOT := $(CURDIR)
 VACCEL_CACHE ?= $(if $(filter 0,$(shell id -u)),/var/cache/vaccel,$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/vaccel)
@@ -51,7 +52,7 @@ module:
 		{ echo "no kernel tree: run scripts/install-deps.sh or set KDIR=" >&2; exit 1; }
 	@mkdir -p $(O)/module
 	@cp -a --parents $(MODULE_SRC) $(O)/module/
-	$(MAKE) -C $(KDIR) M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules
+	$(MAKE) -C $(KDIR) O= M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules
 	@cp $(O)/module/drivers/accel/vaccel/vaccel.ko $(O)/vaccel.ko
 	@echo "  MODULE  $(O)/vaccel.ko"
 
@@ -65,7 +66,7 @@ module-debug:
 		{ echo "no debug kernel for the current inputs: make debug-kernel" >&2; exit 1; }; \
 	. $$env; mkdir -p $(O)/module-debug $(O)/debug; \
 	cp -a --parents $(MODULE_SRC) $(O)/module-debug/; \
-	$(MAKE) -C $$VACCEL_DEBUG_KDIR M=$(O)/module-debug CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules && \
+	$(MAKE) -C $$VACCEL_DEBUG_KDIR O= M=$(O)/module-debug CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules && \
 	cp $(O)/module-debug/drivers/accel/vaccel/vaccel.ko $(O)/debug/vaccel.ko && \
 	echo "  MODULE  $(O)/debug/vaccel.ko (debug kernel)"
 
@@ -73,7 +74,7 @@ module-debug:
 sparse:
 	@mkdir -p $(O)/module
 	@cp -a --parents $(MODULE_SRC) $(O)/module/
-	$(MAKE) -C $(KDIR) M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m C=2 modules
+	$(MAKE) -C $(KDIR) O= M=$(O)/module CONFIG_DRM_ACCEL_VACCEL=m C=2 modules
 
 umd:
 	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX)
