@@ -80,12 +80,15 @@ vt_export() {
 	echo "=== vaccel: file end"
 }
 
+# Runs a test program; says how long it took, for testing.rst's table.
 vt_run() {
 	prog=$1
 	shift
+	t0=$(cut -d. -f1 /proc/uptime)
 	if ! "/vaccel/bin/$prog" "$@"; then
 		echo "# $prog exited with failures"
 	fi
+	echo "# time: $prog $* $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 }
 
 # vt_unload: unload, and check nothing is left.
