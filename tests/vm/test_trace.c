@@ -226,7 +226,7 @@ static struct rec *recorded(void)
 		return &r;
 	mkdir(TRACE_DIR, 0755);
 	unlink(EVENTS);
-	VT_ASSERT_EQ(run(TOOL " record -q --events " EVENTS " -o " JSON
+	VT_ASSERT_EQ(run(TOOL " record -q -b 2048 --events " EVENTS " -o " JSON
 			 " -- /vaccel/bin/test_trace --scenario"), 0);
 	f = fopen(FACTS, "r");
 	VT_ASSERT(f);
@@ -456,7 +456,7 @@ VTEST(json_trace_written)
 /* Recording for a duration, with nothing to run, works and is empty of jobs. */
 VTEST(record_for_a_duration)
 {
-	VT_ASSERT_EQ(run(TOOL " record -q -d 0.2 --no-fences --events " TRACE_DIR
+	VT_ASSERT_EQ(run(TOOL " record -q -b 256 -d 0.2 --no-fences --events " TRACE_DIR
 			 "/idle.events -o " TRACE_DIR "/idle.json"), 0);
 	VT_ASSERT_EQ(access(TRACE_DIR "/idle.json", R_OK), 0);
 }
@@ -477,7 +477,7 @@ VTEST(bad_input_refused)
 	VT_ASSERT_EQ(run(TOOL " convert " TRACE_DIR "/garbage.events -o /tmp/x.json 2>/dev/null"),
 		     1);
 	/* The recorded command's own status comes back. */
-	VT_ASSERT_EQ(run(TOOL " record -q --no-fences -o /tmp/x.json -- sh -c 'exit 7'"), 7);
+	VT_ASSERT_EQ(run(TOOL " record -q -b 256 --no-fences -o /tmp/x.json -- sh -c 'exit 7'"), 7);
 }
 
 struct vtest_case vtest_cases[VTEST_MAX_CASES];

@@ -180,6 +180,10 @@ static void vt_wait_duration(double seconds)
 		;
 }
 
+static const char *const vt_systems[] = {
+	"vaccel", "gpu_scheduler", "dma_fence", NULL
+};
+
 int vt_record(const struct vt_record_opts *o, struct vt_events *ev, int *cmd_status)
 {
 	struct sigaction sa = { .sa_handler = vt_on_signal }, old_int, old_term;
@@ -211,7 +215,8 @@ int vt_record(const struct vt_record_opts *o, struct vt_events *ev, int *cmd_sta
 		ret = vt_enable(inst, "dma_fence", false);
 	if (ret)
 		goto out_destroy;
-	tep = tracefs_local_events(NULL);
+	/* Only the formats of the systems recorded: all of them is slow. */
+	tep = tracefs_local_events_system(NULL, vt_systems);
 	if (!tep) {
 		fprintf(stderr, "vaccel-trace: cannot read the events' formats from tracefs\n");
 		ret = -EIO;
