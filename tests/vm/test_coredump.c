@@ -125,32 +125,12 @@ static void engine_proven(struct fx *f, __u32 engine_class, __u32 instance)
 /* The devcdN directory of device @device's pending dump, or -ENOENT. */
 static int dump_dir(unsigned int device, char *dir, size_t len)
 {
-	char want[32], link[PATH_MAX], target[PATH_MAX];
-	struct dirent *de;
-	DIR *d = opendir(DEVCD);
-	int ret = -ENOENT;
+	char name[64];
+	int ret = vt_class_entry_of(DEVCD, "devcd", "failing_device", (int)device,
+				    name, sizeof(name));
 
-	if (!d)
-		return -ENOENT;
-	snprintf(want, sizeof(want), "/vaccel.%u", device);
-	while ((de = readdir(d))) {
-		ssize_t n;
-
-		if (strncmp(de->d_name, "devcd", 5))
-			continue;
-		snprintf(link, sizeof(link), DEVCD "/%s/failing_device", de->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0)
-			continue;
-		target[n] = 0;
-		if (strlen(target) >= strlen(want) &&
-		    !strcmp(target + strlen(target) - strlen(want), want)) {
-			if (snprintf(dir, len, DEVCD "/%s", de->d_name) < (int)len)
-				ret = 0;
-			break;
-		}
-	}
-	closedir(d);
+	if (!ret && snprintf(dir, len, DEVCD "/%s", name) >= (int)len)
+		ret = -ENOENT;
 	return ret;
 }
 

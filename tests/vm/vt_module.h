@@ -33,12 +33,18 @@ static inline int vt_write_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -errno;
 }
 
-/* Finds the accel node of platform device vaccel.N; returns 0 or -ENOENT. */
-static inline int vt_node_of(int index, char *path, size_t len)
+/*
+ * Finds, in sysfs class directory @class, the entry named @prefix... whose
+ * link @link points at platform device vaccel.@index; its name goes to
+ * @name.  Returns 0 or -ENOENT.
+ */
+static inline int vt_class_entry_of(const char *class, const char *prefix,
+				    const char *link, int index, char *name,
+				    size_t len)
 {
-	char want[32], link[PATH_MAX], target[PATH_MAX];
+	char want[32], path[PATH_MAX], target[PATH_MAX];
 	struct dirent *de;
-	DIR *d = opendir("/sys/class/accel");
+	DIR *d = opendir(class);
 	int ret = -ENOENT;
 
 	if (!d)
@@ -47,21 +53,33 @@ static inline int vt_node_of(int index, char *path, size_t len)
 	while ((de = readdir(d))) {
 		ssize_t n;
 
-		if (strncmp(de->d_name, "accel", 5))
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
-		snprintf(link, sizeof(link), "/sys/class/accel/%s/device", de->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
+		snprintf(path, sizeof(path), "%s/%s/%s", class, de->d_name, link);
+		n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0)
 			continue;
 		target[n] = 0;
 		if (strlen(target) >= strlen(want) &&
 		    !strcmp(target + strlen(target) - strlen(want), want)) {
-			snprintf(path, len, "/dev/accel/%s", de->d_name);
-			ret = 0;
+			if (snprintf(name, len, "%s", de->d_name) < (int)len)
+				ret = 0;
 			break;
 		}
 	}
 	closedir(d);
+	return ret;
+}
+
+/* Finds the accel node of platform device vaccel.N; returns 0 or -ENOENT. */
+static inline int vt_node_of(int index, char *path, size_t len)
+{
+	char name[64];
+	int ret = vt_class_entry_of("/sys/class/accel", "accel", "device", index,
+				    name, sizeof(name));
+
+	if (!ret && snprintf(path, len, "/dev/accel/%s", name) >= (int)len)
+		ret = -ENOENT;
 	return ret;
 }
 
