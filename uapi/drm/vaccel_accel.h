@@ -41,7 +41,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	6
+#define DRM_VACCEL_UAPI_MINOR	7
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -67,6 +67,8 @@ enum drm_vaccel_ioctl_id {
 	DRM_VACCEL_CONTEXT_STATE = 7,
 	/** @DRM_VACCEL_SUBMIT: submit a DMA buffer, see &struct drm_vaccel_submit */
 	DRM_VACCEL_SUBMIT = 8,
+	/** @DRM_VACCEL_BO_MIGRATE: move a BO to a memory region, see &struct drm_vaccel_bo_migrate */
+	DRM_VACCEL_BO_MIGRATE = 9,
 };
 
 /**
@@ -246,6 +248,30 @@ struct drm_vaccel_device_info {
 	 * VM_BIND wait, interruptibly, for one to retire (uapi 1.5)
 	 */
 	__u32 max_jobs_per_file;
+	/**
+	 * @device_mem_size: bytes of the device's memory segment, module
+	 * parameter ``device_mem_mb``; zero if it has none (uapi 1.7)
+	 */
+	__u64 device_mem_size;
+	/**
+	 * @device_mem_free: bytes of the segment not allocated at the time
+	 * of the query (uapi 1.7)
+	 */
+	__u64 device_mem_free;
+	/**
+	 * @device_mem_base: device physical address of the segment's first
+	 * byte, DRM_VACCEL_DEVICE_MEM_BASE(@device_index) (uapi 1.7)
+	 */
+	__u64 device_mem_base;
+	/**
+	 * @remote_cost_ns: engine time charged for each 4 KiB an engine
+	 * reads or writes in system memory, and twice that in a peer
+	 * device's memory; module parameter ``remote_cost_ns``, zero when the
+	 * cost model is off (uapi 1.7)
+	 */
+	__u32 remote_cost_ns;
+	/** @pad1: zero */
+	__u32 pad1;
 };
 
 /**
@@ -355,7 +381,8 @@ struct drm_vaccel_query {
 /**
  * DOC: Memory
  *
- * Buffer objects (BOs) live in system memory, in shmem.  Each open file of
+ * Buffer objects (BOs) live in system memory, in shmem, or in the memory
+ * segment of a device (uapi 1.7), see "Memory regions".  Each open file of
  * the device has its own GPU address space, a VM, as MCDM prescribes one per
  * process.  As in the WDDM GpuMmu model, user space chooses the GPU virtual
  * addresses and the kernel validates and maps them with
@@ -381,6 +408,63 @@ struct drm_vaccel_query {
  * device imports as the BO it came from, without the flag.
  */
 #define DRM_VACCEL_BO_IMPORTED		(1u << 31)
+
+/**
+ * DOC: Memory regions
+ *
+ * Memory is a set of regions (uapi 1.7): system memory, region
+ * %DRM_VACCEL_REGION_SYSTEM, and one segment of device memory per device,
+ * region DRM_VACCEL_REGION_DEVICE(i) for the device of index i, of
+ * &drm_vaccel_device_info.device_mem_size bytes.  The segments of all
+ * devices share one device physical address space without overlapping:
+ * device i's begins at DRM_VACCEL_DEVICE_MEM_BASE(i), and a page-table entry
+ * of a page in device memory holds that address with
+ * %DRM_VACCEL_PTE_DEVICE set.
+ *
+ * A BO is created with a placement: system memory (no flag), the device's
+ * segment (%DRM_VACCEL_BO_DEVICE) or the segment if there is room and system
+ * memory otherwise (%DRM_VACCEL_BO_DEVICE_PREFERRED).  It moves with
+ * %DRM_IOCTL_VACCEL_BO_MIGRATE, and the kernel moves BOs in device memory to
+ * system memory when a segment is full (eviction), least recently used
+ * first, and brings those placed in device memory back when a buffer of a
+ * VM that maps them is submitted.  Every move is a job on the PAGING engine
+ * that copies the data and rewrites every page-table entry that maps the
+ * BO, in the VMs of every device; it runs after the buffers submitted
+ * before it on any VM that maps the BO, and the buffers submitted after it
+ * wait for it.  &drm_vaccel_bo_info.region tells where a BO is.
+ *
+ * The CPU maps a BO wherever it is, as through a BAR for device memory; a
+ * CPU access during a move waits for the move.  A BO in one device's
+ * segment, shared as a dma-buf, maps into a VM of another device as peer
+ * memory: that device's engines reach it where it is.
+ */
+
+/** define DRM_VACCEL_REGION_SYSTEM - region id of system memory */
+#define DRM_VACCEL_REGION_SYSTEM	0u
+
+/** DRM_VACCEL_REGION_DEVICE() - region id of the segment of device @i */
+#define DRM_VACCEL_REGION_DEVICE(i)	(1u + (__u32)(i))
+
+/** DRM_VACCEL_DEVICE_MEM_BASE() - device physical address of device @i's segment */
+#define DRM_VACCEL_DEVICE_MEM_BASE(i)	(((__u64)(i) + 1) << 40)
+
+/**
+ * define DRM_VACCEL_BO_DEVICE - BO creation flag, place it in device memory
+ *
+ * The BO lives in the device's segment (uapi 1.7).  When the segment is
+ * full, idle BOs are evicted to make room; if the BO cannot fit even so,
+ * creation fails with ``-ENOSPC``.
+ */
+#define DRM_VACCEL_BO_DEVICE		(1u << 1)
+
+/**
+ * define DRM_VACCEL_BO_DEVICE_PREFERRED - BO creation flag, device memory if it fits
+ *
+ * As %DRM_VACCEL_BO_DEVICE, but a BO that does not fit in the segment is
+ * created in system memory instead, and stays there when evicted (uapi
+ * 1.7).  Not together with %DRM_VACCEL_BO_DEVICE.
+ */
+#define DRM_VACCEL_BO_DEVICE_PREFERRED	(1u << 2)
 
 /**
  * struct drm_vaccel_bo_create - argument to %DRM_IOCTL_VACCEL_BO_CREATE
@@ -434,6 +518,49 @@ struct drm_vaccel_bo_info {
 	__u32 mappings;
 	/** @pad: zero */
 	__u32 pad;
+	/**
+	 * @region: out: the region the BO is in, or will be in once the
+	 * moves queued so far are done, DRM_VACCEL_REGION_* (uapi 1.7)
+	 */
+	__u32 region;
+	/** @evictions: out: times the kernel evicted the BO (uapi 1.7) */
+	__u32 evictions;
+};
+
+/**
+ * struct drm_vaccel_bo_migrate - argument to %DRM_IOCTL_VACCEL_BO_MIGRATE
+ *
+ * Moves a BO to a memory region (uapi 1.7), as a job on the device's
+ * PAGING engine that waits for the syncobjs of @waits, copies the BO and
+ * rewrites every page-table entry that maps it; @signals signal when it is
+ * done.  The move is ordered after every buffer submitted before it on a
+ * VM that maps the BO, of this device or another, and the buffers submitted
+ * after it wait for it; a CPU access to the BO waits for it too.  A move to
+ * the region the BO is in does nothing but the waits and signals.  A BO
+ * moved to a device's segment is placed there as if created with
+ * %DRM_VACCEL_BO_DEVICE, and one moved to system memory as if created
+ * without placement flags.
+ *
+ * Errors: ``-EINVAL`` for non-zero @flags or @pad or an unknown region,
+ * ``-ENOENT`` for an unknown handle, ``-ENODEV`` for the segment of a device
+ * that does not exist or has no device memory, ``-EOPNOTSUPP`` for a BO
+ * imported from another driver, ``-ENOSPC`` when the region cannot hold
+ * the BO even after eviction, ``-ENOMEM``, ``-EINTR``, and the syncobj
+ * errors of %DRM_IOCTL_VACCEL_SUBMIT.
+ */
+struct drm_vaccel_bo_migrate {
+	/** @handle: the BO */
+	__u32 handle;
+	/** @region: where to, DRM_VACCEL_REGION_* */
+	__u32 region;
+	/** @flags: zero */
+	__u32 flags;
+	/** @pad: zero */
+	__u32 pad;
+	/** @waits: syncobjs to wait for, &struct drm_vaccel_sync */
+	struct drm_vaccel_obj_array waits;
+	/** @signals: syncobjs to signal, &struct drm_vaccel_sync */
+	struct drm_vaccel_obj_array signals;
 };
 
 /**
@@ -570,6 +697,13 @@ struct drm_vaccel_vm_bind {
 #define DRM_VACCEL_PTE_WRITE		(1ull << 1)
 /** define DRM_VACCEL_PTE_EXEC - page-table entry bit, code may be fetched */
 #define DRM_VACCEL_PTE_EXEC		(1ull << 2)
+/**
+ * define DRM_VACCEL_PTE_DEVICE - page-table entry bit, device memory
+ *
+ * The frame is a device physical address, in the segment of a device (see
+ * "Memory regions"), rather than a page of system memory (uapi 1.7).
+ */
+#define DRM_VACCEL_PTE_DEVICE		(1ull << 3)
 /** define DRM_VACCEL_PTE_ADDR_MASK - page-table entry bits of the page frame */
 #define DRM_VACCEL_PTE_ADDR_MASK	0x000ffffffffff000ull
 
@@ -1069,6 +1203,12 @@ enum drm_vaccel_wait_op {
  */
 #define DRM_IOCTL_VACCEL_SUBMIT \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_SUBMIT, struct drm_vaccel_submit)
+
+/**
+ * define DRM_IOCTL_VACCEL_BO_MIGRATE - move a BO to a memory region, &struct drm_vaccel_bo_migrate
+ */
+#define DRM_IOCTL_VACCEL_BO_MIGRATE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VACCEL_BO_MIGRATE, struct drm_vaccel_bo_migrate)
 
 #if defined(__cplusplus)
 }
