@@ -57,7 +57,8 @@ static void map(struct vaccel_engine_test *t, u64 va, unsigned int first,
 	WARN_ON(vaccel_pt_reserve_fill(&vm->pt, &r,
 				       vaccel_pt_tables_for(va, n * PAGE_SIZE)));
 	mutex_lock(&vm->pt_lock);
-	vaccel_pt_map(&vm->pt, va, n * PAGE_SIZE, &t->pages[first], flags, &r);
+	vaccel_pt_map(&vm->pt, va, n * PAGE_SIZE,
+		      &(struct vaccel_pt_frames){ .pages = &t->pages[first] }, flags, &r);
 	mutex_unlock(&vm->pt_lock);
 	vaccel_pt_reserve_release(&vm->pt, &r);
 }

@@ -73,7 +73,8 @@ static void map_pages(struct kunit *test, u64 va, u64 size, struct page **pages,
 	KUNIT_ASSERT_EQ(test, vaccel_pt_reserve_fill(&t->pt, &r,
 						     vaccel_pt_tables_for(va, size)), 0);
 	mutex_lock(&t->lock);
-	vaccel_pt_map(&t->pt, va, size, pages, flags, &r);
+	vaccel_pt_map(&t->pt, va, size, &(struct vaccel_pt_frames){ .pages = pages },
+		      flags, &r);
 	mutex_unlock(&t->lock);
 	vaccel_pt_reserve_release(&t->pt, &r);
 	/* What the reserve did not need went back. */

@@ -33,6 +33,7 @@ vt_check() {
 vt_load() {
 	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
 	VT_TIMEOUT_MS=2000 VT_TIMESLICE_MS=10 VT_GRANULARITY=
+	VT_DEVICE_MEM_MB=256
 	topo="$*"
 	if [ -e /sys/kernel/debug/kmemleak ]; then
 		set -- timeout_ms=20000 time_limit_ms=300000 "$@"
@@ -47,10 +48,11 @@ vt_load() {
 		timeout_ms=*) VT_TIMEOUT_MS=${p#*=} ;;
 		timeslice_ms=*) VT_TIMESLICE_MS=${p#*=} ;;
 		preempt_granularity=*) VT_GRANULARITY=${p#*=} ;;
+		device_mem_mb=*) VT_DEVICE_MEM_MB=${p#*=} ;;
 		esac
 	done
 	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
-	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY
+	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY VT_DEVICE_MEM_MB
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
 
@@ -210,6 +212,11 @@ run_compute
 # vaccel-top: batch and under tmux, against a busy and an idle process.
 vt_run test_top
 vt_run test_unplug
+vt_unload
+
+# Device memory: a small segment, so that two processes oversubscribe it.
+vt_load device_mem_mb=16
+vt_run test_devmem
 vt_unload
 
 # Lifetimes: contexts, fences and devices that outlive their file, and the

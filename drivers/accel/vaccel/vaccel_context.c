@@ -76,6 +76,7 @@
 #include <linux/capability.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
 #include <linux/kcov.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
@@ -93,6 +94,7 @@
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
+#include "vaccel_migrate.h"
 #include "vaccel_trace.h"
 #include "vaccel_vm.h"
 
@@ -298,6 +300,8 @@ void vaccel_job_free(struct vaccel_job *job)
 
 	if (job->bind)
 		vaccel_vm_bind_batch_free(job->bind);
+	if (job->move)
+		vaccel_move_free(job->move);
 	/* A DISPATCH that faulted, hung or was cancelled half-way. */
 	vaccel_dispatch_free(job->dispatch);
 	if (ctx && job->reserved)
@@ -842,6 +846,25 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 				 file->client_id);
 	if (ret)
 		goto err_unlock;
+	/*
+	 * A buffer runs after the moves of BOs its VM maps, queued before
+	 * it, and the moves queued after it wait for it (see "Moving a BO").
+	 * Page-table jobs of the VM need neither.
+	 */
+	if (ctx->engine->desc.engine_class != DRM_VACCEL_ENGINE_CLASS_PAGING) {
+		s->resv = ctx->vm->base.r_obj->resv;
+		ret = dma_resv_lock_interruptible(s->resv, NULL);
+		if (ret) {
+			s->resv = NULL;
+			goto err_cleanup_job;
+		}
+		ret = dma_resv_reserve_fences(s->resv, 1);
+		if (!ret)
+			ret = drm_sched_job_add_resv_dependencies(&job->base, s->resv,
+								  DMA_RESV_USAGE_KERNEL);
+		if (ret)
+			goto err_cleanup_job;
+	}
 	for (i = 0; i < waits->count; i++) {
 		struct dma_fence *fence;
 
@@ -861,6 +884,9 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 	return 0;
 
 err_cleanup_job:
+	if (s->resv)
+		dma_resv_unlock(s->resv);
+	s->resv = NULL;
 	drm_sched_job_cleanup(&job->base);
 err_unlock:
 	mutex_unlock(&ctx->submit_lock);
@@ -893,6 +919,10 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 	/* Once pushed, the job may run, complete and be freed at any time. */
 	trace_vaccel_job_submit(job);
 	drm_sched_entity_push_job(&job->base);
+	if (s->resv) {
+		dma_resv_add_fence(s->resv, finished, DMA_RESV_USAGE_BOOKKEEP);
+		dma_resv_unlock(s->resv);
+	}
 	mutex_unlock(&ctx->submit_lock);
 
 	for (i = 0; i < s->nsignals; i++) {
@@ -922,6 +952,8 @@ void vaccel_submit_abort(struct vaccel_submit *s)
 {
 	struct vaccel_context *ctx = s->job->ctx;
 
+	if (s->resv)
+		dma_resv_unlock(s->resv);
 	drm_sched_job_cleanup(&s->job->base);
 	mutex_unlock(&ctx->submit_lock);
 	vaccel_job_free(s->job);
@@ -988,6 +1020,10 @@ int vaccel_ioctl_submit(struct drm_device *drm, void *data,
 		ret = -ECANCELED;
 		goto out_put_ctx;
 	}
+	/* What the kernel evicted comes back before the buffer runs. */
+	ret = vaccel_vm_make_resident(ctx->vm, file);
+	if (ret)
+		goto out_put_ctx;
 	job = vaccel_job_alloc();
 	if (!job) {
 		ret = -ENOMEM;

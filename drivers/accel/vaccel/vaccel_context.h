@@ -29,6 +29,7 @@ struct drm_file;
 struct vaccel_device;
 struct vaccel_engine;
 struct vaccel_bind_batch;
+struct vaccel_move;
 struct vaccel_dispatch;
 struct vaccel_file;
 struct mem_cgroup;
@@ -193,6 +194,8 @@ struct vaccel_hw_fence {
  * @reserved: counts against its file's limit of jobs
  * @bind: for a job of the PAGING engine, the page-table updates it
  *	applies instead of executing packets; NULL otherwise
+ * @move: for a job of the PAGING engine, the move of a BO it does
+ *	instead of executing packets; NULL otherwise
  * @dispatch: the state of the DISPATCH packet at @offset once it has
  *	started, kept across preemptions; NULL otherwise
  * @kcov_handle: the submitter's common KCOV handle, 0 without one: the
@@ -218,6 +221,7 @@ struct vaccel_job {
 	bool ran;
 	bool reserved;
 	struct vaccel_bind_batch *bind;
+	struct vaccel_move *move;
 	struct vaccel_dispatch *dispatch;
 	u64 kcov_handle;
 };
@@ -248,6 +252,7 @@ struct vaccel_signal {
  */
 struct vaccel_submit {
 	struct vaccel_job *job;
+	struct dma_resv *resv;
 	struct drm_vaccel_sync *signal_args;
 	struct vaccel_signal *sigs;
 	u32 nsignals;

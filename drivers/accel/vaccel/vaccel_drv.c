@@ -47,10 +47,12 @@
 #include "vaccel_context.h"
 #include "vaccel_coredump.h"
 #include "vaccel_debugfs.h"
+#include "vaccel_devmem.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_migrate.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"
 
@@ -168,6 +170,7 @@ static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VACCEL_CONTEXT_DESTROY, vaccel_ioctl_context_destroy, 0),
 	DRM_IOCTL_DEF_DRV(VACCEL_CONTEXT_STATE, vaccel_ioctl_context_state, 0),
 	DRM_IOCTL_DEF_DRV(VACCEL_SUBMIT, vaccel_ioctl_submit, 0),
+	DRM_IOCTL_DEF_DRV(VACCEL_BO_MIGRATE, vaccel_ioctl_bo_migrate, 0),
 };
 
 /*
@@ -242,6 +245,9 @@ int vaccel_device_init(struct vaccel_device *vdev)
 		return -ENOMEM;
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_destroy_sched_wq,
 				       vdev->sched_wq);
+	if (ret)
+		return ret;
+	ret = vaccel_devmem_init(vdev);
 	if (ret)
 		return ret;
 	/* Before the engines, which capture into it until they stop. */

@@ -20,6 +20,7 @@
 #include "vaccel_topology.h"
 
 struct vaccel_coredump;
+struct vaccel_devmem;
 struct vaccel_engine;
 struct workqueue_struct;
 
@@ -59,6 +60,8 @@ struct workqueue_struct;
  * @device_resets: device-wide resets done
  * @next_context_id: the last &vaccel_context.id given out
  * @coredump: the device's dumps, see "Device coredumps"
+ * @devmem: the device's memory segment, see "Device memory"; NULL if it
+ *	has none
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -85,6 +88,7 @@ struct vaccel_device {
 	atomic64_t device_resets;
 	atomic_t next_context_id;
 	struct vaccel_coredump *coredump;
+	struct vaccel_devmem *devmem;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)

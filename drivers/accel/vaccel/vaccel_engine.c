@@ -118,6 +118,7 @@
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
+#include "vaccel_migrate.h"
 #include "vaccel_packet.h"
 #include "vaccel_trace.h"
 #include "vaccel_vm.h"
@@ -714,7 +715,7 @@ static void vaccel_engine_retire(struct vaccel_engine *engine,
 				 const struct vaccel_fault *fault)
 {
 	struct vaccel_context *ctx = job->ctx;
-	bool faulted = !job->bind && (ret == -EFAULT || ret == -EINVAL);
+	bool faulted = !job->bind && !job->move && (ret == -EFAULT || ret == -EINVAL);
 	struct vaccel_coredump *cd = NULL;
 	LIST_HEAD(cancelled);
 	bool keep;
@@ -896,8 +897,11 @@ static void vaccel_engine_run_one(struct vaccel_engine *engine)
 		return;
 
 	if (job->bind) {
-		/* The paging engine applies page-table updates. */
+		/* The paging engine applies page-table updates... */
 		ret = vaccel_vm_bind_run(engine, job);
+	} else if (job->move) {
+		/* ...and moves BOs. */
+		ret = vaccel_move_run(engine, job);
 	} else {
 		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
 		ret = vaccel_packet_run(engine, job, &fault);

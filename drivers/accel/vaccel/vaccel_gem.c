@@ -62,12 +62,16 @@
 #include <drm/drm_prime.h>
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_devmem.h"
 #include "vaccel_drv.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_migrate.h"
+#include "vaccel_mmu.h"
 #include "vaccel_vm.h"
 
-#define VACCEL_BO_CREATE_FLAGS	DRM_VACCEL_BO_NO_MMAP
+#define VACCEL_BO_CREATE_FLAGS \
+	(DRM_VACCEL_BO_NO_MMAP | DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED)
 
 static void vaccel_gem_free(struct drm_gem_object *obj)
 {
@@ -76,6 +80,8 @@ static void vaccel_gem_free(struct drm_gem_object *obj)
 
 	atomic64_dec(&vdev->bo_count);
 	atomic64_sub(obj->size, &vdev->bo_bytes);
+	/* Every move held a reference: they are all done. */
+	vaccel_bo_release_memory(bo);
 	kvfree(bo->import_pages);
 	mutex_destroy(&bo->gpuva_lock);
 	drm_gem_shmem_free(&bo->base);
@@ -110,6 +116,59 @@ static int vaccel_bo_populate(struct vaccel_bo *bo)
 	return 0;
 }
 
+/*
+ * The CPU's view of a BO, wherever it is: its shmem pages in system memory,
+ * the pages behind its segment range in device memory (a BAR, on real
+ * hardware).  A move zaps the CPU's page-table entries as it is queued; a
+ * fault meanwhile waits for the move, then maps the new place.  In system
+ * memory the CPU's mappings share one pin of the shmem pages, which goes
+ * when the BO moves to device memory or is freed.
+ */
+static vm_fault_t vaccel_bo_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_gem_object *obj = vma->vm_private_data;
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+	pgoff_t off = (vmf->address - vma->vm_start) >> PAGE_SHIFT;
+	struct dma_fence *moving;
+	struct page *page;
+	vm_fault_t ret;
+
+	if (off >= obj->size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	if (dma_resv_lock_interruptible(obj->resv, NULL))
+		return VM_FAULT_NOPAGE;
+	if (bo->moving && !dma_fence_is_signaled(bo->moving)) {
+		moving = dma_fence_get(bo->moving);
+		dma_resv_unlock(obj->resv);
+		/* Finite: a move always completes; a signal retries the fault. */
+		dma_fence_wait(moving, true);
+		dma_fence_put(moving);
+		return VM_FAULT_NOPAGE;
+	}
+	if (bo->gpu_vram) {
+		page = vaccel_devmem_page(bo->gpu_vram->addrs[off]);
+	} else {
+		if (!bo->cpu_pinned) {
+			if (drm_gem_shmem_pin_locked(&bo->base)) {
+				dma_resv_unlock(obj->resv);
+				return VM_FAULT_OOM;
+			}
+			bo->cpu_pinned = true;
+		}
+		page = bo->base.pages[off];
+	}
+	ret = vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
+	dma_resv_unlock(obj->resv);
+	return ret;
+}
+
+static const struct vm_operations_struct vaccel_bo_vm_ops = {
+	.fault = vaccel_bo_fault,
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+};
+
 static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
 	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
@@ -118,12 +177,57 @@ static int vaccel_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vm
 
 	if (VACCEL_IOCTL_DBG(vdev, bo->flags & DRM_VACCEL_BO_NO_MMAP))
 		return -EPERM;
-	if (!obj->import_attach) {
+	if (obj->import_attach)
+		return drm_gem_shmem_object_mmap(obj, vma);
+	if (VACCEL_IOCTL_DBG(vdev, is_cow_mapping(vma->vm_flags)))
+		return -EINVAL;
+	/* Fault the pages in where a signal can stop it, not in the fault. */
+	if (READ_ONCE(bo->region) == DRM_VACCEL_REGION_SYSTEM) {
 		ret = vaccel_bo_populate(bo);
 		if (ret)
 			return ret;
 	}
-	return drm_gem_shmem_object_mmap(obj, vma);
+	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	return 0;
+}
+
+/*
+ * dma-buf attachments of other drivers read the shmem pages: a BO they pin
+ * stays in system memory, and one in device memory is not theirs to pin.
+ */
+static int vaccel_gem_pin(struct drm_gem_object *obj)
+{
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+	int ret;
+
+	dma_resv_assert_held(obj->resv);
+	if (VACCEL_IOCTL_DBG(to_vaccel_device(obj->dev),
+			     bo->region != DRM_VACCEL_REGION_SYSTEM))
+		return -EOPNOTSUPP;
+	ret = drm_gem_shmem_pin_locked(&bo->base);
+	if (!ret)
+		bo->export_pins++;
+	return ret;
+}
+
+static void vaccel_gem_unpin(struct drm_gem_object *obj)
+{
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+
+	dma_resv_assert_held(obj->resv);
+	bo->export_pins--;
+	drm_gem_shmem_unpin_locked(&bo->base);
+}
+
+static int vaccel_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
+{
+	struct vaccel_bo *bo = to_vaccel_bo(obj);
+
+	if (VACCEL_IOCTL_DBG(to_vaccel_device(obj->dev),
+			     bo->region != DRM_VACCEL_REGION_SYSTEM))
+		return -EOPNOTSUPP;
+	return drm_gem_shmem_object_vmap(obj, map);
 }
 
 /* A new handle of @obj in @file. */
@@ -157,7 +261,7 @@ static enum drm_gem_object_status vaccel_gem_status(struct drm_gem_object *obj)
 	struct vaccel_bo *bo = to_vaccel_bo(obj);
 	bool resident;
 
-	if (bo->import_pages)
+	if (bo->import_pages || READ_ONCE(bo->gpu_vram))
 		return DRM_GEM_OBJECT_RESIDENT;
 	if (dma_resv_trylock(obj->resv)) {
 		resident = bo->base.pages;
@@ -174,13 +278,13 @@ static const struct drm_gem_object_funcs vaccel_gem_funcs = {
 	.close = vaccel_gem_close,
 	.status = vaccel_gem_status,
 	.print_info = drm_gem_shmem_object_print_info,
-	.pin = drm_gem_shmem_object_pin,
-	.unpin = drm_gem_shmem_object_unpin,
+	.pin = vaccel_gem_pin,
+	.unpin = vaccel_gem_unpin,
 	.get_sg_table = drm_gem_shmem_object_get_sg_table,
-	.vmap = drm_gem_shmem_object_vmap,
+	.vmap = vaccel_gem_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = vaccel_gem_mmap,
-	.vm_ops = &drm_gem_shmem_vm_ops,
+	.vm_ops = &vaccel_bo_vm_ops,
 };
 
 /**
@@ -204,6 +308,9 @@ struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 	bo->base.map_wc = false;
 	mutex_init(&bo->gpuva_lock);
 	drm_gem_gpuva_set_lock(&bo->base.base, &bo->gpuva_lock);
+	bo->region = DRM_VACCEL_REGION_SYSTEM;
+	bo->home = DRM_VACCEL_REGION_SYSTEM;
+	INIT_LIST_HEAD(&bo->lru_link);
 	return &bo->base.base;
 }
 
@@ -316,14 +423,28 @@ err_free_pages:
  */
 int vaccel_bo_pin(struct vaccel_bo *bo)
 {
+	struct dma_resv *resv = bo->base.base.resv;
 	int ret;
 
 	if (vaccel_bo_is_imported(bo))
 		return 0;
-	ret = vaccel_bo_populate(bo);
+	if (READ_ONCE(bo->region) == DRM_VACCEL_REGION_SYSTEM) {
+		ret = vaccel_bo_populate(bo);
+		if (ret)
+			return ret;
+	}
+	ret = dma_resv_lock_interruptible(resv, NULL);
 	if (ret)
 		return ret;
-	return drm_gem_shmem_pin(&bo->base);
+	/* In device memory the pages are the segment's, and stay. */
+	if (bo->region == DRM_VACCEL_REGION_SYSTEM)
+		ret = drm_gem_shmem_pin_locked(&bo->base);
+	if (!ret) {
+		bo->gpu_pins++;
+		vaccel_bo_touch(bo);
+	}
+	dma_resv_unlock(resv);
+	return ret;
 }
 
 /**
@@ -340,9 +461,11 @@ void vaccel_bo_pin_again(struct vaccel_bo *bo)
 	if (vaccel_bo_is_imported(bo))
 		return;
 	dma_resv_lock(bo->base.base.resv, NULL);
+	bo->gpu_pins++;
 	/* Resident pages: this only counts one more user. */
-	drm_WARN_ON(bo->base.base.dev, !bo->base.pages ||
-		    drm_gem_shmem_pin_locked(&bo->base));
+	if (bo->region == DRM_VACCEL_REGION_SYSTEM)
+		drm_WARN_ON(bo->base.base.dev, !bo->base.pages ||
+			    drm_gem_shmem_pin_locked(&bo->base));
 	dma_resv_unlock(bo->base.base.resv);
 }
 
@@ -356,7 +479,11 @@ void vaccel_bo_unpin(struct vaccel_bo *bo)
 {
 	if (vaccel_bo_is_imported(bo))
 		return;
-	drm_gem_shmem_unpin(&bo->base);
+	dma_resv_lock(bo->base.base.resv, NULL);
+	bo->gpu_pins--;
+	if (bo->region == DRM_VACCEL_REGION_SYSTEM)
+		drm_gem_shmem_unpin_locked(&bo->base);
+	dma_resv_unlock(bo->base.base.resv);
 }
 
 /**
@@ -369,6 +496,43 @@ void vaccel_bo_unpin(struct vaccel_bo *bo)
 struct page **vaccel_bo_pages(struct vaccel_bo *bo)
 {
 	return bo->import_pages ?: bo->base.pages;
+}
+
+/**
+ * vaccel_bo_frames() - what a page-table entry of a BO's page points at
+ * @bo: the BO, mapped (so pinned) by the caller's mapping
+ * @offset: byte offset of the first page in @bo, page aligned
+ * @f: filled: the pages of system memory, or the device physical
+ *	addresses, of the BO from @offset on
+ *
+ * Context: Under the page-table lock of a VM that maps @bo, which orders
+ * the read against the switch of a move (see "Moving a BO").
+ */
+void vaccel_bo_frames(struct vaccel_bo *bo, u64 offset,
+		      struct vaccel_pt_frames *f)
+{
+	struct vaccel_devmem_range *vram = READ_ONCE(bo->gpu_vram);
+	unsigned long first = offset >> PAGE_SHIFT;
+
+	f->pages = NULL;
+	f->addrs = NULL;
+	if (vram)
+		f->addrs = vram->addrs + first;
+	else
+		f->pages = vaccel_bo_pages(bo) + first;
+}
+
+/**
+ * vaccel_bo_placement() - the placement flags a BO was created or moved with
+ * @bo: the BO
+ *
+ * Context: Any context.
+ * Return: %DRM_VACCEL_BO_DEVICE, %DRM_VACCEL_BO_DEVICE_PREFERRED or 0.
+ */
+u32 vaccel_bo_placement(const struct vaccel_bo *bo)
+{
+	return READ_ONCE(bo->flags) &
+	       (DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED);
 }
 
 /**
@@ -389,7 +553,9 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 	int ret;
 
 	if (VACCEL_IOCTL_DBG(vdev, !args->size) ||
-	    VACCEL_IOCTL_DBG(vdev, args->flags & ~VACCEL_BO_CREATE_FLAGS))
+	    VACCEL_IOCTL_DBG(vdev, args->flags & ~VACCEL_BO_CREATE_FLAGS) ||
+	    VACCEL_IOCTL_DBG(vdev, (args->flags & DRM_VACCEL_BO_DEVICE) &&
+				   (args->flags & DRM_VACCEL_BO_DEVICE_PREFERRED)))
 		return -EINVAL;
 	if (VACCEL_IOCTL_DBG(vdev, args->size > VACCEL_MAX_BO_SIZE))
 		return -E2BIG;
@@ -405,6 +571,13 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 		return PTR_ERR(shmem);
 	vaccel_bo_account(&shmem->base);
 	to_vaccel_bo(&shmem->base)->flags = args->flags;
+	if (args->flags & (DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED)) {
+		ret = vaccel_bo_place_new(to_vaccel_bo(&shmem->base), file);
+		if (ret) {
+			drm_gem_object_put(&shmem->base);
+			return ret;
+		}
+	}
 
 	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
 	/* The handle holds the reference now, or creating it failed. */
@@ -474,6 +647,8 @@ int vaccel_ioctl_bo_info(struct drm_device *drm, void *data,
 		args->flags |= DRM_VACCEL_BO_IMPORTED;
 	args->size = obj->size;
 	args->mappings = vaccel_vm_bo_mappings(vfile->vm, bo);
+	args->region = READ_ONCE(bo->region);
+	args->evictions = atomic_read(&bo->evictions);
 	drm_gem_object_put(obj);
 	return 0;
 }

@@ -11,9 +11,12 @@
 #include <drm/drm_gem_shmem_helper.h>
 
 struct dma_buf_attachment;
+struct dma_fence;
 struct drm_device;
 struct drm_file;
 struct sg_table;
+struct vaccel_devmem_range;
+struct vaccel_pt_frames;
 
 /* Limits reported by the device query. */
 #define VACCEL_MAX_BO_SIZE		SZ_4G
@@ -27,6 +30,28 @@ struct sg_table;
  *	(&drm_gem_object.gpuva), as drm_gpuvm requires
  * @import_pages: for an imported BO, its pages, from the dma-buf's
  *	scatterlist; NULL otherwise
+ * @region: the region the BO is in once the moves queued so far are done,
+ *	DRM_VACCEL_REGION_*; under the reservation lock
+ * @vram: the segment memory of @region, NULL for system memory; under the
+ *	reservation lock
+ * @gpu_vram: the segment memory the page tables point at, NULL for the
+ *	shmem pages: @vram once the queued moves are done.  Written by a move
+ *	as it switches; read by the writers of page tables under their VM's
+ *	page-table lock, and by the CPU fault handler once moves are done
+ * @gpu_pins: pins of the BO's GPU mappings (vaccel_bo_pin()); each holds a
+ *	pin of the shmem pages while @region is system memory.  Under the
+ *	reservation lock
+ * @export_pins: pins of dma-buf attachments, which keep the BO in system
+ *	memory; under the reservation lock
+ * @cpu_pinned: a pin of the shmem pages serves the CPU's mappings; under
+ *	the reservation lock
+ * @moving: the finished fence of the last move queued, or NULL; under the
+ *	reservation lock
+ * @home: where the BO belongs: @region but while evicted; under the
+ *	reservation lock
+ * @lru_link: on the segment's LRU while @vram, under its lock
+ * @last_use: when the BO was last mapped or moved in, on the LRU's clock
+ * @evictions: times the BO was evicted
  */
 struct vaccel_bo {
 	struct drm_gem_shmem_object base;
@@ -34,6 +59,17 @@ struct vaccel_bo {
 	/* Protects the GEM object's list of VM bindings. */
 	struct mutex gpuva_lock;
 	struct page **import_pages;
+	u32 region;
+	struct vaccel_devmem_range *vram;
+	struct vaccel_devmem_range *gpu_vram;
+	u32 gpu_pins;
+	u32 export_pins;
+	bool cpu_pinned;
+	struct dma_fence *moving;
+	u32 home;
+	struct list_head lru_link;
+	u64 last_use;
+	atomic_t evictions;
 };
 
 static inline struct vaccel_bo *to_vaccel_bo(struct drm_gem_object *obj)
@@ -56,6 +92,9 @@ int vaccel_bo_pin(struct vaccel_bo *bo);
 void vaccel_bo_pin_again(struct vaccel_bo *bo);
 void vaccel_bo_unpin(struct vaccel_bo *bo);
 struct page **vaccel_bo_pages(struct vaccel_bo *bo);
+void vaccel_bo_frames(struct vaccel_bo *bo, u64 offset,
+		      struct vaccel_pt_frames *f);
+u32 vaccel_bo_placement(const struct vaccel_bo *bo);
 
 int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);

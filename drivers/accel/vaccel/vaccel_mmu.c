@@ -340,12 +340,20 @@ static u64 *vaccel_pt_leaf_table(struct vaccel_pt *pt, u64 va,
 	return table;
 }
 
+/* The address field, and the device bit, of an entry for frame @i of @f. */
+static u64 vaccel_pt_frame(const struct vaccel_pt_frames *f, unsigned long i)
+{
+	if (f->pages)
+		return page_to_phys(f->pages[i]);
+	return f->addrs[i] | DRM_VACCEL_PTE_DEVICE;
+}
+
 /**
  * vaccel_pt_map() - point an unmapped range at pages
  * @pt: the page table, its owner's lock held
  * @va: start of the range, page aligned, unmapped
  * @size: size of the range, page aligned
- * @pages: the pages, one per 4 KiB of the range
+ * @f: the frames, one per 4 KiB of the range
  * @flags: %DRM_VACCEL_PTE_WRITE and %DRM_VACCEL_PTE_EXEC as wanted
  * @r: where missing tables come from, filled for the range by
  *	vaccel_pt_reserve_fill()
@@ -355,7 +363,8 @@ static u64 *vaccel_pt_leaf_table(struct vaccel_pt *pt, u64 va,
  * Context: Any context.
  */
 void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
-		   struct page **pages, u64 flags, struct vaccel_pt_reserve *r)
+		   const struct vaccel_pt_frames *f, u64 flags,
+		   struct vaccel_pt_reserve *r)
 {
 	u64 end = va + size;
 	u64 *table = NULL;
@@ -374,8 +383,7 @@ void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
 		/* The owner's check makes the range free. */
 		if (WARN_ON_ONCE(*slot & DRM_VACCEL_PTE_VALID))
 			continue;
-		WRITE_ONCE(*slot, DRM_VACCEL_PTE_VALID | flags |
-			   page_to_phys(pages[i]));
+		WRITE_ONCE(*slot, DRM_VACCEL_PTE_VALID | flags | vaccel_pt_frame(f, i));
 		vaccel_pt_used_add(table, 1);
 	}
 }
@@ -406,6 +414,74 @@ static void vaccel_pt_clear(u64 *table, unsigned int level, u64 base, u64 va,
 					max(va, lo), min(end, lo + span));
 		}
 	}
+}
+
+/*
+ * Points the level-0 entries of [va, end) below @table (of @level, first
+ * entry mapping @base) that hold a frame of @from at the same frame of
+ * @to, frame 0 at @start.
+ */
+static unsigned long vaccel_pt_repoint(u64 *table, unsigned int level, u64 base,
+				       u64 va, u64 end, u64 start,
+				       const struct vaccel_pt_frames *from,
+				       const struct vaccel_pt_frames *to)
+{
+	const u64 frame_bits = DRM_VACCEL_PTE_ADDR_MASK | DRM_VACCEL_PTE_DEVICE;
+	u64 span = vaccel_pt_entry_span(level);
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = vaccel_pt_index(va, level); i < VACCEL_PT_ENTRIES; i++) {
+		u64 lo = base + i * span;
+		u64 e = table[i];
+
+		if (lo >= end)
+			break;
+		if (!(e & DRM_VACCEL_PTE_VALID))
+			continue;
+		if (level == 0) {
+			unsigned long k = (lo - start) >> PAGE_SHIFT;
+
+			if ((e & frame_bits) != vaccel_pt_frame(from, k))
+				continue;
+			WRITE_ONCE(table[i], (e & ~frame_bits) | vaccel_pt_frame(to, k));
+			n++;
+		} else {
+			n += vaccel_pt_repoint(vaccel_pt_table_of(e), level - 1, lo,
+					       max(va, lo), min(end, lo + span),
+					       start, from, to);
+		}
+	}
+	return n;
+}
+
+/**
+ * vaccel_pt_remap() - point the entries of a range at other frames
+ * @pt: the page table, its owner's lock held
+ * @va: start of the range, page aligned
+ * @size: size of the range, page aligned
+ * @from: the frames the entries of the range point at now, one per 4 KiB
+ * @to: the frames they are to point at, one per 4 KiB
+ *
+ * The move of a BO: every level-0 entry of the range that holds the frame
+ * of its page in @from gets the frame of that page in @to and keeps its
+ * permissions.  Other entries stay as they are, so a range that was
+ * unmapped, or mapped again to something else, since the caller learnt
+ * of it is left alone.  Allocates nothing and cannot fail.  The caller
+ * invalidates the TLBs with vaccel_pt_invalidate() before @from goes.
+ *
+ * Context: Any context.
+ * Return: the number of entries rewritten.
+ */
+unsigned long vaccel_pt_remap(struct vaccel_pt *pt, u64 va, u64 size,
+			      const struct vaccel_pt_frames *from,
+			      const struct vaccel_pt_frames *to)
+{
+	lockdep_assert_held(pt->lock);
+	if (!pt->root)
+		return 0;
+	return vaccel_pt_repoint(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size,
+				 va, from, to);
 }
 
 /**
@@ -644,7 +720,8 @@ u64 vaccel_pt_entry_identity(u64 entry)
 {
 	u64 id;
 
-	if (!(entry & DRM_VACCEL_PTE_VALID))
+	/* A device physical address says nothing about the host. */
+	if (!(entry & DRM_VACCEL_PTE_VALID) || (entry & DRM_VACCEL_PTE_DEVICE))
 		return entry;
 	get_random_once(&vaccel_pt_identity_key, sizeof(vaccel_pt_identity_key));
 	id = siphash_1u64(entry & DRM_VACCEL_PTE_ADDR_MASK,

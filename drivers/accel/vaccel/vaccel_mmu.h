@@ -59,6 +59,16 @@ struct vaccel_pt {
 };
 
 /**
+ * struct vaccel_pt_frames - what the entries of a range point at
+ * @pages: pages of system memory, one per 4 KiB; or NULL
+ * @addrs: when @pages is NULL, device physical addresses, one per 4 KiB
+ */
+struct vaccel_pt_frames {
+	struct page **pages;
+	const u64 *addrs;
+};
+
+/**
  * struct vaccel_pt_reserve - table pages set aside for updates to come
  * @pages: the pages, zeroed, on their &page.lru
  * @count: how many
@@ -77,7 +87,11 @@ int vaccel_pt_reserve_fill(struct vaccel_pt *pt, struct vaccel_pt_reserve *r,
 void vaccel_pt_reserve_release(struct vaccel_pt *pt, struct vaccel_pt_reserve *r);
 unsigned long vaccel_pt_footprint(const struct vaccel_pt *pt);
 void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
-		   struct page **pages, u64 flags, struct vaccel_pt_reserve *r);
+		   const struct vaccel_pt_frames *f, u64 flags,
+		   struct vaccel_pt_reserve *r);
+unsigned long vaccel_pt_remap(struct vaccel_pt *pt, u64 va, u64 size,
+			      const struct vaccel_pt_frames *from,
+			      const struct vaccel_pt_frames *to);
 void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size);
 u64 vaccel_pt_skip_unmapped(const struct vaccel_pt *pt, u64 va, u64 end);
 void vaccel_pt_prune(struct vaccel_pt *pt, u64 va, u64 size);

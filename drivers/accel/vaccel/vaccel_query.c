@@ -34,6 +34,7 @@
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_dispatch.h"
+#include "vaccel_devmem.h"
 #include "vaccel_drv.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
@@ -46,7 +47,7 @@
  * @vdev: the device
  * @info: the answer, fully written
  *
- * Context: Any context.
+ * Context: Process context.
  */
 void vaccel_query_device_info(const struct vaccel_device *vdev,
 			      struct drm_vaccel_device_info *info)
@@ -84,6 +85,12 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->max_pt_bytes = VACCEL_MAX_PT_BYTES;
 	info->max_mappings = VACCEL_MAX_MAPPINGS;
 	info->max_jobs_per_file = VACCEL_MAX_JOBS_PER_FILE;
+	if (vdev->devmem) {
+		info->device_mem_size = vdev->devmem->size;
+		info->device_mem_free = vaccel_devmem_free_bytes(vdev->devmem);
+		info->device_mem_base = vdev->devmem->base;
+	}
+	info->remote_cost_ns = topo->remote_cost_ns;
 }
 
 /**

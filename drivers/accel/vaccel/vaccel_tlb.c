@@ -36,6 +36,7 @@
 
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_devmem.h"
 #include "vaccel_mmu.h"
 #include "vaccel_tlb.h"
 
@@ -165,7 +166,9 @@ static u64 vaccel_tlb_translate_locked(struct vaccel_tlb *tlb, u64 va,
 	} else {
 		tlb->misses++;
 		pte = vaccel_pt_walk(tlb->pt, va);
-		if (!(pte & DRM_VACCEL_PTE_VALID)) {
+		if (!(pte & DRM_VACCEL_PTE_VALID) ||
+		    ((pte & DRM_VACCEL_PTE_DEVICE) &&
+		     !vaccel_devmem_page(pte & DRM_VACCEL_PTE_ADDR_MASK))) {
 			fault->reason = VACCEL_FAULT_UNMAPPED;
 			return 0;
 		}
@@ -182,8 +185,16 @@ static u64 vaccel_tlb_translate_locked(struct vaccel_tlb *tlb, u64 va,
 	return pte;
 }
 
+/*
+ * The host page of a valid level-0 entry: a page of system memory, or the
+ * page behind a device physical address, in this device's segment or a
+ * peer's.  NULL only for an address no segment has memory at, which no
+ * entry vaccel writes holds.
+ */
 static struct page *vaccel_pte_page(u64 pte)
 {
+	if (pte & DRM_VACCEL_PTE_DEVICE)
+		return vaccel_devmem_page(pte & DRM_VACCEL_PTE_ADDR_MASK);
 	return pfn_to_page((pte & DRM_VACCEL_PTE_ADDR_MASK) >> PAGE_SHIFT);
 }
 
@@ -350,7 +361,7 @@ int vaccel_tlb_peek(struct vaccel_tlb *tlb, const struct vaccel_pt *pt, u64 va,
 	if (tlb->pt != pt || va < pt->va_start || va >= pt->va_end)
 		goto out_unlock;
 	pte = vaccel_pt_walk(pt, va);
-	if (pte & DRM_VACCEL_PTE_VALID) {
+	if ((pte & DRM_VACCEL_PTE_VALID) && vaccel_pte_page(pte)) {
 		void *p = kmap_local_page(vaccel_pte_page(pte));
 
 		memcpy(dst, p + offset_in_page(va), len);

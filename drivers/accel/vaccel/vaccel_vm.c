@@ -88,6 +88,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_migrate.h"
 #include "vaccel_trace.h"
 #include "vaccel_vm.h"
 
@@ -607,6 +608,9 @@ static int vaccel_bind_prepare(struct vaccel_bind_batch *b, unsigned long tables
 		if (ret)
 			return ret;
 		op->pinned = true;
+		ret = vaccel_vm_await_move(vm, op->bo);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
@@ -670,10 +674,13 @@ static void vaccel_bind_apply_region(struct vaccel_bind_batch *b)
 		}
 	} else {
 		u64 off = a->bo_offset + b->next_off;
+		struct vaccel_pt_frames f;
 
 		len = min(end - va, ALIGN(va + 1, VACCEL_BIND_REGION) - va);
-		vaccel_pt_map(pt, va, len, vaccel_bo_pages(op->bo) + (off >> PAGE_SHIFT),
-			      vaccel_bind_pte_flags(a->flags), &b->reserve);
+		/* Under the page-table lock: ordered against a move's switch. */
+		vaccel_bo_frames(op->bo, off, &f);
+		vaccel_pt_map(pt, va, len, &f, vaccel_bind_pte_flags(a->flags),
+			      &b->reserve);
 	}
 	b->next_off = va + len - a->va;
 }
@@ -911,9 +918,18 @@ static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
 	return ret < 0 ? -EINTR : 0;
 }
 
-/* The paging context of @vm, created at its first asynchronous bind. */
-static struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
-						       struct drm_file *file)
+/**
+ * vaccel_vm_paging_context() - the kernel context of a VM on the PAGING engine
+ * @vm: the VM, its bind lock held
+ * @file: its file
+ *
+ * Created at the first asynchronous bind or move of a BO.
+ *
+ * Context: Process context.
+ * Return: the context, or an ERR_PTR.
+ */
+struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
+						struct drm_file *file)
 {
 	struct vaccel_device *vdev = vm->vdev;
 	struct vaccel_engine *engine = NULL;
@@ -1175,6 +1191,11 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 	list_del(&vm->link);
 	mutex_unlock(&vdev->vms_lock);
 
+	/* A move in flight completes first: its BO may be another's too. */
+	if (vm->last_move)
+		dma_fence_wait(vm->last_move, false);
+	dma_fence_put(vm->last_move);
+	vm->last_move = NULL;
 	/* Pending asynchronous binds are cancelled; their fences say so. */
 	if (vm->paging)
 		vaccel_context_destroy(vm->paging);

@@ -57,6 +57,10 @@ struct vaccel_job;
  *	fences, so never taken by an engine; protects @paging and @last_bind
  * @last_bind: the finished fence of the last asynchronous bind, which
  *	synchronous binds wait for; NULL if none
+ * @last_move: the finished fence of the last move of a BO queued on
+ *	@paging, which the VM's end waits for; under @bind_lock
+ * @last_use: when a buffer of the VM was last submitted, on the clock of
+ *	the LRU of device memory
  */
 struct vaccel_vm {
 	struct drm_gpuvm base;
@@ -77,6 +81,8 @@ struct vaccel_vm {
 	/* Orders binds; protects @paging and @last_bind. */
 	struct mutex bind_lock;
 	struct dma_fence *last_bind;
+	struct dma_fence *last_move;
+	u64 last_use;
 };
 
 struct vaccel_vm *vaccel_vm_create(struct vaccel_device *vdev,
@@ -89,5 +95,7 @@ int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 int vaccel_vm_bind_run(struct vaccel_engine *engine, struct vaccel_job *job);
 void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch);
+struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
+						struct drm_file *file);
 
 #endif /* __VACCEL_VM_H__ */

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright 2026 The vaccel authors
+ */
+
+/**
+ * DOC: Device memory
+ *
+ * Every device has a segment of device memory, ``device_mem_mb`` MiB (the
+ * GpuMmu model's memory segment, MGPUSim's per-device physical memory).  Its
+ * addresses are device physical addresses: device i's segment begins at
+ * DRM_VACCEL_DEVICE_MEM_BASE(i), 1 TiB apart, so that no two segments
+ * overlap and a page-table entry names the segment and the page at once.
+ * All segments together make the fabric that peers reach each other
+ * through: an engine of one device translates an entry of another
+ * device's segment as any other, with vaccel_devmem_page().
+ *
+ * The addresses are managed by the kernel's buddy allocator (gpu_buddy,
+ * the allocator of xe's and amdgpu's VRAM managers), in 4 KiB pages: a BO
+ * gets a list of power-of-two blocks, not one contiguous range, so that a
+ * fragmented segment still serves large BOs.  The memory behind the
+ * addresses is host memory, allocated page by page when a range is
+ * allocated and freed with it: a device of 64 GiB costs nothing until it is
+ * used, and a range is charged to the memory cgroup of whoever placed it.
+ *
+ * A range holds a reference on its segment's DRM device, so a segment
+ * outlives every BO placed in it, even one a peer still maps after the
+ * device was unbound.
+ */
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+#include <drm/vaccel_accel.h>
+
+#include "vaccel_devmem.h"
+#include "vaccel_drv.h"
+
+/* The segments of every device, by index: the fabric. */
+static struct vaccel_devmem *vaccel_fabric[VACCEL_MAX_DEVICES];
+/* Protects the writers of vaccel_fabric, and lookups that take a reference. */
+static DEFINE_MUTEX(vaccel_fabric_lock);
+
+static void vaccel_devmem_release(struct drm_device *drm, void *data)
+{
+	struct vaccel_devmem *mem = data;
+	u32 index = mem->region - DRM_VACCEL_REGION_DEVICE(0);
+
+	mutex_lock(&vaccel_fabric_lock);
+	WRITE_ONCE(vaccel_fabric[index], NULL);
+	mutex_unlock(&vaccel_fabric_lock);
+	/* Every range held a reference on the device: none is left. */
+	gpu_buddy_fini(&mem->mm);
+	kvfree(mem->pages);
+	mutex_destroy(&mem->lock);
+}
+
+/**
+ * vaccel_devmem_init() - the memory segment of a new device
+ * @vdev: the device, its topology set
+ *
+ * A device of ``device_mem_mb=0`` has no segment: @vdev->devmem stays NULL.
+ *
+ * Context: Process context.
+ * Return: 0, -EBUSY if a device of the same index still has a segment, or
+ * -ENOMEM.
+ */
+int vaccel_devmem_init(struct vaccel_device *vdev)
+{
+	u64 size = vdev->topo.device_mem_size;
+	struct vaccel_devmem *mem;
+	int ret;
+
+	vdev->devmem = NULL;
+	if (!size)
+		return 0;
+	if (vdev->index >= VACCEL_MAX_DEVICES)
+		return -EINVAL;
+	mem = drmm_kzalloc(&vdev->drm, sizeof(*mem), GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	mem->vdev = vdev;
+	mem->region = DRM_VACCEL_REGION_DEVICE(vdev->index);
+	mem->base = DRM_VACCEL_DEVICE_MEM_BASE(vdev->index);
+	mem->size = size;
+	mutex_init(&mem->lock);
+	INIT_LIST_HEAD(&mem->lru);
+	init_waitqueue_head(&mem->free_wq);
+	mem->pages = kvcalloc(size >> PAGE_SHIFT, sizeof(*mem->pages), GFP_KERNEL);
+	if (!mem->pages) {
+		mutex_destroy(&mem->lock);
+		return -ENOMEM;
+	}
+	ret = gpu_buddy_init(&mem->mm, size, PAGE_SIZE);
+	if (ret) {
+		kvfree(mem->pages);
+		mutex_destroy(&mem->lock);
+		return ret;
+	}
+
+	mutex_lock(&vaccel_fabric_lock);
+	if (vaccel_fabric[vdev->index]) {
+		mutex_unlock(&vaccel_fabric_lock);
+		gpu_buddy_fini(&mem->mm);
+		kvfree(mem->pages);
+		mutex_destroy(&mem->lock);
+		return -EBUSY;
+	}
+	WRITE_ONCE(vaccel_fabric[vdev->index], mem);
+	mutex_unlock(&vaccel_fabric_lock);
+
+	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_devmem_release, mem);
+	if (ret)
+		return ret;
+	vdev->devmem = mem;
+	return 0;
+}
+
+/**
+ * vaccel_devmem_get() - the segment of a region, for placing a BO there
+ * @region: DRM_VACCEL_REGION_DEVICE() of some device
+ *
+ * Context: Process context.
+ * Return: the segment with a reference on its device, or NULL if no
+ * device of that index has one or the device is unplugged.
+ */
+struct vaccel_devmem *vaccel_devmem_get(u32 region)
+{
+	struct vaccel_devmem *mem = NULL;
+	u32 index = region - DRM_VACCEL_REGION_DEVICE(0);
+
+	if (region < DRM_VACCEL_REGION_DEVICE(0) || index >= VACCEL_MAX_DEVICES)
+		return NULL;
+	mutex_lock(&vaccel_fabric_lock);
+	if (vaccel_fabric[index] && !drm_dev_is_unplugged(&vaccel_fabric[index]->vdev->drm)) {
+		mem = vaccel_fabric[index];
+		drm_dev_get(&mem->vdev->drm);
+	}
+	mutex_unlock(&vaccel_fabric_lock);
+	return mem;
+}
+
+/**
+ * vaccel_devmem_put() - drop the reference of vaccel_devmem_get()
+ * @mem: the segment, or NULL
+ *
+ * Context: Process context.
+ */
+void vaccel_devmem_put(struct vaccel_devmem *mem)
+{
+	if (mem)
+		drm_dev_put(&mem->vdev->drm);
+}
+
+/**
+ * vaccel_devmem_free_bytes() - bytes of a segment not allocated
+ * @mem: the segment
+ *
+ * A snapshot, without the lock, so that a wait may test it.
+ *
+ * Context: Any context.
+ * Return: the free bytes at the time of the call.
+ */
+u64 vaccel_devmem_free_bytes(struct vaccel_devmem *mem)
+{
+	return READ_ONCE(mem->mm.avail);
+}
+
+/**
+ * vaccel_devmem_range_init() - an empty range
+ * @r: the range
+ *
+ * Context: Any context.
+ */
+void vaccel_devmem_range_init(struct vaccel_devmem_range *r)
+{
+	r->mem = NULL;
+	INIT_LIST_HEAD(&r->blocks);
+	r->addrs = NULL;
+	r->npages = 0;
+}
+
+/**
+ * vaccel_devmem_range_move() - hand a range over to another holder
+ * @to: an empty range, receives @from's memory
+ * @from: the range, left empty
+ *
+ * Context: Any context.
+ */
+void vaccel_devmem_range_move(struct vaccel_devmem_range *to,
+			      struct vaccel_devmem_range *from)
+{
+	to->mem = from->mem;
+	list_replace_init(&from->blocks, &to->blocks);
+	to->addrs = from->addrs;
+	to->npages = from->npages;
+	vaccel_devmem_range_init(from);
+}
+
+/* Frees the backing of the first @n pages of @r and its blocks. */
+static void vaccel_devmem_unwind(struct vaccel_devmem *mem,
+				 struct vaccel_devmem_range *r, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		u64 idx = (r->addrs[i] - mem->base) >> PAGE_SHIFT;
+		struct page *p = mem->pages[idx];
+
+		WRITE_ONCE(mem->pages[idx], NULL);
+		__free_page(p);
+		if (!(i % 512))
+			cond_resched();
+	}
+	mutex_lock(&mem->lock);
+	gpu_buddy_free_list(&mem->mm, &r->blocks, 0);
+	mutex_unlock(&mem->lock);
+	kvfree(r->addrs);
+	vaccel_devmem_range_init(r);
+	wake_up_all(&mem->free_wq);
+}
+
+/**
+ * vaccel_devmem_alloc() - allocate memory of a segment
+ * @mem: the segment
+ * @npages: 4 KiB pages wanted
+ * @zero: clear the memory; a move that overwrites it all need not
+ * @r: an empty range, filled
+ *
+ * Takes the addresses from the buddy allocator, then a host page behind
+ * each, charged to the caller's memory cgroup.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0; -ENOSPC if the segment has no room; -ENOMEM; -EINTR at a
+ * fatal signal.
+ */
+int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
+			bool zero, struct vaccel_devmem_range *r)
+{
+	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN |
+		    (zero ? __GFP_ZERO : 0);
+	struct gpu_buddy_block *block;
+	unsigned long n = 0;
+	int ret;
+
+	vaccel_devmem_range_init(r);
+	if (!npages || npages > mem->size >> PAGE_SHIFT)
+		return -ENOSPC;
+	r->addrs = kvmalloc_array(npages, sizeof(*r->addrs), VACCEL_GFP_SIZED);
+	if (!r->addrs)
+		return -ENOMEM;
+	mutex_lock(&mem->lock);
+	ret = gpu_buddy_alloc_blocks(&mem->mm, 0, mem->size,
+				     (u64)npages << PAGE_SHIFT, PAGE_SIZE,
+				     &r->blocks, 0);
+	mutex_unlock(&mem->lock);
+	if (ret) {
+		kvfree(r->addrs);
+		r->addrs = NULL;
+		return ret == -ENOMEM ? -ENOMEM : -ENOSPC;
+	}
+	r->mem = mem;
+	r->npages = npages;
+
+	list_for_each_entry(block, &r->blocks, link) {
+		u64 off = gpu_buddy_block_offset(block);
+		u64 end = off + gpu_buddy_block_size(&mem->mm, block);
+
+		for (; off < end && n < npages; off += PAGE_SIZE) {
+			struct page *p = NULL;
+
+			if (!fatal_signal_pending(current))
+				p = alloc_page(gfp);
+			if (!p) {
+				ret = fatal_signal_pending(current) ? -EINTR : -ENOMEM;
+				goto err_unwind;
+			}
+			WRITE_ONCE(mem->pages[off >> PAGE_SHIFT], p);
+			r->addrs[n++] = mem->base + off;
+			if (!(n % 512))
+				cond_resched();
+		}
+	}
+	drm_dev_get(&mem->vdev->drm);
+	return 0;
+
+err_unwind:
+	vaccel_devmem_unwind(mem, r, n);
+	return ret;
+}
+
+/**
+ * vaccel_devmem_free() - give a range back to its segment
+ * @r: the range, which no engine and no CPU mapping can reach any more;
+ *	left empty.  Nothing happens if it is empty.
+ *
+ * Context: Process context; sleeps.
+ */
+void vaccel_devmem_free(struct vaccel_devmem_range *r)
+{
+	struct vaccel_devmem *mem = r->mem;
+
+	if (!mem)
+		return;
+	vaccel_devmem_unwind(mem, r, r->npages);
+	/* Last: the device may go with it. */
+	drm_dev_put(&mem->vdev->drm);
+}
+
+/**
+ * vaccel_devmem_page() - the host page behind a device physical address
+ * @addr: the address, from a page-table entry
+ *
+ * Context: Any context; an engine translating an entry of its page table.
+ * Return: the page, or NULL if no segment has memory at @addr.
+ */
+struct page *vaccel_devmem_page(u64 addr)
+{
+	u64 index = (addr >> VACCEL_DEVMEM_SPAN_SHIFT) - 1;
+	struct vaccel_devmem *mem;
+	u64 off;
+
+	if (index >= VACCEL_MAX_DEVICES)
+		return NULL;
+	mem = READ_ONCE(vaccel_fabric[index]);
+	if (!mem)
+		return NULL;
+	off = addr - mem->base;
+	if (off >= mem->size)
+		return NULL;
+	return READ_ONCE(mem->pages[off >> PAGE_SHIFT]);
+}
+
+/**
+ * vaccel_devmem_region_of() - the region a device physical address is in
+ * @addr: the address
+ *
+ * Context: Any context.
+ * Return: DRM_VACCEL_REGION_DEVICE() of the segment's device.
+ */
+u32 vaccel_devmem_region_of(u64 addr)
+{
+	return DRM_VACCEL_REGION_DEVICE((addr >> VACCEL_DEVMEM_SPAN_SHIFT) - 1);
+}

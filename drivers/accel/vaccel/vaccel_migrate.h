@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright 2026 The vaccel authors
+ */
+#ifndef __VACCEL_MIGRATE_H__
+#define __VACCEL_MIGRATE_H__
+
+#include <linux/types.h>
+
+struct dma_fence;
+struct drm_device;
+struct drm_file;
+struct drm_gpuvm_bo;
+struct drm_exec;
+struct vaccel_bo;
+struct vaccel_engine;
+struct vaccel_job;
+struct vaccel_move;
+struct vaccel_vm;
+
+int vaccel_bo_place_new(struct vaccel_bo *bo, struct drm_file *file);
+int vaccel_vm_await_move(struct vaccel_vm *vm, struct vaccel_bo *bo);
+void vaccel_bo_release_memory(struct vaccel_bo *bo);
+void vaccel_bo_touch(struct vaccel_bo *bo);
+int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file);
+int vaccel_move_run(struct vaccel_engine *engine, struct vaccel_job *job);
+void vaccel_move_free(struct vaccel_move *move);
+int vaccel_ioctl_bo_migrate(struct drm_device *drm, void *data,
+			    struct drm_file *file);
+
+#endif /* __VACCEL_MIGRATE_H__ */
