@@ -486,7 +486,58 @@ static void vaccel_test_tlb_concurrent_unmap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->pt.pages), 1);
 }
 
+/*
+ * A move rewrites the entries that hold its old frames, keeps their
+ * permissions, sets the device bit for device addresses and clears it
+ * back; entries of other frames and holes stay as they are.
+ */
+static void vaccel_mmu_test_remap_moves_matching_entries(struct kunit *test)
+{
+	struct vaccel_mmu_test *t = test->priv;
+	const u64 va = SZ_2M - 2 * PAGE_SIZE;
+	u64 dev[4], back;
+	struct vaccel_pt_frames sys = { .pages = t->pages }, vram = { .addrs = dev };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		dev[i] = DRM_VACCEL_DEVICE_MEM_BASE(1) + (7 - i) * PAGE_SIZE;
+	/* Pages 0, 1 and 3 of the range mapped (across a table boundary); 2 is a hole. */
+	map(test, va, 2, DRM_VACCEL_PTE_WRITE);
+	map_pages(test, va + 3 * PAGE_SIZE, PAGE_SIZE, &t->pages[3], DRM_VACCEL_PTE_EXEC);
+
+	mutex_lock(&t->lock);
+	KUNIT_EXPECT_EQ(test, vaccel_pt_remap(&t->pt, va, 4 * PAGE_SIZE, &sys, &vram), 3);
+	mutex_unlock(&t->lock);
+	for (i = 0; i < 4; i++) {
+		u64 pte = vaccel_pt_walk(&t->pt, va + i * PAGE_SIZE);
+
+		if (i == 2) {
+			KUNIT_EXPECT_EQ(test, pte, 0);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, pte_phys(pte), dev[i]);
+		KUNIT_EXPECT_TRUE(test, pte & DRM_VACCEL_PTE_DEVICE);
+		KUNIT_EXPECT_EQ(test, !!(pte & DRM_VACCEL_PTE_WRITE), i < 2);
+		KUNIT_EXPECT_EQ(test, !!(pte & DRM_VACCEL_PTE_EXEC), i == 3);
+		/* A device address is shown as it is: it tells nothing of the host. */
+		KUNIT_EXPECT_EQ(test, vaccel_pt_entry_identity(pte), pte);
+	}
+
+	/* Entries that no longer hold the old frames are left alone. */
+	mutex_lock(&t->lock);
+	KUNIT_EXPECT_EQ(test, vaccel_pt_remap(&t->pt, va, 4 * PAGE_SIZE, &sys, &vram), 0);
+	/* And back to system memory: the device bit goes. */
+	KUNIT_EXPECT_EQ(test, vaccel_pt_remap(&t->pt, va, 4 * PAGE_SIZE, &vram, &sys), 3);
+	mutex_unlock(&t->lock);
+	back = vaccel_pt_walk(&t->pt, va + 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, pte_phys(back), page_to_phys(t->pages[3]));
+	KUNIT_EXPECT_FALSE(test, back & DRM_VACCEL_PTE_DEVICE);
+	KUNIT_EXPECT_TRUE(test, back & DRM_VACCEL_PTE_EXEC);
+	unmap(test, va, 4 * PAGE_SIZE);
+}
+
 static struct kunit_case vaccel_mmu_test_cases[] = {
+	KUNIT_CASE(vaccel_mmu_test_remap_moves_matching_entries),
 	KUNIT_CASE(vaccel_test_mmu_map_walk),
 	KUNIT_CASE(vaccel_test_mmu_unmap_frees_tables),
 	KUNIT_CASE(vaccel_test_mmu_split),

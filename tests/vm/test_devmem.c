@@ -323,4 +323,69 @@ VTEST(eviction_across_processes)
 	}
 }
 
+/* A memory key of fdinfo in bytes (the kernel prints KiB, MiB...); -1 if absent. */
+static long long fdinfo_bytes(int fd, const char *key)
+{
+	char path[64], *text, *p;
+	long long v;
+	char unit[8] = "";
+	size_t klen = strlen(key);
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	text = vt_read_file(path);
+	for (p = text; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			break;
+	}
+	if (!p) {
+		free(text);
+		return -1;
+	}
+	VT_ASSERT(sscanf(p + klen + 1, "%lld %7s", &v, unit) >= 1);
+	free(text);
+	if (!strcmp(unit, "KiB"))
+		v <<= 10;
+	else if (!strcmp(unit, "MiB"))
+		v <<= 20;
+	else if (!strcmp(unit, "GiB"))
+		v <<= 30;
+	return v;
+}
+
+/* fdinfo counts memory per region, and debugfs the segment's moves. */
+VTEST(fdinfo_and_debugfs_counters)
+{
+	struct vt_dev d = vt_dev_open();
+	char key[32], *mem;
+	long long moved_in, evictions;
+	__u32 h, s;
+
+	snprintf(key, sizeof(key), "drm-total-vram%u", d.info.device_index);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), -1);
+	h = vt_bo_create(d.fd, 3 * MIB, DRM_VACCEL_BO_DEVICE);
+	s = vt_bo_create(d.fd, 2 * MIB, 0);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), 3 * MIB);
+	snprintf(key, sizeof(key), "drm-resident-vram%u", d.info.device_index);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), 3 * MIB);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, "drm-total-system"), 2 * MIB);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, "drm-total-memory"), 5 * MIB);
+
+	mem = vt_debugfs_read(d.fd, "memory");
+	moved_in = vt_kv(mem, "device_mem_moved_in");
+	evictions = vt_kv(mem, "device_mem_evictions");
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_size"), (long long)seg_size());
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_free"), (long long)(seg_size() - 3 * MIB));
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_bos"), 1);
+	free(mem);
+	migrate(d.fd, s, DRM_VACCEL_REGION_DEVICE(d.info.device_index));
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, "drm-total-system"), -1);
+	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), 5 * MIB);
+	mem = vt_debugfs_read(d.fd, "memory");
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_moved_in"), moved_in + 2 * (long long)MIB);
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_evictions"), evictions);
+	free(mem);
+}
+
 VTEST_MAIN()

@@ -13,7 +13,10 @@
  *   ``key value`` lines: ``bo_count`` and ``bo_bytes`` (every BO of the
  *   device, imported ones included), ``vms`` (open files) and ``pt_pages``
  *   (page-table pages of all VMs).  A test reads it before and after a
- *   workload to check that closing files gives everything back.
+ *   workload to check that closing files gives everything back.  With
+ *   device memory: ``device_mem_size``, ``device_mem_free``,
+ *   ``device_mem_bos`` (BOs in the segment), ``device_mem_evictions`` and
+ *   the bytes moved in and out (``device_mem_moved_in``, ``_out``).
  *
  * ``vm<client-id>/``
  *   one directory per VM, named by the DRM client id that
@@ -26,7 +29,9 @@
  *   entry in the uapi page-table format, except that the page-frame field
  *   holds an identity of the page rather than its physical address: a
  *   keyed hash of the frame, random at each boot, so that two mappings of
- *   one page show the same value and nothing tells where the page is;
+ *   one page show the same value and nothing tells where the page is; an
+ *   entry of device memory (%DRM_VACCEL_PTE_DEVICE) shows its device
+ *   physical address, which says nothing about the host;
  *
  *   ``stats``: ``mappings``, ``mapped_bytes`` and ``pt_pages``.
  *
@@ -85,6 +90,7 @@
 #include "vaccel_coredump.h"
 #include "vaccel_debugfs.h"
 #include "vaccel_drv.h"
+#include "vaccel_devmem.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_vm.h"
@@ -107,6 +113,22 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 	seq_printf(m, "bo_bytes %lld\n", atomic64_read(&vdev->bo_bytes));
 	seq_printf(m, "vms %llu\n", vms);
 	seq_printf(m, "pt_pages %llu\n", pt_pages);
+	if (vdev->devmem) {
+		struct vaccel_devmem *mem = vdev->devmem;
+		u64 bos = 0;
+		struct list_head *pos;
+
+		mutex_lock(&mem->lock);
+		list_for_each(pos, &mem->lru)
+			bos++;
+		mutex_unlock(&mem->lock);
+		seq_printf(m, "device_mem_size %llu\n", mem->size);
+		seq_printf(m, "device_mem_free %llu\n", vaccel_devmem_free_bytes(mem));
+		seq_printf(m, "device_mem_bos %llu\n", bos);
+		seq_printf(m, "device_mem_evictions %lld\n", atomic64_read(&mem->evictions));
+		seq_printf(m, "device_mem_moved_in %lld\n", atomic64_read(&mem->moved_in));
+		seq_printf(m, "device_mem_moved_out %lld\n", atomic64_read(&mem->moved_out));
+	}
 	return 0;
 }
 

@@ -158,6 +158,7 @@ static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	}
 	vaccel_file_show_fdinfo(vfile, busy_ns, p);
 	drm_show_memory_stats(p, file);
+	vaccel_gem_show_region_stats(p, file);
 }
 
 static const struct drm_ioctl_desc vaccel_drm_ioctls[] = {

@@ -536,6 +536,56 @@ u32 vaccel_bo_placement(const struct vaccel_bo *bo)
 }
 
 /**
+ * vaccel_gem_show_region_stats() - fdinfo's memory keys per region
+ * @p: the printer
+ * @file: the file whose BOs are counted
+ *
+ * ``drm-total-<region>``, ``drm-shared-<region>`` and
+ * ``drm-resident-<region>`` for system memory (``system``) and each device
+ * segment that holds a BO of the file (``vram<index>``), where each BO
+ * counts once, in the region it is in or moving to.  The core's
+ * ``memory`` keys count every region together.
+ *
+ * Context: Process context; takes the file's table spinlock.
+ */
+void vaccel_gem_show_region_stats(struct drm_printer *p, struct drm_file *file)
+{
+	struct drm_memory_stats stats[1 + VACCEL_MAX_DEVICES] = {};
+	struct drm_gem_object *obj;
+	char name[16];
+	u32 used = 1;
+	int id, r;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		u32 region = READ_ONCE(to_vaccel_bo(obj)->region);
+		struct drm_memory_stats *st;
+
+		if (region > VACCEL_MAX_DEVICES)
+			region = DRM_VACCEL_REGION_SYSTEM;
+		st = &stats[region];
+		used |= BIT(region);
+		if (drm_gem_object_is_shared_for_memory_stats(obj))
+			st->shared += obj->size;
+		else
+			st->private += obj->size;
+		if (vaccel_gem_status(obj) & DRM_GEM_OBJECT_RESIDENT)
+			st->resident += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+
+	for (r = 0; r <= VACCEL_MAX_DEVICES; r++) {
+		if (!(used & BIT(r)))
+			continue;
+		if (r == DRM_VACCEL_REGION_SYSTEM)
+			strscpy(name, "system");
+		else
+			snprintf(name, sizeof(name), "vram%u", r - DRM_VACCEL_REGION_DEVICE(0));
+		drm_print_memory_stats(p, &stats[r], DRM_GEM_OBJECT_RESIDENT, name);
+	}
+}
+
+/**
  * vaccel_ioctl_bo_create() - handler of %DRM_IOCTL_VACCEL_BO_CREATE
  * @drm: the device
  * @data: &struct drm_vaccel_bo_create

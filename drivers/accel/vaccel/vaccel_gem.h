@@ -14,6 +14,7 @@ struct dma_buf_attachment;
 struct dma_fence;
 struct drm_device;
 struct drm_file;
+struct drm_printer;
 struct sg_table;
 struct vaccel_devmem_range;
 struct vaccel_pt_frames;
@@ -96,6 +97,7 @@ void vaccel_bo_frames(struct vaccel_bo *bo, u64 offset,
 		      struct vaccel_pt_frames *f);
 u32 vaccel_bo_placement(const struct vaccel_bo *bo);
 
+void vaccel_gem_show_region_stats(struct drm_printer *p, struct drm_file *file);
 int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);
 int vaccel_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
