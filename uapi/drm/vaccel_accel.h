@@ -67,7 +67,7 @@ enum drm_vaccel_ioctl_id {
 	DRM_VACCEL_CONTEXT_STATE = 7,
 	/** @DRM_VACCEL_SUBMIT: submit a DMA buffer, see &struct drm_vaccel_submit */
 	DRM_VACCEL_SUBMIT = 8,
-	/** @DRM_VACCEL_BO_MIGRATE: move a BO to a memory region, see &struct drm_vaccel_bo_migrate */
+	/** @DRM_VACCEL_BO_MIGRATE: move a BO, see &struct drm_vaccel_bo_migrate */
 	DRM_VACCEL_BO_MIGRATE = 9,
 };
 
@@ -263,15 +263,6 @@ struct drm_vaccel_device_info {
 	 * byte, DRM_VACCEL_DEVICE_MEM_BASE(@device_index) (uapi 1.7)
 	 */
 	__u64 device_mem_base;
-	/**
-	 * @remote_cost_ns: engine time charged for each 4 KiB an engine
-	 * reads or writes in system memory, and twice that in a peer
-	 * device's memory; module parameter ``remote_cost_ns``, zero when the
-	 * cost model is off (uapi 1.7)
-	 */
-	__u32 remote_cost_ns;
-	/** @pad1: zero */
-	__u32 pad1;
 };
 
 /**

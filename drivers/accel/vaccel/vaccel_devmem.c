@@ -19,7 +19,7 @@
  * the allocator of xe's and amdgpu's VRAM managers), in 4 KiB pages: a BO
  * gets a list of power-of-two blocks, not one contiguous range, so that a
  * fragmented segment still serves large BOs.  The memory behind the
- * addresses is host memory, allocated page by page when a range is
+ * addresses is host memory, allocated, in runs of up to 2 MiB, when a range is
  * allocated and freed with it: a device of 64 GiB costs nothing until it is
  * used, and a range is charged to the memory cgroup of whoever placed it.
  *
@@ -39,6 +39,9 @@
 
 #include "vaccel_devmem.h"
 #include "vaccel_drv.h"
+
+/* The largest run of host pages allocated at once behind a range: 2 MiB. */
+#define VACCEL_DEVMEM_MAX_ORDER	9
 
 /* The segments of every device, by index: the fabric. */
 static struct vaccel_devmem *vaccel_fabric[VACCEL_MAX_DEVICES];
@@ -270,19 +273,31 @@ int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
 		u64 off = gpu_buddy_block_offset(block);
 		u64 end = off + gpu_buddy_block_size(&mem->mm, block);
 
-		for (; off < end && n < npages; off += PAGE_SIZE) {
+		while (off < end && n < npages) {
+			unsigned int order = min_t(unsigned int, VACCEL_DEVMEM_MAX_ORDER,
+						   ilog2((end - off) >> PAGE_SHIFT));
 			struct page *p = NULL;
+			unsigned long k;
 
-			if (!fatal_signal_pending(current))
-				p = alloc_page(gfp);
+			/* Large runs at once where the host has them, else smaller. */
+			while (!fatal_signal_pending(current)) {
+				p = alloc_pages(gfp | (order ? __GFP_NORETRY : 0), order);
+				if (p || !order)
+					break;
+				order--;
+			}
 			if (!p) {
 				ret = fatal_signal_pending(current) ? -EINTR : -ENOMEM;
 				goto err_unwind;
 			}
-			WRITE_ONCE(mem->pages[off >> PAGE_SHIFT], p);
-			r->addrs[n++] = mem->base + off;
-			if (!(n % 512))
-				cond_resched();
+			/* Each page is freed on its own. */
+			if (order)
+				split_page(p, order);
+			for (k = 0; k < (1ul << order); k++, off += PAGE_SIZE) {
+				WRITE_ONCE(mem->pages[off >> PAGE_SHIFT], p + k);
+				r->addrs[n++] = mem->base + off;
+			}
+			cond_resched();
 		}
 	}
 	drm_dev_get(&mem->vdev->drm);

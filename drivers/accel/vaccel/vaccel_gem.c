@@ -70,8 +70,9 @@
 #include "vaccel_mmu.h"
 #include "vaccel_vm.h"
 
-#define VACCEL_BO_CREATE_FLAGS \
-	(DRM_VACCEL_BO_NO_MMAP | DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED)
+#define VACCEL_BO_PLACEMENT_FLAGS \
+	(DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED)
+#define VACCEL_BO_CREATE_FLAGS	(DRM_VACCEL_BO_NO_MMAP | VACCEL_BO_PLACEMENT_FLAGS)
 
 static void vaccel_gem_free(struct drm_gem_object *obj)
 {
@@ -604,8 +605,7 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 
 	if (VACCEL_IOCTL_DBG(vdev, !args->size) ||
 	    VACCEL_IOCTL_DBG(vdev, args->flags & ~VACCEL_BO_CREATE_FLAGS) ||
-	    VACCEL_IOCTL_DBG(vdev, (args->flags & DRM_VACCEL_BO_DEVICE) &&
-				   (args->flags & DRM_VACCEL_BO_DEVICE_PREFERRED)))
+	    VACCEL_IOCTL_DBG(vdev, !(~args->flags & VACCEL_BO_PLACEMENT_FLAGS)))
 		return -EINVAL;
 	if (VACCEL_IOCTL_DBG(vdev, args->size > VACCEL_MAX_BO_SIZE))
 		return -E2BIG;
@@ -621,7 +621,7 @@ int vaccel_ioctl_bo_create(struct drm_device *drm, void *data,
 		return PTR_ERR(shmem);
 	vaccel_bo_account(&shmem->base);
 	to_vaccel_bo(&shmem->base)->flags = args->flags;
-	if (args->flags & (DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED)) {
+	if (args->flags & VACCEL_BO_PLACEMENT_FLAGS) {
 		ret = vaccel_bo_place_new(to_vaccel_bo(&shmem->base), file);
 		if (ret) {
 			drm_gem_object_put(&shmem->base);

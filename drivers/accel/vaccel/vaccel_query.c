@@ -90,7 +90,6 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 		info->device_mem_free = vaccel_devmem_free_bytes(vdev->devmem);
 		info->device_mem_base = vdev->devmem->base;
 	}
-	info->remote_cost_ns = topo->remote_cost_ns;
 }
 
 /**

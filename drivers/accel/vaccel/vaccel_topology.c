@@ -42,10 +42,6 @@
  * device_mem_mb     0 to       256      MiB of each device's memory
  *                   65536               segment; 0 for none (see "Device
  *                                       memory")
- * remote_cost_ns    0 to       0        engine time charged per 4 KiB
- *                   100000              accessed in system memory, twice
- *                                       that in a peer's segment; 0 turns
- *                                       the cost model off
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -123,10 +119,6 @@ static unsigned int device_mem_mb = VACCEL_DEVICE_MEM_MB_DEFAULT;
 module_param(device_mem_mb, uint, 0444);
 MODULE_PARM_DESC(device_mem_mb, "MiB of each device's memory segment [0..65536] (default 256)");
 
-static unsigned int remote_cost_ns;
-module_param(remote_cost_ns, uint, 0444);
-MODULE_PARM_DESC(remote_cost_ns, "Engine time per 4 KiB accessed in system memory, twice in a peer's, ns [0..100000] (default 0, off)");
-
 static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
 static unsigned int preempt_granularity_count;
 module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
@@ -151,7 +143,6 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->time_limit_ms = time_limit_ms;
 	params->dispatch_slice = dispatch_slice;
 	params->device_mem_mb = device_mem_mb;
-	params->remote_cost_ns = remote_cost_ns;
 	memcpy(params->granularity, preempt_granularity,
 	       sizeof(params->granularity));
 	params->granularity_count = preempt_granularity_count;
@@ -284,10 +275,6 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		*why = "device_mem_mb must be 0 to 65536";
 		goto err;
 	}
-	if (params->remote_cost_ns > VACCEL_REMOTE_COST_NS_MAX) {
-		*why = "remote_cost_ns must be 0 to 100000";
-		goto err;
-	}
 	if (vaccel_topology_set_granularity(topo, params, why))
 		goto err;
 
@@ -300,7 +287,6 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 	topo->va_end = BIT_ULL(params->va_bits);
 	topo->single_use = params->single_use;
 	topo->device_mem_size = (u64)params->device_mem_mb * SZ_1M;
-	topo->remote_cost_ns = params->remote_cost_ns;
 	return 0;
 
 err:

@@ -47,7 +47,6 @@
 /* Device memory, see DOC: Device memory. */
 #define VACCEL_DEVICE_MEM_MB_DEFAULT	256
 #define VACCEL_DEVICE_MEM_MB_MAX	65536
-#define VACCEL_REMOTE_COST_NS_MAX	100000
 
 /**
  * struct vaccel_topology_params - the topology as the administrator asked for it
@@ -65,7 +64,6 @@
  * @granularity_count: values in @granularity; 0 for the default, the
  *	finest each engine supports
  * @device_mem_mb: MiB of each device's memory segment
- * @remote_cost_ns: engine time per 4 KiB accessed in system memory
  */
 struct vaccel_topology_params {
 	unsigned int devices;
@@ -80,7 +78,6 @@ struct vaccel_topology_params {
 	unsigned int granularity[VACCEL_MAX_ENGINES];
 	unsigned int granularity_count;
 	unsigned int device_mem_mb;
-	unsigned int remote_cost_ns;
 };
 
 /**
@@ -112,8 +109,6 @@ struct vaccel_engine_desc {
  * @time_limit_ns: engine time a buffer may use in all
  * @dispatch_slice: instructions a workgroup runs between two checks
  * @device_mem_size: bytes of the device's memory segment
- * @remote_cost_ns: engine time charged per 4 KiB accessed in system
- *	memory, twice that in a peer's segment; 0 for none
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -130,7 +125,6 @@ struct vaccel_topology {
 	u64 time_limit_ns;
 	u32 dispatch_slice;
 	u64 device_mem_size;
-	u32 remote_cost_ns;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 
