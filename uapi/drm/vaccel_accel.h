@@ -425,9 +425,10 @@ struct drm_vaccel_query {
  * wait for it.  &drm_vaccel_bo_info.region tells where a BO is.
  *
  * The CPU maps a BO wherever it is, as through a BAR for device memory; a
- * CPU access during a move waits for the move.  A BO in one device's
- * segment, shared as a dma-buf, maps into a VM of another device as peer
- * memory: that device's engines reach it where it is.
+ * CPU access during a move waits for the move.  A dma-buf attachment of
+ * another device or driver reads a BO's system pages: it is refused with
+ * ``-EOPNOTSUPP`` for a BO in device memory, and a BO it holds cannot move
+ * (``-EBUSY``).
  */
 
 /** define DRM_VACCEL_REGION_SYSTEM - region id of system memory */
