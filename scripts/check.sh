@@ -59,7 +59,7 @@ no_warnings() {
 
 # Collects the ok/not ok lines a sub-runner printed.
 collect() {
-	grep -E '^(ok|not ok) ' "$1" >>"$results" || true
+	grep -a -E '^(ok|not ok) ' "$1" >>"$results" || true
 }
 
 cd "$root" || exit 1

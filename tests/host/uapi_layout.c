@@ -59,6 +59,9 @@ static const struct field device_info[] = {
 	FIELD(drm_vaccel_device_info, max_pt_bytes),
 	FIELD(drm_vaccel_device_info, max_mappings),
 	FIELD(drm_vaccel_device_info, max_jobs_per_file),
+	FIELD(drm_vaccel_device_info, device_mem_size),
+	FIELD(drm_vaccel_device_info, device_mem_free),
+	FIELD(drm_vaccel_device_info, device_mem_base),
 	{ NULL, 0, 0 }
 };
 
@@ -123,6 +126,18 @@ static const struct field bo_info[] = {
 	FIELD(drm_vaccel_bo_info, size),
 	FIELD(drm_vaccel_bo_info, mappings),
 	FIELD(drm_vaccel_bo_info, pad),
+	FIELD(drm_vaccel_bo_info, region),
+	FIELD(drm_vaccel_bo_info, evictions),
+	{ NULL, 0, 0 }
+};
+
+static const struct field bo_migrate[] = {
+	FIELD(drm_vaccel_bo_migrate, handle),
+	FIELD(drm_vaccel_bo_migrate, region),
+	FIELD(drm_vaccel_bo_migrate, flags),
+	FIELD(drm_vaccel_bo_migrate, pad),
+	FIELD(drm_vaccel_bo_migrate, waits),
+	FIELD(drm_vaccel_bo_migrate, signals),
 	{ NULL, 0, 0 }
 };
 
@@ -411,6 +426,7 @@ int main(void)
 	bad |= CHECK(drm_vaccel_bo_create, bo_create);
 	bad |= CHECK(drm_vaccel_bo_mmap_offset, bo_mmap_offset);
 	bad |= CHECK(drm_vaccel_bo_info, bo_info);
+	bad |= CHECK(drm_vaccel_bo_migrate, bo_migrate);
 	bad |= CHECK(drm_vaccel_vm_bind_op, vm_bind_op);
 	bad |= CHECK(drm_vaccel_vm_bind, vm_bind);
 	bad |= CHECK(drm_vaccel_context_create, context_create);

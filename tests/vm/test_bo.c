@@ -96,7 +96,8 @@ VTEST(create_rounding)
 /* Zero size, unknown flags and sizes past the limit fail and create nothing. */
 VTEST(create_errors)
 {
-	static const __u32 bad_flags[] = { 1u << 1, 1u << 2, 1u << 30,
+	static const __u32 bad_flags[] = { 1u << 3, 1u << 4, 1u << 30,
+					   DRM_VACCEL_BO_DEVICE | DRM_VACCEL_BO_DEVICE_PREFERRED,
 					   DRM_VACCEL_BO_IMPORTED, 0xffffffff };
 	int fd = vt_open_first();
 	struct drm_vaccel_device_info info = dev_info(fd);

@@ -920,6 +920,9 @@ VTEST(pending_dump_drops_others)
 	VT_ASSERT_EQ(c->handle, first);
 
 	clear_dir(d.dir);
+	/* devcoredump frees the dump, and calls back, after the write returns. */
+	for (i = 0; counter(&f, "pending") && i < DUMP_WAIT_MS / 5; i++)
+		vt_sleep_ms(5);
 	VT_ASSERT_EQ(counter(&f, "pending"), 0);
 	last = fault_once(&f);
 	d2 = wait_dump(f.device);

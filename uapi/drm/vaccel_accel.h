@@ -260,7 +260,9 @@ struct drm_vaccel_device_info {
 	__u64 device_mem_free;
 	/**
 	 * @device_mem_base: device physical address of the segment's first
-	 * byte, DRM_VACCEL_DEVICE_MEM_BASE(@device_index) (uapi 1.7)
+	 * byte: DRM_VACCEL_DEVICE_MEM_BASE(@device_index), or one past the
+	 * eighth for a device bound again while the device it replaces is
+	 * still held (uapi 1.7)
 	 */
 	__u64 device_mem_base;
 };
@@ -680,7 +682,9 @@ struct drm_vaccel_vm_bind {
  * An entry is %DRM_VACCEL_PTE_VALID with the page frame of what it points to
  * in %DRM_VACCEL_PTE_ADDR_MASK; a level-0 entry adds the permission bits.
  * A valid page is always readable.  An entry without %DRM_VACCEL_PTE_VALID
- * faults.
+ * faults.  With %DRM_VACCEL_PTE_DEVICE (uapi 1.7) the frame is a device
+ * physical address, in the segment of a device (see "Memory regions"),
+ * rather than a page of system memory.
  */
 
 /** define DRM_VACCEL_PTE_VALID - page-table entry bit, the entry is valid */
@@ -689,12 +693,7 @@ struct drm_vaccel_vm_bind {
 #define DRM_VACCEL_PTE_WRITE		(1ull << 1)
 /** define DRM_VACCEL_PTE_EXEC - page-table entry bit, code may be fetched */
 #define DRM_VACCEL_PTE_EXEC		(1ull << 2)
-/**
- * define DRM_VACCEL_PTE_DEVICE - page-table entry bit, device memory
- *
- * The frame is a device physical address, in the segment of a device (see
- * "Memory regions"), rather than a page of system memory (uapi 1.7).
- */
+/** define DRM_VACCEL_PTE_DEVICE - page-table entry bit, the frame is in device memory */
 #define DRM_VACCEL_PTE_DEVICE		(1ull << 3)
 /** define DRM_VACCEL_PTE_ADDR_MASK - page-table entry bits of the page frame */
 #define DRM_VACCEL_PTE_ADDR_MASK	0x000ffffffffff000ull

@@ -11,6 +11,8 @@
  * addresses are device physical addresses: device i's segment begins at
  * DRM_VACCEL_DEVICE_MEM_BASE(i), 1 TiB apart, so that no two segments
  * overlap and a page-table entry names the segment and the page at once.
+ * (A device bound again while its predecessor is still held gets a spare
+ * base past the eighth, which the query reports.)
  * All segments together make the fabric that peers reach each other
  * through: an engine of one device translates an entry of another
  * device's segment as any other, with vaccel_devmem_page().
@@ -43,18 +45,24 @@
 /* The largest run of host pages allocated at once behind a range: 2 MiB. */
 #define VACCEL_DEVMEM_MAX_ORDER	9
 
-/* The segments of every device, by index: the fabric. */
-static struct vaccel_devmem *vaccel_fabric[VACCEL_MAX_DEVICES];
+/*
+ * The segments of every device alive, by slot: the fabric.  Device i takes
+ * slot i; a device bound again while its predecessor of the same index is
+ * still held (by open files, or a peer's mapping) takes a spare slot, so
+ * the two never share addresses.
+ */
+#define VACCEL_FABRIC_SLOTS	(2 * VACCEL_MAX_DEVICES)
+static struct vaccel_devmem *vaccel_fabric[VACCEL_FABRIC_SLOTS];
 /* Protects the writers of vaccel_fabric, and lookups that take a reference. */
 static DEFINE_MUTEX(vaccel_fabric_lock);
 
 static void vaccel_devmem_release(struct drm_device *drm, void *data)
 {
 	struct vaccel_devmem *mem = data;
-	u32 index = mem->region - DRM_VACCEL_REGION_DEVICE(0);
+	u64 slot = (mem->base >> VACCEL_DEVMEM_SPAN_SHIFT) - 1;
 
 	mutex_lock(&vaccel_fabric_lock);
-	WRITE_ONCE(vaccel_fabric[index], NULL);
+	WRITE_ONCE(vaccel_fabric[slot], NULL);
 	mutex_unlock(&vaccel_fabric_lock);
 	/* Every range held a reference on the device: none is left. */
 	gpu_buddy_fini(&mem->mm);
@@ -69,13 +77,13 @@ static void vaccel_devmem_release(struct drm_device *drm, void *data)
  * A device of ``device_mem_mb=0`` has no segment: @vdev->devmem stays NULL.
  *
  * Context: Process context.
- * Return: 0, -EBUSY if a device of the same index still has a segment, or
- * -ENOMEM.
+ * Return: 0, -EBUSY if no slot of the fabric is free, or -ENOMEM.
  */
 int vaccel_devmem_init(struct vaccel_device *vdev)
 {
 	u64 size = vdev->topo.device_mem_size;
 	struct vaccel_devmem *mem;
+	unsigned int slot;
 	int ret;
 
 	vdev->devmem = NULL;
@@ -88,7 +96,6 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 		return -ENOMEM;
 	mem->vdev = vdev;
 	mem->region = DRM_VACCEL_REGION_DEVICE(vdev->index);
-	mem->base = DRM_VACCEL_DEVICE_MEM_BASE(vdev->index);
 	mem->size = size;
 	mutex_init(&mem->lock);
 	INIT_LIST_HEAD(&mem->lru);
@@ -106,14 +113,20 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	}
 
 	mutex_lock(&vaccel_fabric_lock);
-	if (vaccel_fabric[vdev->index]) {
+	slot = vdev->index;
+	if (vaccel_fabric[slot])
+		for (slot = VACCEL_MAX_DEVICES; slot < VACCEL_FABRIC_SLOTS; slot++)
+			if (!vaccel_fabric[slot])
+				break;
+	if (slot == VACCEL_FABRIC_SLOTS) {
 		mutex_unlock(&vaccel_fabric_lock);
 		gpu_buddy_fini(&mem->mm);
 		kvfree(mem->pages);
 		mutex_destroy(&mem->lock);
 		return -EBUSY;
 	}
-	WRITE_ONCE(vaccel_fabric[vdev->index], mem);
+	mem->base = DRM_VACCEL_DEVICE_MEM_BASE(slot);
+	WRITE_ONCE(vaccel_fabric[slot], mem);
 	mutex_unlock(&vaccel_fabric_lock);
 
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_devmem_release, mem);
@@ -134,15 +147,20 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 struct vaccel_devmem *vaccel_devmem_get(u32 region)
 {
 	struct vaccel_devmem *mem = NULL;
-	u32 index = region - DRM_VACCEL_REGION_DEVICE(0);
+	unsigned int slot;
 
-	if (region < DRM_VACCEL_REGION_DEVICE(0) || index >= VACCEL_MAX_DEVICES)
+	if (region < DRM_VACCEL_REGION_DEVICE(0) ||
+	    region > DRM_VACCEL_REGION_DEVICE(VACCEL_MAX_DEVICES - 1))
 		return NULL;
 	mutex_lock(&vaccel_fabric_lock);
-	if (vaccel_fabric[index] && !drm_dev_is_unplugged(&vaccel_fabric[index]->vdev->drm)) {
-		mem = vaccel_fabric[index];
-		drm_dev_get(&mem->vdev->drm);
+	for (slot = 0; slot < VACCEL_FABRIC_SLOTS && !mem; slot++) {
+		struct vaccel_devmem *m = vaccel_fabric[slot];
+
+		if (m && m->region == region && !drm_dev_is_unplugged(&m->vdev->drm))
+			mem = m;
 	}
+	if (mem)
+		drm_dev_get(&mem->vdev->drm);
 	mutex_unlock(&vaccel_fabric_lock);
 	return mem;
 }
@@ -339,7 +357,7 @@ struct page *vaccel_devmem_page(u64 addr)
 	struct vaccel_devmem *mem;
 	u64 off;
 
-	if (index >= VACCEL_MAX_DEVICES)
+	if (index >= VACCEL_FABRIC_SLOTS)
 		return NULL;
 	mem = READ_ONCE(vaccel_fabric[index]);
 	if (!mem)
@@ -352,12 +370,19 @@ struct page *vaccel_devmem_page(u64 addr)
 
 /**
  * vaccel_devmem_region_of() - the region a device physical address is in
- * @addr: the address
+ * @addr: the address, of a range allocated
  *
  * Context: Any context.
- * Return: DRM_VACCEL_REGION_DEVICE() of the segment's device.
+ * Return: DRM_VACCEL_REGION_DEVICE() of the segment's device, or
+ * %DRM_VACCEL_REGION_SYSTEM if no segment is there.
  */
 u32 vaccel_devmem_region_of(u64 addr)
 {
-	return DRM_VACCEL_REGION_DEVICE((addr >> VACCEL_DEVMEM_SPAN_SHIFT) - 1);
+	u64 index = (addr >> VACCEL_DEVMEM_SPAN_SHIFT) - 1;
+	struct vaccel_devmem *mem;
+
+	if (index >= VACCEL_FABRIC_SLOTS)
+		return DRM_VACCEL_REGION_SYSTEM;
+	mem = READ_ONCE(vaccel_fabric[index]);
+	return mem ? mem->region : DRM_VACCEL_REGION_SYSTEM;
 }

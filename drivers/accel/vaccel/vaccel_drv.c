@@ -157,7 +157,6 @@ static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			vaccel_engine_file_busy_ns(engine, vfile);
 	}
 	vaccel_file_show_fdinfo(vfile, busy_ns, p);
-	drm_show_memory_stats(p, file);
 	vaccel_gem_show_region_stats(p, file);
 }
 

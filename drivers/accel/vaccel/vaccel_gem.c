@@ -544,8 +544,9 @@ u32 vaccel_bo_placement(const struct vaccel_bo *bo)
  * ``drm-total-<region>``, ``drm-shared-<region>`` and
  * ``drm-resident-<region>`` for system memory (``system``) and each device
  * segment that holds a BO of the file (``vram<index>``), where each BO
- * counts once, in the region it is in or moving to.  The core's
- * ``memory`` keys count every region together.
+ * counts once, in the region it is in or moving to: the regions are
+ * disjoint, as drm-usage-stats asks, so tools that add them up count
+ * each byte once.
  *
  * Context: Process context; takes the file's table spinlock.
  */
@@ -554,7 +555,7 @@ void vaccel_gem_show_region_stats(struct drm_printer *p, struct drm_file *file)
 	struct drm_memory_stats stats[1 + VACCEL_MAX_DEVICES] = {};
 	struct drm_gem_object *obj;
 	char name[16];
-	u32 used = 1;
+	u32 used = BIT(DRM_VACCEL_REGION_SYSTEM);
 	int id, r;
 
 	spin_lock(&file->table_lock);
