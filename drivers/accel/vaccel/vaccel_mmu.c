@@ -389,70 +389,69 @@ void vaccel_pt_map(struct vaccel_pt *pt, u64 va, u64 size,
 }
 
 /*
- * Clears the level-0 entries of [va, end) below @table, a table of @level
- * whose first entry maps @base.  Missing tables are skipped whole.
+ * Calls @fn on each valid level-0 entry of [va, end) below @table, a table
+ * of @level whose first entry maps @base, with the entry's table, index
+ * and VA.  Missing tables are skipped whole.  The one walk of a range: the
+ * unmap, the move and the dumps go through it.
  */
-static void vaccel_pt_clear(u64 *table, unsigned int level, u64 base, u64 va,
-			    u64 end)
+static void vaccel_pt_range_leaves(u64 *table, unsigned int level, u64 base,
+				   u64 va, u64 end,
+				   void (*fn)(u64 *table, unsigned int i, u64 va,
+					      void *data),
+				   void *data)
 {
 	u64 span = vaccel_pt_entry_span(level);
 	unsigned int i;
 
 	for (i = vaccel_pt_index(va, level); i < VACCEL_PT_ENTRIES; i++) {
 		u64 lo = base + i * span;
-		u64 e = table[i];
+		u64 e = READ_ONCE(table[i]);
 
 		if (lo >= end)
 			break;
 		if (!(e & DRM_VACCEL_PTE_VALID))
 			continue;
-		if (level == 0) {
-			WRITE_ONCE(table[i], 0);
-			vaccel_pt_used_add(table, -1);
-		} else {
-			vaccel_pt_clear(vaccel_pt_table_of(e), level - 1, lo,
-					max(va, lo), min(end, lo + span));
-		}
+		if (level == 0)
+			fn(table, i, lo, data);
+		else
+			vaccel_pt_range_leaves(vaccel_pt_table_of(e), level - 1, lo,
+					       max(va, lo), min(end, lo + span),
+					       fn, data);
 	}
 }
 
-/*
- * Points the level-0 entries of [va, end) below @table (of @level, first
- * entry mapping @base) that hold a frame of @from at the same frame of
- * @to, frame 0 at @start.
+static void vaccel_pt_clear_leaf(u64 *table, unsigned int i, u64 va, void *data)
+{
+	WRITE_ONCE(table[i], 0);
+	vaccel_pt_used_add(table, -1);
+}
+
+/**
+ * struct vaccel_pt_repoint - a move's rewrite of a range
+ * @start: VA of frame 0 of @from and @to
+ * @from: the frames the entries hold now
+ * @to: the frames they get
+ * @count: entries rewritten
  */
-static unsigned long vaccel_pt_repoint(u64 *table, unsigned int level, u64 base,
-				       u64 va, u64 end, u64 start,
-				       const struct vaccel_pt_frames *from,
-				       const struct vaccel_pt_frames *to)
+struct vaccel_pt_repoint {
+	u64 start;
+	const struct vaccel_pt_frames *from;
+	const struct vaccel_pt_frames *to;
+	unsigned long count;
+};
+
+/* Points an entry that holds its frame of @from at its frame of @to. */
+static void vaccel_pt_repoint_leaf(u64 *table, unsigned int i, u64 va, void *data)
 {
 	const u64 frame_bits = DRM_VACCEL_PTE_ADDR_MASK | DRM_VACCEL_PTE_DEVICE;
-	u64 span = vaccel_pt_entry_span(level);
-	unsigned long n = 0;
-	unsigned int i;
+	struct vaccel_pt_repoint *r = data;
+	unsigned long k = (va - r->start) >> PAGE_SHIFT;
+	u64 e = table[i];
 
-	for (i = vaccel_pt_index(va, level); i < VACCEL_PT_ENTRIES; i++) {
-		u64 lo = base + i * span;
-		u64 e = table[i];
-
-		if (lo >= end)
-			break;
-		if (!(e & DRM_VACCEL_PTE_VALID))
-			continue;
-		if (level == 0) {
-			unsigned long k = (lo - start) >> PAGE_SHIFT;
-
-			if ((e & frame_bits) != vaccel_pt_frame(from, k))
-				continue;
-			WRITE_ONCE(table[i], (e & ~frame_bits) | vaccel_pt_frame(to, k));
-			n++;
-		} else {
-			n += vaccel_pt_repoint(vaccel_pt_table_of(e), level - 1, lo,
-					       max(va, lo), min(end, lo + span),
-					       start, from, to);
-		}
-	}
-	return n;
+	if ((e & frame_bits) != vaccel_pt_frame(r->from, k))
+		return;
+	WRITE_ONCE(table[i], (e & ~frame_bits) | vaccel_pt_frame(r->to, k));
+	r->count++;
 }
 
 /**
@@ -477,11 +476,13 @@ unsigned long vaccel_pt_remap(struct vaccel_pt *pt, u64 va, u64 size,
 			      const struct vaccel_pt_frames *from,
 			      const struct vaccel_pt_frames *to)
 {
+	struct vaccel_pt_repoint r = { .start = va, .from = from, .to = to };
+
 	lockdep_assert_held(pt->lock);
-	if (!pt->root)
-		return 0;
-	return vaccel_pt_repoint(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size,
-				 va, from, to);
+	if (pt->root)
+		vaccel_pt_range_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, va,
+				       va + size, vaccel_pt_repoint_leaf, &r);
+	return r.count;
 }
 
 /**
@@ -499,7 +500,8 @@ unsigned long vaccel_pt_remap(struct vaccel_pt *pt, u64 va, u64 size,
 void vaccel_pt_unmap(struct vaccel_pt *pt, u64 va, u64 size)
 {
 	lockdep_assert_held(pt->lock);
-	vaccel_pt_clear(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size);
+	vaccel_pt_range_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, va, va + size,
+			       vaccel_pt_clear_leaf, NULL);
 }
 
 /**
@@ -729,24 +731,21 @@ u64 vaccel_pt_entry_identity(u64 entry)
 	return (entry & ~DRM_VACCEL_PTE_ADDR_MASK) | (id & DRM_VACCEL_PTE_ADDR_MASK);
 }
 
-static void vaccel_pt_leaves(const u64 *table, unsigned int level, u64 base,
-			     void (*fn)(u64 va, u64 pte, void *data),
-			     void *data)
+/**
+ * struct vaccel_pt_visit - vaccel_pt_visit_leaves()' callback and its data
+ * @fn: the callback
+ * @data: its data
+ */
+struct vaccel_pt_visit {
+	void (*fn)(u64 va, u64 pte, void *data);
+	void *data;
+};
+
+static void vaccel_pt_visit_leaf(u64 *table, unsigned int i, u64 va, void *data)
 {
-	unsigned int i;
+	struct vaccel_pt_visit *v = data;
 
-	for (i = 0; i < VACCEL_PT_ENTRIES; i++) {
-		u64 e = READ_ONCE(table[i]);
-		u64 va = base + i * vaccel_pt_entry_span(level);
-
-		if (!(e & DRM_VACCEL_PTE_VALID))
-			continue;
-		if (level == 0)
-			fn(va, e, data);
-		else
-			vaccel_pt_leaves(vaccel_pt_table_of(e), level - 1, va,
-					 fn, data);
-	}
+	v->fn(va, READ_ONCE(table[i]), v->data);
 }
 
 /**
@@ -761,6 +760,9 @@ void vaccel_pt_visit_leaves(const struct vaccel_pt *pt,
 			    void (*fn)(u64 va, u64 pte, void *data),
 			    void *data)
 {
+	struct vaccel_pt_visit v = { .fn = fn, .data = data };
+
 	lockdep_assert_held(pt->lock);
-	vaccel_pt_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, fn, data);
+	vaccel_pt_range_leaves(pt->root, VACCEL_PT_LEVELS - 1, 0, 0, U64_MAX,
+			       vaccel_pt_visit_leaf, &v);
 }
