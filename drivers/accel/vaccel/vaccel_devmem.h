@@ -24,11 +24,12 @@ struct vaccel_device;
  * @region: its region id, DRM_VACCEL_REGION_DEVICE(index)
  * @base: device physical address of its first byte
  * @size: bytes
- * @lock: protects @mm, @lru and the entries of @pages being set or
- *	cleared; allocates under it, so never taken by an engine
+ * @lock: protects @mm and @lru; allocates under it, so never taken by an
+ *	engine
  * @mm: the buddy allocator of the segment's addresses
  * @pages: the host page behind each 4 KiB of the segment, NULL where
- *	nothing is allocated; read by the engines without a lock, as a
+ *	nothing is allocated.  An entry is written only by the holder of the
+ *	range it belongs to, and read by the engines without a lock, as a
  *	translation to an address is only ever made while it is allocated
  * @lru: BOs placed in the segment, least recently used first
  *	(&vaccel_bo.lru_link)
@@ -43,7 +44,7 @@ struct vaccel_devmem {
 	u32 region;
 	u64 base;
 	u64 size;
-	/* Protects @mm, @lru and the writers of @pages. */
+	/* Protects @mm and @lru. */
 	struct mutex lock;
 	struct gpu_buddy mm;
 	struct page **pages;

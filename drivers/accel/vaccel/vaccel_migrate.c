@@ -863,6 +863,9 @@ int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file)
 	int ret = 0;
 
 	WRITE_ONCE(vm->last_use, atomic64_inc_return(&vaccel_use_clock));
+	/* The common case, on every submission: nothing was evicted. */
+	if (list_empty_careful(&gpuvm->evict.list))
+		return 0;
 	for (;;) {
 		spin_lock(&gpuvm->evict.lock);
 		vm_bo = list_first_entry_or_null(&gpuvm->evict.list,
