@@ -1046,15 +1046,11 @@ VTEST(decoder_refuses_bad_dumps)
 
 /* --- lifetimes --- */
 
-/*
- * Unbinding the device with a dump pending removes the dump; the device
- * binds again and dumps again.
- */
-VTEST_NAMED(unbind_with_dump_pending)
+/* Leaves a fault's dump pending on the first device, its file closed. */
+static unsigned int leave_dump_pending(void)
 {
 	struct fx f = fx_open();
 	unsigned int device = f.device;
-	char path[DIR_LEN];
 	struct dump d;
 
 	clear_pending(device);
@@ -1062,6 +1058,20 @@ VTEST_NAMED(unbind_with_dump_pending)
 	d = wait_dump(device);
 	dump_free(&d);
 	fx_close(&f);
+	return device;
+}
+
+/*
+ * Unbinding the device with a dump pending removes the dump; the device
+ * binds again and dumps again.
+ */
+VTEST_NAMED(unbind_with_dump_pending)
+{
+	unsigned int device = leave_dump_pending();
+	char path[DIR_LEN];
+	struct dump d;
+	struct fx f;
+
 	VT_ASSERT_OK(vt_unbind(device));
 	VT_ASSERT_EQ(dump_dir(device, path, sizeof(path)), -ENOENT);
 	VT_ASSERT_OK(vt_bind(device));
@@ -1080,16 +1090,9 @@ VTEST_NAMED(unbind_with_dump_pending)
  */
 VTEST_NAMED(unload_with_dump_pending)
 {
-	struct fx f = fx_open();
-	unsigned int device = f.device;
+	unsigned int device = leave_dump_pending();
 	char path[DIR_LEN];
-	struct dump d;
 
-	clear_pending(device);
-	fault_once(&f);
-	d = wait_dump(device);
-	dump_free(&d);
-	fx_close(&f);
 	VT_ASSERT_OK(vt_module_unload_within(5000));
 	VT_ASSERT_EQ(dump_dir(device, path, sizeof(path)), -ENOENT);
 	VT_ASSERT_OK(vt_module_load(""));
