@@ -584,6 +584,120 @@ VTEST(dispatch_refused_on_copy_engine)
 	fx_close(&f);
 }
 
+/* --- preemption and hangs --- */
+
+#define SPIN_ITERS	100000
+
+/* x = x * 6364136223846793005 + gid, SPIN_ITERS times: out[gid] = x. */
+static const __u32 spin_kernel[] = {
+	CSRR(T0, CSR_GID_X),
+	LD(A2, A0, 8),		/* multiplier */
+	ADDI(A3, ZERO, 0),	/* x */
+	LD(A4, A0, 16),		/* iterations */
+	MUL(A3, A3, A2),	/* loop: */
+	ADD(A3, A3, T0),
+	XOR(A3, A3, A4),
+	ADDI(A4, A4, -1),
+	BNE(A4, ZERO, -4 * 4),
+	SLLI(T0, T0, 3),
+	LD(A1, A0, 0),
+	ADD(A1, A1, T0),
+	SD(A3, A1, 0),
+	RET,
+};
+
+static __u64 spin_expected(__u64 gid, __u64 iters)
+{
+	__u64 x = 0;
+
+	for (; iters; iters--)
+		x = (x * 6364136223846793005ull + gid) ^ iters;
+	return x;
+}
+
+/*
+ * The spin kernel and the barrier kernel, preempted again and again at
+ * instruction granularity: the results are those of an uninterrupted run.
+ */
+VTEST(preempted_at_instructions_bit_identical)
+{
+	struct fx f = fx_open();
+	__u32 grid[3] = { 64, 1, 1 }, wg[3] = { 16, 1, 1 }, o = vt_syncobj(f.d.fd);
+	__u32 mgrid[3] = { 256 * 16, 1, 1 }, mwg[3] = { 256, 1, 1 };
+	__u64 spin = KERNEL(&f, spin_kernel), mirror = KERNEL(&f, mirror_kernel);
+	struct drm_vaccel_context_state s0, s1;
+	struct vt_preempter p;
+	unsigned int i;
+
+	s0 = vt_ctx_state(f.d.fd, f.ctx);
+	vt_pkt_dispatch(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS, 0),
+		     grid, wg, 0, 64);
+	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
+	vt_preempter_stop(&p);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
+	s1 = vt_ctx_state(f.d.fd, f.ctx);
+	for (i = 0; i < 64; i++)
+		VT_ASSERT_EQ(VT_U64(&f.out, i * 8), spin_expected(i, SPIN_ITERS));
+	printf("# preempted_at_instructions_bit_identical: %llu preemptions\n",
+	       (unsigned long long)(s1.preemptions - s0.preemptions));
+	VT_ASSERT(s1.preemptions - s0.preemptions >= 1000);
+
+	/* Barriers and local memory survive preemption too. */
+	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
+	vt_preempter_stop(&p);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
+	check_mirror(&f, 16, 256);
+	VT_ASSERT(vt_ctx_state(f.d.fd, f.ctx).preemptions > s1.preemptions);
+	drmSyncobjDestroy(f.d.fd, o);
+	fx_close(&f);
+}
+
+/*
+ * A kernel that loops forever: -ETIMEDOUT after the hang timeout, its
+ * context banned for a hang; a context on the same engine completes.
+ * Load with timeout_ms=300.
+ */
+VTEST(infinite_loop_recovered)
+{
+	static const __u32 forever[] = { J(0) };
+	struct fx f = fx_open();
+	__u32 innocent = vt_ctx_create(f.d.fd, COMPUTE, 0);
+	__u32 oh = vt_syncobj(f.d.fd), oi = vt_syncobj(f.d.fd);
+	__u32 one[3] = { 1, 1, 1 };
+	__u32 mgrid[3] = { 256 * 2, 1, 1 }, mwg[3] = { 256, 1, 1 };
+	__u64 loop = KERNEL(&f, forever), mirror = KERNEL(&f, mirror_kernel);
+	struct drm_vaccel_context_state s;
+	__u64 va = vt_cmd_va(&f.c), before = vt_ctx_state(f.d.fd, f.ctx).jobs_submitted;
+
+	vt_pkt_nop(&f.c, 3);
+	vt_pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, oh);
+	args1(&f, 0, 0, 0);
+	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
+	vt_submit(f.d.fd, innocent, &f.c, 0, oi);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oh, 30000), 0);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oh), -ETIMEDOUT);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oi, 30000), 0);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oi), 1);
+	check_mirror(&f, 2, 256);
+	s = vt_ctx_state(f.d.fd, f.ctx);
+	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_HANG);
+	VT_ASSERT_EQ(s.guilty_resets, 1);
+	/* The ban names the buffer and its DISPATCH, after the NOP (uapi 1.6). */
+	VT_ASSERT_EQ(s.ban_job, before + 1);
+	VT_ASSERT(s.ban_buffer_va == va);
+	VT_ASSERT_EQ(s.ban_offset, 24);
+	vt_ctx_destroy(f.d.fd, innocent);
+	drmSyncobjDestroy(f.d.fd, oh);
+	drmSyncobjDestroy(f.d.fd, oi);
+	fx_close(&f);
+}
+
 /* --- workgroup ranges (uapi 1.7) --- */
 
 /*
@@ -773,10 +887,34 @@ VTEST(group_range_malformed)
 }
 
 /*
+ * The preemption granularity the plan loaded for engine @index
+ * (VT_GRANULARITY: one value for all engines, or one per engine); the
+ * compute engines' default, instruction, without it.
+ */
+static unsigned int granularity_of(unsigned int index)
+{
+	const char *s = getenv("VT_GRANULARITY");
+	unsigned int i, g;
+
+	if (!s || !*s)
+		return DRM_VACCEL_PREEMPT_INSTRUCTION;
+	g = strtoul(s, NULL, 10);
+	if (!strchr(s, ','))
+		return g;
+	for (i = 0; i < index && s; i++) {
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	return s ? strtoul(s, NULL, 10) : g;
+}
+
+/*
  * The spin kernel over a range of its grid, preempted again and again at
  * whatever granularity the load set: the workgroups of the range give the
  * results of an uninterrupted run, those outside it never run, and the
- * preempted packet resumes inside its range.
+ * preempted packet resumes inside its range (preempted at least once at
+ * the workgroup and instruction granularities).
  */
 VTEST(group_range_preempted_bit_identical)
 {
@@ -806,121 +944,10 @@ VTEST(group_range_preempted_bit_identical)
 	}
 	printf("# group_range_preempted_bit_identical: %llu preemptions\n",
 	       (unsigned long long)(s1.preemptions - s0.preemptions));
+	/* Between workgroups or finer, the preempter must have had its way. */
+	if (granularity_of(s0.engine_index) >= DRM_VACCEL_PREEMPT_WORKGROUP)
+		VT_ASSERT(s1.preemptions > s0.preemptions);
 	drmSyncobjDestroy(f.d.fd, o);
-	fx_close(&f);
-}
-
-/* --- preemption and hangs --- */
-
-#define SPIN_ITERS	100000
-
-/* x = x * 6364136223846793005 + gid, SPIN_ITERS times: out[gid] = x. */
-static const __u32 spin_kernel[] = {
-	CSRR(T0, CSR_GID_X),
-	LD(A2, A0, 8),		/* multiplier */
-	ADDI(A3, ZERO, 0),	/* x */
-	LD(A4, A0, 16),		/* iterations */
-	MUL(A3, A3, A2),	/* loop: */
-	ADD(A3, A3, T0),
-	XOR(A3, A3, A4),
-	ADDI(A4, A4, -1),
-	BNE(A4, ZERO, -4 * 4),
-	SLLI(T0, T0, 3),
-	LD(A1, A0, 0),
-	ADD(A1, A1, T0),
-	SD(A3, A1, 0),
-	RET,
-};
-
-static __u64 spin_expected(__u64 gid, __u64 iters)
-{
-	__u64 x = 0;
-
-	for (; iters; iters--)
-		x = (x * 6364136223846793005ull + gid) ^ iters;
-	return x;
-}
-
-/*
- * The spin kernel and the barrier kernel, preempted again and again at
- * instruction granularity: the results are those of an uninterrupted run.
- */
-VTEST(preempted_at_instructions_bit_identical)
-{
-	struct fx f = fx_open();
-	__u32 grid[3] = { 64, 1, 1 }, wg[3] = { 16, 1, 1 }, o = vt_syncobj(f.d.fd);
-	__u32 mgrid[3] = { 256 * 16, 1, 1 }, mwg[3] = { 256, 1, 1 };
-	__u64 spin = KERNEL(&f, spin_kernel), mirror = KERNEL(&f, mirror_kernel);
-	struct drm_vaccel_context_state s0, s1;
-	struct vt_preempter p;
-	unsigned int i;
-
-	s0 = vt_ctx_state(f.d.fd, f.ctx);
-	vt_pkt_dispatch(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS, 0),
-		     grid, wg, 0, 64);
-	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
-	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
-	vt_preempter_stop(&p);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
-	s1 = vt_ctx_state(f.d.fd, f.ctx);
-	for (i = 0; i < 64; i++)
-		VT_ASSERT_EQ(VT_U64(&f.out, i * 8), spin_expected(i, SPIN_ITERS));
-	printf("# preempted_at_instructions_bit_identical: %llu preemptions\n",
-	       (unsigned long long)(s1.preemptions - s0.preemptions));
-	VT_ASSERT(s1.preemptions - s0.preemptions >= 1000);
-
-	/* Barriers and local memory survive preemption too. */
-	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
-	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
-	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
-	vt_preempter_stop(&p);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
-	check_mirror(&f, 16, 256);
-	VT_ASSERT(vt_ctx_state(f.d.fd, f.ctx).preemptions > s1.preemptions);
-	drmSyncobjDestroy(f.d.fd, o);
-	fx_close(&f);
-}
-
-/*
- * A kernel that loops forever: -ETIMEDOUT after the hang timeout, its
- * context banned for a hang; a context on the same engine completes.
- * Load with timeout_ms=300.
- */
-VTEST(infinite_loop_recovered)
-{
-	static const __u32 forever[] = { J(0) };
-	struct fx f = fx_open();
-	__u32 innocent = vt_ctx_create(f.d.fd, COMPUTE, 0);
-	__u32 oh = vt_syncobj(f.d.fd), oi = vt_syncobj(f.d.fd);
-	__u32 one[3] = { 1, 1, 1 };
-	__u32 mgrid[3] = { 256 * 2, 1, 1 }, mwg[3] = { 256, 1, 1 };
-	__u64 loop = KERNEL(&f, forever), mirror = KERNEL(&f, mirror_kernel);
-	struct drm_vaccel_context_state s;
-	__u64 va = vt_cmd_va(&f.c), before = vt_ctx_state(f.d.fd, f.ctx).jobs_submitted;
-
-	vt_pkt_nop(&f.c, 3);
-	vt_pkt_dispatch(&f.c, loop, f.args.va, one, one, 0, 64);
-	vt_submit(f.d.fd, f.ctx, &f.c, 0, oh);
-	args1(&f, 0, 0, 0);
-	vt_pkt_dispatch(&f.c, mirror, f.args.va, mgrid, mwg, 1024, 64);
-	vt_submit(f.d.fd, innocent, &f.c, 0, oi);
-	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oh, 30000), 0);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oh), -ETIMEDOUT);
-	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, oi, 30000), 0);
-	VT_ASSERT_EQ(vt_fence_status(f.d.fd, oi), 1);
-	check_mirror(&f, 2, 256);
-	s = vt_ctx_state(f.d.fd, f.ctx);
-	VT_ASSERT_EQ(s.ban_reason, DRM_VACCEL_BAN_HANG);
-	VT_ASSERT_EQ(s.guilty_resets, 1);
-	/* The ban names the buffer and its DISPATCH, after the NOP (uapi 1.6). */
-	VT_ASSERT_EQ(s.ban_job, before + 1);
-	VT_ASSERT(s.ban_buffer_va == va);
-	VT_ASSERT_EQ(s.ban_offset, 24);
-	vt_ctx_destroy(f.d.fd, innocent);
-	drmSyncobjDestroy(f.d.fd, oh);
-	drmSyncobjDestroy(f.d.fd, oi);
 	fx_close(&f);
 }
 
