@@ -307,6 +307,18 @@ vt_load devices=2 va_bits=36
 run_memory
 vt_unload
 
+# The unified device of libvaccel over four devices; then the examples,
+# unchanged, on unified devices of 1, 2 and 4 members (VACCEL_UNIFIED).
+vt_load devices=4
+vt_run test_unified
+for members in 0 0,1 0,1,2,3; do
+	for e in vadd saxpy matmul reduce; do
+		vt_check "unified.example_$e($members)" \
+			env VACCEL_UNIFIED=$members example-$e
+	done
+done
+vt_unload
+
 # Non-default topologies, including the smallest and the largest.
 vt_load devices=3 compute_engines=4 copy_engines=0 va_bits=39
 run_all
