@@ -907,7 +907,10 @@ VACCEL_EXPORT int vaccel_bo_remap(struct vaccel_bo *bo, uint64_t offset,
 		vaccel_part_release(&old[i], u->n);
 	}
 
-	/* The CPU view follows: the old pages stay until it does. */
+	/*
+	 * The CPU view follows: the old pages stay until it does.  The lock
+	 * also keeps vaccel_uq_owner() from reading the parts as they change.
+	 */
 	pthread_mutex_lock(&u->lock);
 	for (i = 0; bo->map && i < k; i++)
 		if (fresh[i] && vaccel_part_mmap(u, &np[i], bo->map)) {
@@ -915,10 +918,9 @@ VACCEL_EXPORT int vaccel_bo_remap(struct vaccel_bo *bo, uint64_t offset,
 			munmap(bo->map, bo->size);
 			bo->map = NULL;
 		}
-	pthread_mutex_unlock(&u->lock);
-
 	bo->parts = np;
 	bo->nparts = k;
+	pthread_mutex_unlock(&u->lock);
 	free(old);
 	np = NULL;
 	ret = 0;
@@ -1354,7 +1356,7 @@ int vaccel_uq_finish(struct vaccel_queue *q)
 			first = ret;
 	}
 	/* Work of a member failed: as a queue, the whole takes no more. */
-	if (first && first != -EINVAL)
+	if (first)
 		uq->error = -ECANCELED;
 	return first;
 }
