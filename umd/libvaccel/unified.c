@@ -33,10 +33,11 @@
  * page-level commands sent to each page's owner); a write, a timestamp or
  * a wait for memory goes to the owner of its address.  Members run in
  * parallel, so the order of the queue is kept with fences: before a member
- * records a command, it waits (on the device, not the CPU) for the fence of
- * the last submission of every other member that recorded commands since
- * it last waited for it, as a sync_file imported into one of its wait
- * syncobjs.  Each member counts its commands (@epoch) and knows how many
+ * records (its part of) a command, it waits (on the device, not the CPU)
+ * for the fence of the last submission of every other member that recorded
+ * commands since it last waited for it, as a sync_file imported into one
+ * of its wait syncobjs.  The parts of one command do not wait for each
+ * other: every member is ordered before any part is recorded.  Each member counts its commands (@epoch) and knows how many
  * of every other member's it is ordered after (@seen), transitively, so
  * that a run of commands on one member costs nothing, and a launch on n
  * members after a launch costs n (n - 1) imports.
@@ -1039,6 +1040,26 @@ static int vaccel_uq_order(struct vaccel_queue *q, unsigned int j)
 	return 0;
 }
 
+/*
+ * Orders the members of @mask, the members that record the parts of one
+ * command, after what was recorded before it, before any part is
+ * recorded: the parts do not wait for each other, and run in parallel.
+ */
+static int vaccel_uq_order_set(struct vaccel_queue *q, unsigned int mask)
+{
+	unsigned int j;
+	int ret;
+
+	for (j = 0; j < q->u->n; j++) {
+		if (!(mask & (1u << j)))
+			continue;
+		ret = vaccel_uq_order(q, j);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Counts a command recorded on member @j, or notes that the queue failed. */
 static int vaccel_uq_done(struct vaccel_queue *q, unsigned int j, int ret)
 {
@@ -1129,6 +1150,8 @@ int vaccel_uq_copy(struct vaccel_queue *q, uint64_t dst, uint64_t src,
 	struct vaccel_uq_run *runs;
 	size_t n, i;
 	bool backwards = dst > src && dst - src < size;
+	bool overlap = dst - src < size || src - dst < size;
+	unsigned int mask = 0;
 	int ret;
 
 	if (q->u->error || !size)
@@ -1136,11 +1159,18 @@ int vaccel_uq_copy(struct vaccel_queue *q, uint64_t dst, uint64_t src,
 	ret = vaccel_uq_runs(q->dev, dst, size, &runs, &n);
 	if (ret)
 		return ret;
-	/* Overlapping forward: the last pieces first, as memmove() does. */
+	/*
+	 * Apart, the pieces run in parallel.  Overlapping, one after the
+	 * other, the last first when forward, as memmove() does.
+	 */
+	for (i = 0; i < n && !overlap; i++)
+		mask |= 1u << runs[i].owner;
+	ret = vaccel_uq_order_set(q, mask);
 	for (i = 0; i < n && !ret; i++) {
 		const struct vaccel_uq_run *r = &runs[backwards ? n - 1 - i : i];
 
-		ret = vaccel_uq_order(q, r->owner);
+		if (overlap)
+			ret = vaccel_uq_order(q, r->owner);
 		if (!ret)
 			ret = vaccel_uq_done(q, r->owner,
 					     vaccel_queue_copy(q->u->q[r->owner],
@@ -1155,6 +1185,7 @@ int vaccel_uq_fill(struct vaccel_queue *q, uint64_t dst, uint64_t size,
 		   uint32_t value)
 {
 	struct vaccel_uq_run *runs;
+	unsigned int mask = 0;
 	size_t n, i;
 	int ret;
 
@@ -1163,14 +1194,15 @@ int vaccel_uq_fill(struct vaccel_queue *q, uint64_t dst, uint64_t size,
 	ret = vaccel_uq_runs(q->dev, dst, size, &runs, &n);
 	if (ret)
 		return ret;
-	for (i = 0; i < n && !ret; i++) {
-		ret = vaccel_uq_order(q, runs[i].owner);
-		if (!ret)
-			ret = vaccel_uq_done(q, runs[i].owner,
-					     vaccel_queue_fill(q->u->q[runs[i].owner],
-							       dst + runs[i].off,
-							       runs[i].len, value));
-	}
+	/* The pieces run in parallel. */
+	for (i = 0; i < n; i++)
+		mask |= 1u << runs[i].owner;
+	ret = vaccel_uq_order_set(q, mask);
+	for (i = 0; i < n && !ret; i++)
+		ret = vaccel_uq_done(q, runs[i].owner,
+				     vaccel_queue_fill(q->u->q[runs[i].owner],
+						       dst + runs[i].off,
+						       runs[i].len, value));
 	free(runs);
 	return ret;
 }
@@ -1261,6 +1293,17 @@ static int vaccel_uq_shares(struct vaccel_queue *q, uint64_t groups,
 	return 0;
 }
 
+/* The members that have a share. */
+static unsigned int vaccel_uq_mask(const struct vaccel_uqueue *uq, const uint64_t len[])
+{
+	unsigned int i, mask = 0;
+
+	for (i = 0; i < uq->n; i++)
+		if (len[i])
+			mask |= 1u << i;
+	return mask;
+}
+
 int vaccel_uq_dispatch(struct vaccel_queue *q, uint64_t entry, uint64_t args,
 		       const uint32_t grid[3], const uint32_t wg[3],
 		       uint32_t local_size, uint32_t stack_size)
@@ -1279,11 +1322,10 @@ int vaccel_uq_dispatch(struct vaccel_queue *q, uint64_t entry, uint64_t args,
 		return ret;
 	groups = vaccel_grid_groups(grid, wg);
 	ret = vaccel_uq_shares(q, groups, 0, 0, start, len);
+	if (!ret)
+		ret = vaccel_uq_order_set(q, vaccel_uq_mask(uq, len));
 	for (i = 0; i < uq->n && !ret; i++) {
-		if (!len[i])
-			continue;
-		ret = vaccel_uq_order(q, i);
-		if (!ret)
+		if (len[i])
 			ret = vaccel_uq_done(q, i, vaccel_queue_record_dispatch(
 				uq->q[i], entry, args, grid, wg, local_size, stack_size,
 				len[i] == groups ? 0 : start[i],
@@ -1313,11 +1355,10 @@ int vaccel_uq_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 		return -E2BIG;
 	groups = vaccel_grid_groups(grid, wg);
 	ret = vaccel_uq_shares(q, groups, first, count, start, len);
+	if (!ret)
+		ret = vaccel_uq_order_set(q, vaccel_uq_mask(uq, len));
 	for (i = 0; i < uq->n && !ret; i++) {
-		if (!len[i])
-			continue;
-		ret = vaccel_uq_order(q, i);
-		if (!ret)
+		if (len[i])
 			ret = vaccel_uq_done(q, i, vaccel_queue_record_launch(
 				uq->q[i], k, args, args_size, grid, wg,
 				len[i] == groups ? 0 : start[i],
@@ -1350,6 +1391,12 @@ int vaccel_uq_finish(struct vaccel_queue *q)
 
 	if (uq->error)
 		return uq->error;
+	/* Every member's work submitted first: they run in parallel. */
+	for (i = 0; i < uq->n; i++) {
+		ret = vaccel_queue_flush(uq->q[i]);
+		if (ret && !first)
+			first = ret;
+	}
 	for (i = 0; i < uq->n; i++) {
 		ret = vaccel_queue_finish(uq->q[i]);
 		if (ret && !first)
