@@ -46,11 +46,12 @@
  * one that did not leaves them asleep.
  *
  * **Workgroup ranges.**  A DISPATCH with %DRM_VACCEL_PKT_F_GROUP_RANGE
- * runs workgroups @first to @end - 1 of its grid, by linear index: the
- * state starts at @first instead of 0 and ends at @end instead of the
- * number of workgroups, and nothing else changes, so a work-item sees the
- * ids and sizes of the whole grid, and a preemption saves and resumes the
- * index in the range as it does in the whole grid.
+ * runs only the workgroups of its range, by linear index: the state
+ * starts at the range's first workgroup instead of 0 and ends before the
+ * range's end instead of the number of workgroups, and nothing else
+ * changes, so a work-item sees the ids and sizes of the whole grid, and a
+ * preemption saves and resumes the index in the range as it does in the
+ * whole grid.
  */
 
 #include <linux/gfp.h>
