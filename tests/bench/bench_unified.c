@@ -33,7 +33,7 @@
 #define ITEMS		512
 #define WG		16
 #define N_ITERS		12000
-#define REPS		3
+#define REPS		5
 #define SEED		777
 #define KERNEL_ELF	"/vaccel/bin/compute_kernel.elf"
 #define TARGET		1.6
