@@ -153,6 +153,19 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 		w[8] = wg[2];
 		w[9] = wild ? wild_size(r) : fuzz_below(r, 2) * 1024;
 		w[10] = wild ? wild_size(r) : 1024 * fuzz_below(r, 5);
+		/* A workgroup range (uapi 1.7): inside the grid, or wild. */
+		if (room >= 13 && fuzz_chance(r, 25)) {
+			uint64_t groups = 1;
+
+			for (int i = 0; i < 3; i++)
+				groups *= wg[i] ? (grid[i] + wg[i] - 1) / wg[i] : 1;
+			w[0] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH,
+						     DRM_VACCEL_PKT_F_GROUP_RANGE, 13);
+			w[11] = wild ? wild_size(r) : fuzz_below(r, groups ? groups : 1);
+			w[12] = wild ? wild_size(r) :
+				1 + fuzz_below(r, groups > w[11] ? groups - w[11] : 1);
+			return 13;
+		}
 		return 11;
 	}
 	}

@@ -37,6 +37,10 @@
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
+#   unified_fake	libvaccel's unified device on four fake devices:
+#			opening, VACCEL_UNIFIED, the split of buffers, the
+#			objects they cost, unwinding, bad input
+#			(host_unified.c)
 #   queue_fake		libvaccel's queues and events on the fake device,
 #			which executes packets: results, splitting of long
 #			recordings, the bounded pool of DMA buffers, events,
@@ -207,7 +211,8 @@ check va_alloc va_alloc
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake libvaccel_mem_fake queue_fake vaccel_sample_fake \
+		vaccel_info_fake libvaccel_mem_fake unified_fake queue_fake \
+		vaccel_sample_fake \
 		vaccel_cc elf_parse device_printf module_fake coredump_decoder; do
 		not_ok $t "libvaccel did not build"
 	done
@@ -365,6 +370,21 @@ libvaccel_mem_fake() {
 		"$O/bin/host_libvaccel_mem"
 }
 check libvaccel_mem_fake libvaccel_mem_fake
+
+unified_fake() {
+	local i
+	build_fake || return 1
+	"$CC" -std=gnu11 $CFLAGS -pthread -I"$ROOT/umd/include" $UAPI_INC \
+		"$ROOT/tests/host/host_unified.c" -o "$O/bin/host_unified" \
+		-L"$LIB" -lvaccel -Wl,-rpath,"$LIB" -ldl || return 1
+	mkdir -p "$TMP/fakeunified"
+	for i in 0 1 2 3; do
+		ln -sf /dev/zero "$TMP/fakeunified/accel$i"
+	done
+	VACCEL_DEVICE_DIR=$TMP/fakeunified LD_PRELOAD=$FAKE \
+		timeout 120 "$O/bin/host_unified"
+}
+check unified_fake unified_fake
 
 queue_fake() {
 	build_fake || return 1

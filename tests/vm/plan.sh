@@ -152,7 +152,9 @@ run_compute() {
 		fault_spares_other_contexts malformed_dispatches \
 		dispatch_refused_on_copy_engine \
 		preempted_at_instructions_bit_identical instructions_counted \
-		limits_reported
+		limits_reported group_range_runs_exactly_its_workgroups \
+		group_ranges_compose_the_grid group_range_malformed \
+		group_range_preempted_bit_identical
 	vt_run test_kernels
 	vt_run test_libvaccel_fault
 }
@@ -287,27 +289,41 @@ vt_unload
 # Preemption between DMA buffers only, on every engine or on some.
 vt_load preempt_granularity=0
 vt_run test_sched params granularity
+vt_run test_dispatch group_range_preempted_bit_identical
 vt_unload
 
 vt_load preempt_granularity=0,1,1
 vt_run test_sched granularity
+vt_run test_dispatch group_range_preempted_bit_identical
 vt_unload
 
 # The shortest dispatch slice: a check every 64 instructions.
 vt_load dispatch_slice=64
 vt_run test_dispatch barrier_and_local_memory atomics_global_and_local \
-	preempted_at_instructions_bit_identical
+	preempted_at_instructions_bit_identical group_range_preempted_bit_identical
 vt_unload
 
 # Between workgroups: one value for all, copy engines take packets.
 vt_load preempt_granularity=2
 vt_run test_sched params granularity
-vt_run test_dispatch barrier_and_local_memory
+vt_run test_dispatch barrier_and_local_memory group_range_preempted_bit_identical
 vt_unload
 
 # Two devices share buffers as dma-bufs; a small VA space still works.
 vt_load devices=2 va_bits=36
 run_memory
+vt_unload
+
+# The unified device of libvaccel over four devices; then the examples,
+# unchanged, on unified devices of 1, 2 and 4 members (VACCEL_UNIFIED).
+vt_load devices=4
+vt_run test_unified
+for members in 0 0,1 0,1,2,3; do
+	for e in vadd saxpy matmul reduce; do
+		vt_check "unified.example_$e($members)" \
+			env VACCEL_UNIFIED=$members example-$e
+	done
+done
 vt_unload
 
 # Non-default topologies, including the smallest and the largest.

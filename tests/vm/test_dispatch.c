@@ -7,8 +7,11 @@
  * workgroup IDs in every dimension with partial workgroups, barriers and
  * local memory, atomics on global and local memory, fused multiply-add
  * against the CPU, every fault a kernel can take with its pc and address,
- * malformed dispatches, a kernel preempted at instruction granularity
- * thousands of times giving bit-identical results, and a kernel that
+ * malformed dispatches, workgroup ranges (exactly the workgroups of the
+ * range run, with the ids of the whole grid; ranges compose the grid;
+ * bad ranges are malformed; preempted inside a range), a kernel
+ * preempted at instruction granularity thousands of times giving
+ * bit-identical results, and a kernel that
  * loops forever recovered by the hang timeout while an innocent context
  * completes.
  *
@@ -692,6 +695,259 @@ VTEST(infinite_loop_recovered)
 	vt_ctx_destroy(f.d.fd, innocent);
 	drmSyncobjDestroy(f.d.fd, oh);
 	drmSyncobjDestroy(f.d.fd, oi);
+	fx_close(&f);
+}
+
+/* --- workgroup ranges (uapi 1.7) --- */
+
+/*
+ * Each work-item stores its global id x, y, z, its group id x, y, z and
+ * the number of workgroups along x at its flat global index (32 bytes),
+ * and adds 1 to a counter there: a work-item run twice, or not at all,
+ * shows.
+ */
+static const __u32 range_kernel[] = {
+	CSRR(T0, CSR_GID_X),
+	CSRR(T1, CSR_GID_Y),
+	CSRR(T2, CSR_GID_Z),
+	CSRR(A2, CSR_GSIZE_X),
+	CSRR(A3, CSR_GSIZE_Y),
+	MUL(A4, A3, T2),	/* gz * Ny */
+	ADD(A4, A4, T1),	/* + gy */
+	MUL(A4, A4, A2),	/* * Nx */
+	ADD(A4, A4, T0),	/* + gx */
+	SLLI(A4, A4, 5),	/* 32 bytes per work-item */
+	LD(A1, A0, 0),
+	ADD(A1, A1, A4),
+	SW(T0, A1, 0),
+	SW(T1, A1, 4),
+	SW(T2, A1, 8),
+	CSRR(A5, CSR_GRP_X),
+	SW(A5, A1, 12),
+	CSRR(A5, CSR_GRP_X + 1),
+	SW(A5, A1, 16),
+	CSRR(A5, CSR_GRP_X + 2),
+	SW(A5, A1, 20),
+	CSRR(A5, 0xcc9),	/* workgroups along x */
+	SW(A5, A1, 24),
+	ADDI(A1, A1, 28),
+	ADDI(T0, ZERO, 1),
+	AMOADD_W(ZERO, A1, T0),
+	RET,
+};
+
+/* The grid of the range tests: 10 x 6 x 3 in 4 x 4 x 2, 3 x 2 x 2 = 12 groups. */
+static const __u32 range_grid[3] = { 10, 6, 3 }, range_wg[3] = { 4, 4, 2 };
+#define RANGE_GROUPS	12
+
+/* The linear index of the workgroup of work-item (x, y, z) of the range grid. */
+static unsigned int range_group_of(unsigned int x, unsigned int y, unsigned int z)
+{
+	return x / 4 + 3 * (y / 4) + 6 * (z / 2);
+}
+
+/*
+ * Checks the output of the range kernel: the work-items of the workgroups
+ * in [@first, @end) ran exactly @times times with the ids of the whole
+ * grid, the others never.
+ */
+static void range_check(struct fx *f, unsigned int first, unsigned int end,
+			unsigned int times)
+{
+	unsigned int x, y, z;
+
+	for (z = 0; z < 3; z++)
+		for (y = 0; y < 6; y++)
+			for (x = 0; x < 10; x++) {
+				__u64 o = ((z * 6 + y) * 10 + x) * 32;
+				unsigned int g = range_group_of(x, y, z);
+
+				if (g < first || g >= end) {
+					VT_ASSERT_EQ(VT_U32(&f->out, o + 28), 0);
+					continue;
+				}
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 28), times);
+				VT_ASSERT_EQ(VT_U32(&f->out, o), x);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 4), y);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 8), z);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 12), x / 4);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 16), y / 4);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 20), z / 2);
+				VT_ASSERT_EQ(VT_U32(&f->out, o + 24), 3);
+			}
+}
+
+/*
+ * Every range of the 12 workgroups, one per buffer: exactly the
+ * workgroups of the range run, with the ids of the whole grid; the first
+ * and the last workgroup, and ranges that end at the last one, catch an
+ * off-by-one at either end.
+ */
+VTEST(group_range_runs_exactly_its_workgroups)
+{
+	struct fx f = fx_open();
+	__u64 entry = KERNEL(&f, range_kernel), args = args1(&f, 0, 0, 0);
+	unsigned int first, count;
+
+	for (first = 0; first < RANGE_GROUPS; first++) {
+		for (count = 1; first + count <= RANGE_GROUPS; count++) {
+			memset(f.out.cpu, 0, 180 * 32);
+			vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg,
+					      0, 64, first, count);
+			vt_run(f.d.fd, f.ctx, &f.c);
+			range_check(&f, first, first + count, 1);
+		}
+	}
+	vt_expect_not_faulted(f.d.fd, f.ctx);
+	fx_close(&f);
+}
+
+/*
+ * Ranges that split the grid, in one buffer and in the order of the
+ * devices of a unified device, compute what one DISPATCH of the whole
+ * grid computes; so do 12 ranges of one workgroup each.
+ */
+VTEST(group_ranges_compose_the_grid)
+{
+	struct fx f = fx_open();
+	__u64 entry = KERNEL(&f, range_kernel), args = args1(&f, 0, 0, 0);
+	unsigned int g;
+
+	memset(f.out.cpu, 0, 180 * 32);
+	vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg, 0, 64, 0, 5);
+	vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg, 0, 64, 5, 1);
+	vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg, 0, 64, 6, 6);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	range_check(&f, 0, RANGE_GROUPS, 1);
+
+	memset(f.out.cpu, 0, 180 * 32);
+	for (g = RANGE_GROUPS; g--;)
+		vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg, 0, 64, g, 1);
+	/* And a DISPATCH without a range after them: the whole grid again. */
+	vt_pkt_dispatch(&f.c, entry, args, range_grid, range_wg, 0, 64);
+	vt_run(f.d.fd, f.ctx, &f.c);
+	range_check(&f, 0, RANGE_GROUPS, 2);
+	fx_close(&f);
+}
+
+/*
+ * Ranges past the grid, empty, or that overflow, a range flag on an
+ * 11-word packet, 13 words without it, and an unknown flag are malformed
+ * packets; nothing of the grid runs.
+ */
+VTEST(group_range_malformed)
+{
+	static const struct {
+		__u64 first, count;
+	} bad[] = {
+		{ 0, 0 },			/* empty */
+		{ RANGE_GROUPS, 0 },		/* empty, at the end */
+		{ 0, RANGE_GROUPS + 1 },	/* one past the end */
+		{ RANGE_GROUPS - 1, 2 },	/* the last and one more */
+		{ RANGE_GROUPS, 1 },		/* starts at the end */
+		{ ~0ull, 1 },			/* starts far past it */
+		{ 1, ~0ull },			/* count overflows */
+		{ 2, ~0ull - 1 },		/* first + count wraps to 0 */
+		{ 4, ~0ull - 1 },		/* first + count wraps to 2 */
+	};
+	static const __u32 hdrs[3][2] = {
+		/* flags, words */
+		{ DRM_VACCEL_PKT_F_GROUP_RANGE, 11 },
+		{ 0, 13 },
+		{ DRM_VACCEL_PKT_F_GROUP_RANGE | (1u << 5), 13 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad) + ARRAY_SIZE(hdrs); i++) {
+		struct fx f = fx_open();
+		__u64 off = vt_cmd_offset(&f.c), entry = KERNEL(&f, range_kernel);
+		__u64 args = args1(&f, 0, 0, 0);
+
+		memset(f.out.cpu, 0, 180 * 32);
+		if (i < ARRAY_SIZE(bad)) {
+			vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg,
+					      0, 64, bad[i].first, bad[i].count);
+		} else {
+			const __u32 *h = hdrs[i - ARRAY_SIZE(bad)];
+
+			/* A good range, with the wrong header. */
+			vt_pkt_dispatch_range(&f.c, entry, args, range_grid, range_wg,
+					      0, 64, 0, 1);
+			VT_U64(&f.c.bo, f.c.start + off) =
+				DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, h[0], h[1]);
+			if (h[1] == 11)
+				f.c.pos = f.c.start + off + 11 * 8;
+		}
+		run_expect_status(&f, f.ctx, -EINVAL);
+		vt_expect_fault(f.d.fd, f.ctx, DRM_VACCEL_FAULT_MALFORMED,
+				DRM_VACCEL_ACCESS_READ, f.c.bo.va + off, off);
+		range_check(&f, 0, 0, 0);
+		fx_close(&f);
+	}
+}
+
+/*
+ * The preemption granularity the plan loaded for engine @index
+ * (VT_GRANULARITY: one value for all engines, or one per engine); the
+ * compute engines' default, instruction, without it.
+ */
+static unsigned int granularity_of(unsigned int index)
+{
+	const char *s = getenv("VT_GRANULARITY");
+	unsigned int i, g;
+
+	if (!s || !*s)
+		return DRM_VACCEL_PREEMPT_INSTRUCTION;
+	g = strtoul(s, NULL, 10);
+	if (!strchr(s, ','))
+		return g;
+	for (i = 0; i < index && s; i++) {
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	return s ? strtoul(s, NULL, 10) : g;
+}
+
+/*
+ * The spin kernel over a range of its grid, preempted again and again at
+ * whatever granularity the load set: the workgroups of the range give the
+ * results of an uninterrupted run, those outside it never run, and the
+ * preempted packet resumes inside its range (preempted at least once at
+ * the workgroup and instruction granularities).
+ */
+VTEST(group_range_preempted_bit_identical)
+{
+	struct fx f = fx_open();
+	__u32 grid[3] = { 64, 1, 1 }, wg[3] = { 4, 1, 1 }, o = vt_syncobj(f.d.fd);
+	__u64 spin = KERNEL(&f, spin_kernel);
+	struct drm_vaccel_context_state s0, s1;
+	struct vt_preempter p;
+	unsigned int i;
+
+	memset(f.out.cpu, 0xee, 64 * 8);
+	s0 = vt_ctx_state(f.d.fd, f.ctx);
+	/* Workgroups 5 to 11 of 16: work-items 20 to 47. */
+	vt_pkt_dispatch_range(&f.c, spin, args1(&f, 6364136223846793005ull, SPIN_ITERS / 4, 0),
+			      grid, wg, 0, 64, 5, 7);
+	vt_preempter_start(&p, f.d.fd, s0.engine_index, 100);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 120000), 0);
+	vt_preempter_stop(&p);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
+	s1 = vt_ctx_state(f.d.fd, f.ctx);
+	for (i = 0; i < 64; i++) {
+		if (i >= 20 && i < 48)
+			VT_ASSERT_EQ(VT_U64(&f.out, i * 8), spin_expected(i, SPIN_ITERS / 4));
+		else
+			VT_ASSERT_EQ(VT_U64(&f.out, i * 8), 0xeeeeeeeeeeeeeeeeull);
+	}
+	printf("# group_range_preempted_bit_identical: %llu preemptions\n",
+	       (unsigned long long)(s1.preemptions - s0.preemptions));
+	/* Between workgroups or finer, the preempter must have had its way. */
+	if (granularity_of(s0.engine_index) >= DRM_VACCEL_PREEMPT_WORKGROUP)
+		VT_ASSERT(s1.preemptions > s0.preemptions);
+	drmSyncobjDestroy(f.d.fd, o);
 	fx_close(&f);
 }
 

@@ -450,6 +450,31 @@ static inline void vt_pkt_dispatch(struct vt_cmd *c, __u64 entry, __u64 args,
 	vt_emit(c, stack);
 }
 
+/*
+ * DISPATCH with DRM_VACCEL_PKT_F_GROUP_RANGE: only workgroups @first to
+ * @first + @count - 1 of the grid run (uapi 1.7).
+ */
+static inline void vt_pkt_dispatch_range(struct vt_cmd *c, __u64 entry, __u64 args,
+					 const __u32 grid[3], const __u32 wg[3],
+					 __u32 local, __u32 stack, __u64 first,
+					 __u64 count)
+{
+	int i;
+
+	vt_emit(c, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH,
+					 DRM_VACCEL_PKT_F_GROUP_RANGE, 13));
+	vt_emit(c, entry);
+	vt_emit(c, args);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, grid[i]);
+	for (i = 0; i < 3; i++)
+		vt_emit(c, wg[i]);
+	vt_emit(c, local);
+	vt_emit(c, stack);
+	vt_emit(c, first);
+	vt_emit(c, count);
+}
+
 /* --- syncobjs --- */
 
 static inline __u32 vt_syncobj_flags(int fd, __u32 flags)

@@ -1077,9 +1077,46 @@ enum drm_vaccel_pkt_op {
 	 * &drm_vaccel_device_info.max_grid_items in all; the workgroups at its
 	 * far edges may be partial.  Limits in &struct drm_vaccel_device_info;
 	 * COMPUTE engines only.  A work-item's fault faults the context.  Length 11 (uapi 1.4).
+	 * With %DRM_VACCEL_PKT_F_GROUP_RANGE, two more operands, {first group,
+	 * group count}, make it run only a range of its workgroups (length
+	 * 13, uapi 1.7): see "Workgroup ranges".
 	 */
 	DRM_VACCEL_PKT_DISPATCH = 7,
 };
+
+/**
+ * define DRM_VACCEL_PKT_F_GROUP_RANGE - DISPATCH flag, run a range of workgroups
+ *
+ * The DISPATCH carries two more operands after the stack size, {first
+ * group, group count}, and is 13 words long instead of 11.  See
+ * "Workgroup ranges".  Since uapi 1.7.
+ */
+#define DRM_VACCEL_PKT_F_GROUP_RANGE	(1u << 4)
+
+/**
+ * DOC: Workgroup ranges
+ *
+ * The workgroups of a DISPATCH are numbered linearly in the order the
+ * engine runs them, x fastest: the workgroup of group id (gx, gy, gz) is
+ * number ``gx + gy * groups x + gz * groups x * groups y``, where
+ * ``groups x`` is ``ceil(grid x / workgroup x)`` and likewise for y.  A
+ * DISPATCH with %DRM_VACCEL_PKT_F_GROUP_RANGE runs only the workgroups
+ * numbered first group to first group + group count - 1, in that order,
+ * and no other: the workgroup filter of a device that shares a grid with
+ * others (MGPUSim's WGFilter).  Every work-item still sees the ids and the
+ * sizes of the whole dispatch: its group id, global id, the grid size and
+ * the number of workgroups are those it would have in a DISPATCH without
+ * the flag, so that the dispatches of several devices, each with its own
+ * range, together compute what one DISPATCH of the whole grid computes.
+ *
+ * The range must be inside the grid: a group count of zero, a first group
+ * at or past the number of workgroups of the grid, or a range that runs
+ * past its last workgroup (first group + group count overflowing 64 bits
+ * included) makes the packet malformed (%DRM_VACCEL_FAULT_MALFORMED; the
+ * buffer fails with ``-EINVAL``).  Preemption, at every granularity, and
+ * the resumption of a preempted DISPATCH keep to the range.  A packet
+ * without the flag keeps its meaning: 11 words, the whole grid.
+ */
 
 /**
  * enum drm_vaccel_csr - what a DISPATCH tells each work-item

@@ -256,6 +256,87 @@ int vaccel_device_open(unsigned int index, struct vaccel_device **out);
  */
 int vaccel_device_open_path(const char *path, struct vaccel_device **out);
 
+/* Most member devices of a unified device. */
+#define VACCEL_UNIFIED_MAX_MEMBERS	8
+
+/**
+ * vaccel_device_open_unified() - open several devices as one unified device
+ * @indices: the member devices, by index as for vaccel_device_open(); no
+ *	index twice
+ * @count: entries of @indices, from 1 to %VACCEL_UNIFIED_MAX_MEMBERS
+ * @out: receives the unified device on success
+ *
+ * MGPUSim's CreateUnifiedGPU: one device handle, usable by the rest of the
+ * API as any other, backed by the member devices, each opened anew (its
+ * own file, hence its own GPU address space).  A buffer of the unified
+ * device is split between the members, whole pages in one contiguous range
+ * per member in member order (pages 0-3, 4-7, 8-11 and 12-14 of 15 pages
+ * on four members), each member's part a buffer of that member (in its
+ * device memory when it has some) shared with every other member as a
+ * dma-buf and mapped at the same GPU address in every member's address
+ * space: every member sees the whole buffer.  vaccel_bo_map() maps the
+ * parts into one contiguous range.  A queue of the unified device has a
+ * queue on every member: a launch runs on every member with its share of
+ * the workgroups, consecutive workgroups in member order (the workgroup
+ * filter, %DRM_VACCEL_PKT_F_GROUP_RANGE of the uapi), so that each member
+ * mostly touches its own pages; a copy or a fill is split by the owner of
+ * the destination's pages; the other commands go to the owner of their
+ * address.  The members' queues wait for each other's earlier work on the
+ * device, so the queue executes in the order it is recorded, as any
+ * queue.  Events and waits cover every member, and a finish waits for
+ * every member.  vaccel_bo_remap() moves pages between members.
+ *
+ * vaccel_device_open() of index 0 opens a unified device instead when
+ * the environment variable VACCEL_UNIFIED lists the member indices,
+ * separated by commas (VACCEL_UNIFIED=0,1,2,3): a way to run an unchanged
+ * program on a unified device (ignored in set-user-ID programs).
+ *
+ * What the unified device reports: the information and the engines of its
+ * first member, with the GPU address range all members share and the
+ * smallest of the members' limits; vaccel_device_fd() and
+ * vaccel_device_query() are its first member's; vaccel_device_vm_stats()
+ * adds up the members'.  A unified buffer has no one GEM handle
+ * (vaccel_bo_handle() returns 0), and vaccel_bo_export() works only for a
+ * buffer that has one part.  Since libvaccel 1.6.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, a @count of 0 or above
+ * %VACCEL_UNIFIED_MAX_MEMBERS or an index given twice, -ENODEV if a member
+ * does not exist, -ENOTSUP if a member cannot run kernels or the members'
+ * address ranges do not meet, or an error of vaccel_device_open().
+ */
+int vaccel_device_open_unified(const unsigned int *indices, unsigned int count,
+			       struct vaccel_device **out);
+
+/**
+ * vaccel_device_member_count() - how many devices a unified device joins
+ * @dev: the device
+ *
+ * Since libvaccel 1.6.
+ *
+ * Return: the number of members of a unified device, 0 for a device that
+ * is not unified, or -EINVAL if @dev is NULL.
+ */
+int vaccel_device_member_count(const struct vaccel_device *dev);
+
+/**
+ * vaccel_device_get_member() - a member of a unified device
+ * @dev: the unified device
+ * @index: the member, from 0 to vaccel_device_member_count() - 1, in the
+ *	order given to vaccel_device_open_unified()
+ * @out: receives the member's handle, which belongs to @dev: do not close
+ *	it
+ *
+ * The member is an ordinary device handle, for what is about one member
+ * (its buffers, its queues, raw ioctls on its file); its GPU addresses
+ * come from the unified device's allocator, so that nothing it maps
+ * collides with a unified buffer.  Since libvaccel 1.6.
+ *
+ * Return: 0, -EINVAL for a NULL pointer or a device that is not unified,
+ * or -ENOENT if @index is out of range.
+ */
+int vaccel_device_get_member(const struct vaccel_device *dev, unsigned int index,
+			     struct vaccel_device **out);
+
 /**
  * vaccel_device_close() - close a device and free its handle
  * @dev: the device, or NULL (nothing happens)
@@ -535,6 +616,44 @@ uint32_t vaccel_bo_handle(const struct vaccel_bo *bo);
  * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the kernel.
  */
 int vaccel_bo_export(struct vaccel_bo *bo, int *fd);
+
+/**
+ * vaccel_bo_owner() - which member of a unified device holds a page
+ * @bo: the buffer
+ * @offset: a byte of the buffer
+ *
+ * Since libvaccel 1.6.
+ *
+ * Return: the index of the member whose part holds @offset (0 for a
+ * buffer of a device that is not unified), or -EINVAL for a NULL @bo or
+ * an @offset past the buffer.
+ */
+int vaccel_bo_owner(const struct vaccel_bo *bo, uint64_t offset);
+
+/**
+ * vaccel_bo_remap() - move pages of a unified buffer to another member
+ * @bo: a buffer of a unified device
+ * @offset: the first byte, a multiple of 4096
+ * @size: bytes, a non-zero multiple of 4096, within the buffer
+ * @member: the member that holds the pages afterwards
+ *
+ * MGPUSim's Remap, with the data kept: the pages get a new buffer on
+ * @member, the device copies their contents there, and the new pages
+ * take the place of the old ones at the same GPU address in every
+ * member's address space, and in the CPU mapping.  The parts of the old
+ * buffers outside the range move to new buffers of their owner too, so
+ * that every part is one buffer mapped whole.  Work that uses the buffer
+ * must have completed (vaccel_queue_finish()), as for vaccel_bo_free(),
+ * and no other thread may use it meanwhile.  On failure the buffer is as
+ * it was.  Since libvaccel 1.6.
+ *
+ * Return: 0, -EINVAL for a NULL @bo, a buffer of a device that is not
+ * unified, a misaligned or empty range, a range past the buffer or an
+ * unknown @member, -ENOMEM, -ENOSPC, or an error of the kernel or of the
+ * copy.
+ */
+int vaccel_bo_remap(struct vaccel_bo *bo, uint64_t offset, uint64_t size,
+		    unsigned int member);
 
 /**
  * enum vaccel_priority - priority of a queue (values of the uapi)
@@ -1304,6 +1423,51 @@ int vaccel_kernel_set_stack_size(struct vaccel_kernel *k, uint32_t stack_size);
 int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 		  const uint32_t grid[3], const uint32_t workgroup[3],
 		  const void *args, size_t args_size);
+
+/**
+ * struct vaccel_launch_options - how vaccel_launch_ex() launches
+ * @first_group: the first workgroup to run, by linear index: workgroup
+ *	(x, y, z) is number x + y * groups x + z * groups x * groups y, where
+ *	groups x is the number of workgroups along x
+ * @group_count: how many workgroups to run from @first_group, in that
+ *	order; 0 for the whole grid (@first_group must then be 0)
+ * @reserved: zero
+ *
+ * Every work-item of the range sees the ids and sizes of the whole grid.
+ * On a unified device the range is shared between the members as a whole
+ * grid is.
+ */
+struct vaccel_launch_options {
+	uint64_t first_group;
+	uint64_t group_count;
+	uint64_t reserved[6];
+};
+
+/**
+ * vaccel_launch_ex() - record the launch of a kernel, with options
+ * @q: the queue
+ * @k: the kernel
+ * @grid: work-items along x, y and z, as for vaccel_launch()
+ * @workgroup: work-items of a workgroup, as for vaccel_launch()
+ * @args: the argument block, as for vaccel_launch()
+ * @args_size: bytes of @args
+ * @opts: the options, or NULL for none (vaccel_launch())
+ *
+ * As vaccel_launch(), with the workgroup filter of @opts: only a range of
+ * the grid's workgroups runs, each seeing the ids of the whole grid, so
+ * that launches of ranges that together cover the grid compute what one
+ * launch of the whole grid computes (uapi 1.7, the DISPATCH flag
+ * %DRM_VACCEL_PKT_F_GROUP_RANGE).  Since libvaccel 1.6.
+ *
+ * Return: as vaccel_launch(); also -EINVAL for non-zero reserved fields,
+ * a @first_group with a zero @group_count, or a range past the grid's
+ * workgroups (overflow included), and -ENOTSUP for a range on a device
+ * whose module is older than uapi 1.7.
+ */
+int vaccel_launch_ex(struct vaccel_queue *q, const struct vaccel_kernel *k,
+		     const uint32_t grid[3], const uint32_t workgroup[3],
+		     const void *args, size_t args_size,
+		     const struct vaccel_launch_options *opts);
 
 /**
  * vaccel_event_create() - create an event

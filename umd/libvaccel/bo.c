@@ -21,6 +21,12 @@
  * gets a handle until the buffer is in the table, and from the moment a
  * free takes a buffer out until its handle is closed: the two cannot
  * interleave, so a handle number names at most one buffer at any time.
+ *
+ * A buffer of a unified device is made of such buffers of its members
+ * (unified.c): the public functions hand it over there.  The members'
+ * buffers of a part are "wrapped": in their file's table, with a GEM
+ * handle, but mapped by unified.c at the unified buffer's address rather
+ * than at one of their own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -167,7 +173,18 @@ static int vaccel_vm_bind_one(struct vaccel_device *dev, uint32_t op,
 	return drmIoctl(dev->fd, DRM_IOCTL_VACCEL_VM_BIND, &bind) ? -errno : 0;
 }
 
-static uint32_t vaccel_bo_map_flags(uint32_t flags)
+/* One VM_BIND of @count operations, all or nothing. */
+int vaccel_vm_bind_ops(struct vaccel_device *dev,
+		       const struct drm_vaccel_vm_bind_op *ops, unsigned int count)
+{
+	struct drm_vaccel_vm_bind bind = {
+		.ops = DRM_VACCEL_OBJ_ARRAY(count, ops),
+	};
+
+	return drmIoctl(dev->fd, DRM_IOCTL_VACCEL_VM_BIND, &bind) ? -errno : 0;
+}
+
+uint32_t vaccel_bo_map_flags(uint32_t flags)
 {
 	return (flags & VACCEL_BO_GPU_READ_ONLY ? DRM_VACCEL_VM_BIND_READ_ONLY : 0) |
 	       (flags & VACCEL_BO_GPU_NO_EXEC ? DRM_VACCEL_VM_BIND_NO_EXEC : 0);
@@ -225,7 +242,7 @@ static int vaccel_bo_setup(struct vaccel_device *dev, uint32_t handle,
 
 	if (size >= VACCEL_BO_BIG_ALIGN && align < VACCEL_BO_BIG_ALIGN)
 		align = VACCEL_BO_BIG_ALIGN;
-	ret = vaccel_va_space_alloc(&dev->va, size, align, &bo->va);
+	ret = vaccel_va_space_alloc(vaccel_dev_va(dev), size, align, &bo->va);
 	if (ret)
 		goto err_free_bo;
 
@@ -233,11 +250,13 @@ static int vaccel_bo_setup(struct vaccel_device *dev, uint32_t handle,
 	if (ret)
 		goto err_free_va;
 
+	bo->va_owned = true;
+	bo->bound = true;
 	*out = bo;
 	return 0;
 
 err_free_va:
-	vaccel_va_space_free(&dev->va, bo->va, size);
+	vaccel_va_space_free(vaccel_dev_va(dev), bo->va, size);
 err_free_bo:
 	free(bo);
 err_close:
@@ -261,6 +280,14 @@ VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
 
 	if (!dev || !out || !size || (flags & ~VACCEL_BO_VALID_FLAGS))
 		return -EINVAL;
+	if (dev->unified) {
+		if (size > UINT64_MAX - (VACCEL_PAGE_SIZE - 1))
+			return -E2BIG;
+		size = (size + VACCEL_PAGE_SIZE - 1) & ~(VACCEL_PAGE_SIZE - 1);
+		range = vaccel_bo_whole(size, flags);
+		return vaccel_unified_bo_alloc(dev, size, flags, VACCEL_PAGE_SIZE,
+					       &range, 1, true, out);
+	}
 	if (flags & VACCEL_BO_NO_MMAP)
 		create.flags |= DRM_VACCEL_BO_NO_MMAP;
 
@@ -300,6 +327,10 @@ int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
 		if (ranges[i].offset > size || ranges[i].size > size - ranges[i].offset ||
 		    (ranges[i].flags & ~(VACCEL_BO_GPU_READ_ONLY | VACCEL_BO_GPU_NO_EXEC)))
 			return -EINVAL;
+	/* A module's image: one part, whole on the first member. */
+	if (dev->unified)
+		return vaccel_unified_bo_alloc(dev, size, 0, align, ranges, count,
+					       false, out);
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
 		return -errno;
 	ret = vaccel_bo_setup(dev, create.handle, create.size, 0, align, ranges,
@@ -325,6 +356,8 @@ VACCEL_EXPORT int vaccel_bo_import(struct vaccel_device *dev, int fd,
 
 	if (!dev || fd < 0 || !out)
 		return -EINVAL;
+	if (dev->unified)
+		return vaccel_unified_bo_import(dev, fd, out);
 
 	pthread_mutex_lock(&dev->bo_lock);
 	if (drmPrimeFDToHandle(dev->fd, fd, &handle)) {
@@ -369,6 +402,10 @@ VACCEL_EXPORT void vaccel_bo_free(struct vaccel_bo *bo)
 	if (!bo)
 		return;
 	dev = bo->dev;
+	if (dev->unified) {
+		vaccel_unified_bo_free(bo);
+		return;
+	}
 
 	pthread_mutex_lock(&dev->bo_lock);
 	if (--bo->refcount) {
@@ -383,9 +420,10 @@ VACCEL_EXPORT void vaccel_bo_free(struct vaccel_bo *bo)
 	 * Addresses still mapped must not be handed out again: if the unmap
 	 * fails, which only a broken kernel does, they are leaked instead.
 	 */
-	if (!vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_UNMAP, 0, 0, bo->va,
-				bo->size))
-		vaccel_va_space_free(&dev->va, bo->va, bo->size);
+	if ((!bo->bound ||
+	     !vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_UNMAP, 0, 0, bo->va,
+				 bo->size)) && bo->va_owned)
+		vaccel_va_space_free(vaccel_dev_va(dev), bo->va, bo->size);
 	vaccel_gem_close(dev, bo->handle);
 	pthread_mutex_unlock(&dev->bo_lock);
 	free(bo);
@@ -403,6 +441,8 @@ VACCEL_EXPORT int vaccel_bo_map(struct vaccel_bo *bo, void **ptr)
 	if (bo->flags & VACCEL_BO_NO_MMAP)
 		return -EPERM;
 	dev = bo->dev;
+	if (dev->unified)
+		return vaccel_unified_bo_map(bo, ptr);
 
 	pthread_mutex_lock(&dev->bo_lock);
 	if (bo->map)
@@ -452,8 +492,123 @@ VACCEL_EXPORT int vaccel_bo_export(struct vaccel_bo *bo, int *fd)
 
 	if (!bo || !fd)
 		return -EINVAL;
+	if (bo->dev->unified)
+		return vaccel_unified_bo_export(bo, fd);
 	if (drmPrimeHandleToFD(bo->dev->fd, bo->handle, DRM_CLOEXEC | DRM_RDWR, &out))
 		return -errno;
 	*fd = out;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_bo_owner(const struct vaccel_bo *bo, uint64_t offset)
+{
+	unsigned int i;
+
+	if (!bo || offset >= bo->size)
+		return -EINVAL;
+	for (i = 0; i < bo->nparts; i++)
+		if (offset - bo->parts[i].offset < bo->parts[i].size)
+			return bo->parts[i].owner;
+	return 0;
+}
+
+/*
+ * A buffer around GEM @handle of @dev, in its table but without a GPU
+ * address or a mapping yet.  Takes the handle: closes it on failure.
+ */
+int vaccel_bo_wrap(struct vaccel_device *dev, uint32_t handle, uint64_t size,
+		   uint32_t flags, struct vaccel_bo **out)
+{
+	struct vaccel_bo *bo;
+
+	bo = calloc(1, sizeof(*bo));
+	if (!bo) {
+		vaccel_gem_close(dev, handle);
+		return -ENOMEM;
+	}
+	bo->dev = dev;
+	bo->handle = handle;
+	bo->flags = flags;
+	bo->size = size;
+	bo->refcount = 1;
+	pthread_mutex_lock(&dev->bo_lock);
+	vaccel_bo_insert_locked(dev, bo);
+	pthread_mutex_unlock(&dev->bo_lock);
+	*out = bo;
+	return 0;
+}
+
+/*
+ * A new wrapped buffer of @size bytes on @dev, in its device memory when
+ * it has some and the buffer fits, in system memory otherwise.
+ */
+int vaccel_bo_create_wrapped(struct vaccel_device *dev, uint64_t size,
+			     uint32_t flags, struct vaccel_bo **out)
+{
+	struct drm_vaccel_bo_create create = { .size = size };
+
+	if (flags & VACCEL_BO_NO_MMAP)
+		create.flags |= DRM_VACCEL_BO_NO_MMAP;
+	if (dev->info.device_mem_size)
+		create.flags |= DRM_VACCEL_BO_DEVICE_PREFERRED;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
+		return -errno;
+	return vaccel_bo_wrap(dev, create.handle, create.size, flags, out);
+}
+
+/*
+ * The dma-buf @fd imported into @dev as a new wrapped buffer.  -EEXIST if
+ * @dev's file already has a buffer for it: a handle names one buffer.
+ */
+int vaccel_bo_import_wrapped(struct vaccel_device *dev, int fd, uint32_t flags,
+			     struct vaccel_bo **out)
+{
+	struct drm_vaccel_bo_info info = { 0 };
+	struct vaccel_bo *bo;
+	uint32_t handle;
+	int ret;
+
+	pthread_mutex_lock(&dev->bo_lock);
+	if (drmPrimeFDToHandle(dev->fd, fd, &handle)) {
+		ret = -errno;
+		goto out_unlock;
+	}
+	if (vaccel_bo_lookup_locked(dev, handle)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	info.handle = handle;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_INFO, &info)) {
+		ret = -errno;
+		vaccel_gem_close(dev, handle);
+		goto out_unlock;
+	}
+	bo = calloc(1, sizeof(*bo));
+	if (!bo) {
+		ret = -ENOMEM;
+		vaccel_gem_close(dev, handle);
+		goto out_unlock;
+	}
+	bo->dev = dev;
+	bo->handle = handle;
+	bo->flags = flags | (info.flags & DRM_VACCEL_BO_NO_MMAP ? VACCEL_BO_NO_MMAP : 0);
+	bo->size = info.size;
+	bo->refcount = 1;
+	vaccel_bo_insert_locked(dev, bo);
+	*out = bo;
+	ret = 0;
+out_unlock:
+	pthread_mutex_unlock(&dev->bo_lock);
+	return ret;
+}
+
+/* The offset to mmap() @bo at on its device's file. */
+int vaccel_bo_mmap_offset(struct vaccel_bo *bo, uint64_t *offset)
+{
+	struct drm_vaccel_bo_mmap_offset arg = { .handle = bo->handle };
+
+	if (drmIoctl(bo->dev->fd, DRM_IOCTL_VACCEL_BO_MMAP_OFFSET, &arg))
+		return -errno;
+	*offset = arg.offset;
 	return 0;
 }

@@ -291,10 +291,20 @@ VACCEL_EXPORT int vaccel_device_count(void)
 	return vaccel_device_walk(0, NULL);
 }
 
+/* Opens the plain device of index @index, for unified.c. */
+int vaccel_device_open_plain(unsigned int index, struct vaccel_device **out)
+{
+	return vaccel_device_walk(index, out);
+}
+
 VACCEL_EXPORT int vaccel_device_open(unsigned int index, struct vaccel_device **out)
 {
+	const char *unified = secure_getenv("VACCEL_UNIFIED");
+
 	if (!out)
 		return -EINVAL;
+	if (!index && unified && *unified)
+		return vaccel_unified_open_env(out);
 	return vaccel_device_walk(index, out);
 }
 
@@ -316,6 +326,10 @@ VACCEL_EXPORT void vaccel_device_close(struct vaccel_device *dev)
 {
 	if (!dev)
 		return;
+	if (dev->unified) {
+		vaccel_unified_close(dev);
+		return;
+	}
 	vaccel_device_fini_modules(dev);
 	vaccel_device_fini_bos(dev);
 	vaccel_va_space_fini(&dev->va);

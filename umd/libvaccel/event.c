@@ -18,6 +18,8 @@
  * sync_file and reads its status with SYNC_IOC_FILE_INFO.  The kernel's
  * objects are thread-safe, and an event holds nothing else: every function
  * here may be called from any thread.
+ *
+ * An event of a unified device is an event of each member (unified.c).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -95,6 +97,8 @@ VACCEL_EXPORT int vaccel_event_create(struct vaccel_device *dev,
 
 	if (!dev || !out)
 		return -EINVAL;
+	if (dev->unified)
+		return vaccel_unified_event_create(dev, out);
 	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;
@@ -112,6 +116,10 @@ VACCEL_EXPORT void vaccel_event_destroy(struct vaccel_event *ev)
 {
 	if (!ev)
 		return;
+	if (ev->n) {
+		vaccel_unified_event_destroy(ev);
+		return;
+	}
 	vaccel_syncobj_destroy(ev->dev, ev->handle);
 	free(ev);
 }
@@ -136,6 +144,8 @@ VACCEL_EXPORT int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns)
 
 	if (!ev)
 		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_wait(ev, timeout_ns);
 	w.handles = (uintptr_t)&ev->handle;
 	w.count_handles = 1;
 	w.timeout_nsec = vaccel_abs_timeout(timeout_ns);
@@ -158,6 +168,8 @@ VACCEL_EXPORT int vaccel_event_signal(struct vaccel_event *ev)
 {
 	if (!ev)
 		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_signal(ev);
 	return vaccel_syncobj_array_ioctl(ev->dev, DRM_IOCTL_SYNCOBJ_SIGNAL,
 					  ev->handle);
 }
@@ -166,6 +178,8 @@ VACCEL_EXPORT int vaccel_event_reset(struct vaccel_event *ev)
 {
 	if (!ev)
 		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_reset(ev);
 	return vaccel_syncobj_array_ioctl(ev->dev, DRM_IOCTL_SYNCOBJ_RESET,
 					  ev->handle);
 }
@@ -176,6 +190,8 @@ VACCEL_EXPORT int vaccel_event_export_sync_file(struct vaccel_event *ev, int *fd
 
 	if (!ev || !fd)
 		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_export(ev, fd);
 	h.handle = ev->handle;
 	h.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
 	h.fd = -1;

@@ -499,13 +499,37 @@ VACCEL_EXPORT int vaccel_kernel_set_stack_size(struct vaccel_kernel *k,
 	return 0;
 }
 
+VACCEL_EXPORT int vaccel_launch_ex(struct vaccel_queue *q, const struct vaccel_kernel *k,
+				   const uint32_t grid[3], const uint32_t workgroup[3],
+				   const void *args, size_t args_size,
+				   const struct vaccel_launch_options *opts)
+{
+	uint64_t first = 0, count = 0;
+	unsigned int i;
+
+	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev)
+		return -EINVAL;
+	if (opts) {
+		for (i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
+			if (opts->reserved[i])
+				return -EINVAL;
+		first = opts->first_group;
+		count = opts->group_count;
+		if (!count && first)
+			return -EINVAL;
+	}
+	if (q->u)
+		return vaccel_uq_launch(q, k, grid, workgroup, args, args_size,
+					first, count);
+	return vaccel_queue_record_launch(q, k, args, args_size, grid, workgroup,
+					  first, count);
+}
+
 VACCEL_EXPORT int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 				const uint32_t grid[3], const uint32_t workgroup[3],
 				const void *args, size_t args_size)
 {
-	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev)
-		return -EINVAL;
-	return vaccel_queue_record_launch(q, k, args, args_size, grid, workgroup);
+	return vaccel_launch_ex(q, k, grid, workgroup, args, args_size, NULL);
 }
 
 /* The loaded module whose image holds @va, or NULL; under the registry lock. */
@@ -565,6 +589,9 @@ void vaccel_module_describe(struct vaccel_device *dev, uint32_t module_id,
 	struct vaccel_module *mod;
 	unsigned int i;
 
+	/* A member's queue runs the modules of its unified device. */
+	if (dev->parent)
+		dev = dev->parent;
 	pthread_mutex_lock(&dev->modules_lock);
 	if (module_id) {
 		for (mod = dev->modules; mod && mod->id != module_id; mod = mod->next)

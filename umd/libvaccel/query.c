@@ -209,6 +209,8 @@ VACCEL_EXPORT int vaccel_device_vm_stats(struct vaccel_device *dev,
 
 	if (!dev || !out)
 		return -EINVAL;
+	if (dev->unified)
+		return vaccel_unified_vm_stats(dev, out);
 	ret = vaccel_query_fd(dev->fd, DRM_VACCEL_QUERY_VM_STATS, &stats, &size);
 	if (ret)
 		return ret;

@@ -53,6 +53,9 @@
  * waits for the snapshots.
  *
  * A queue has no lock: the caller serialises its use.
+ *
+ * A queue of a unified device (unified.c) is a queue on each member: the
+ * public functions hand it over there.
  */
 #include <assert.h>
 #include <errno.h>
@@ -430,6 +433,8 @@ VACCEL_EXPORT int vaccel_queue_create(struct vaccel_device *dev,
 		return -EINVAL;
 	if (!dev->info.engine_count[engine_class])
 		return -ENODEV;
+	if (dev->unified)
+		return vaccel_unified_queue_create(dev, engine_class, priority, out);
 
 	q = calloc(1, sizeof(*q));
 	if (!q)
@@ -483,6 +488,10 @@ VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
 
 	if (!q)
 		return;
+	if (q->u) {
+		vaccel_unified_queue_destroy(q);
+		return;
+	}
 	/*
 	 * Cancels what is pending and returns once the context's jobs are
 	 * gone: then no engine reads the DMA buffers any more.
@@ -510,6 +519,8 @@ VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
 
 	if (!q)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_copy(q, dst_va, src_va, size);
 	if (!size)
 		return q->error;
 	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_COPY);
@@ -524,6 +535,8 @@ VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
 
 	if (!q || dst_va % 4 || size % 4)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_fill(q, dst_va, size, value);
 	if (!size)
 		return q->error;
 	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_FILL);
@@ -547,6 +560,8 @@ VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
 
 	if (!q || flags < 0 || va % (bits / 8))
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_write(q, va, value, bits);
 	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_WRITE_IMM, flags, 3);
 	pkt[1] = va;
 	pkt[2] = bits == 32 ? (uint32_t)value : value;
@@ -559,6 +574,8 @@ VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
 
 	if (!q || va % 8)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_timestamp(q, va);
 	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_TIMESTAMP);
 }
 
@@ -572,6 +589,8 @@ VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
 	if (!q || flags < 0 || va % (bits / 8) ||
 	    (unsigned int)op > VACCEL_COMPARE_LE)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_wait_mem(q, va, ref, mask, op, bits);
 	if (bits == 32) {
 		ref = (uint32_t)ref;
 		mask = (uint32_t)mask;
@@ -590,15 +609,19 @@ VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
 
 	if (!q)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_delay(q, ns);
 	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_DELAY);
 }
 
 /* --- DISPATCH --- */
 
 #define VACCEL_DISPATCH_WORDS	11
+/* With a workgroup range (uapi 1.7): {first group, group count} more. */
+#define VACCEL_DISPATCH_RANGE_WORDS	13
 
 static_assert(VACCEL_LAUNCH_MAX_ARGS % 8 == 0 &&
-	      2 + VACCEL_LAUNCH_MAX_ARGS / 8 + VACCEL_DISPATCH_WORDS <=
+	      2 + VACCEL_LAUNCH_MAX_ARGS / 8 + VACCEL_DISPATCH_RANGE_WORDS <=
 	      VACCEL_QUEUE_BUFFER_SIZE / 8, "a launch fits a DMA buffer");
 
 bool vaccel_stack_size_ok(const struct vaccel_device *dev, uint32_t stack_size)
@@ -607,13 +630,27 @@ bool vaccel_stack_size_ok(const struct vaccel_device *dev, uint32_t stack_size)
 	       stack_size <= dev->info.max_stack_size;
 }
 
+uint64_t vaccel_grid_groups(const uint32_t grid[3], const uint32_t wg[3])
+{
+	uint64_t groups = 1;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!grid[i] || !wg[i] ||
+		    __builtin_mul_overflow(groups, (uint64_t)(grid[i] - 1) / wg[i] + 1,
+					   &groups))
+			return 0;
+	}
+	return groups;
+}
+
 /*
  * Whether the device takes a DISPATCH of these operands, as
  * vaccel_dispatch.c checks them: 0, -EINVAL or -ENOTSUP.
  */
-static int vaccel_dispatch_check(const struct vaccel_queue *q, uint64_t entry,
-				 const uint32_t grid[3], const uint32_t wg[3],
-				 uint32_t local_size, uint32_t stack_size)
+int vaccel_queue_check_dispatch(const struct vaccel_queue *q, uint64_t entry,
+				const uint32_t grid[3], const uint32_t wg[3],
+				uint32_t local_size, uint32_t stack_size)
 {
 	const struct drm_vaccel_device_info *info = &q->dev->info;
 	uint64_t items = 1, groups = 1;
@@ -643,14 +680,26 @@ static int vaccel_dispatch_check(const struct vaccel_queue *q, uint64_t entry,
 	return 0;
 }
 
-/* The DISPATCH packet, 11 words at @pkt. */
+/* Words of a DISPATCH of @count workgroups (0: all of them). */
+static uint32_t vaccel_dispatch_words(uint64_t count)
+{
+	return count ? VACCEL_DISPATCH_RANGE_WORDS : VACCEL_DISPATCH_WORDS;
+}
+
+/*
+ * The DISPATCH packet at @pkt: 11 words, or 13 with the workgroup range
+ * [@first, @first + @count) when @count is not 0.
+ */
 static void vaccel_dispatch_packet(uint64_t *pkt, uint64_t entry, uint64_t args,
 				   const uint32_t grid[3], const uint32_t wg[3],
-				   uint32_t local_size, uint32_t stack_size)
+				   uint32_t local_size, uint32_t stack_size,
+				   uint64_t first, uint64_t count)
 {
 	int i;
 
-	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_DISPATCH, 0, VACCEL_DISPATCH_WORDS);
+	pkt[0] = VACCEL_PKT(DRM_VACCEL_PKT_DISPATCH,
+			    count ? DRM_VACCEL_PKT_F_GROUP_RANGE : 0,
+			    vaccel_dispatch_words(count));
 	pkt[1] = entry;
 	pkt[2] = args;
 	for (i = 0; i < 3; i++) {
@@ -659,6 +708,40 @@ static void vaccel_dispatch_packet(uint64_t *pkt, uint64_t entry, uint64_t args,
 	}
 	pkt[9] = local_size;
 	pkt[10] = stack_size;
+	if (count) {
+		pkt[11] = first;
+		pkt[12] = count;
+	}
+}
+
+/*
+ * Whether workgroups [@first, @first + @count) of the grid make a range
+ * the device takes (@count 0: the whole grid, no range): 0, -EINVAL, or
+ * -ENOTSUP before uapi 1.7.
+ */
+static int vaccel_range_check(const struct vaccel_queue *q, const uint32_t grid[3],
+			      const uint32_t wg[3], uint64_t first, uint64_t count)
+{
+	uint64_t groups = vaccel_grid_groups(grid, wg);
+
+	if (!count)
+		return first ? -EINVAL : 0;
+	if (first >= groups || count > groups - first)
+		return -EINVAL;
+	return q->dev->info.uapi_minor < 7 ? -ENOTSUP : 0;
+}
+
+int vaccel_queue_record_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+				 uint64_t args_va, const uint32_t grid[3],
+				 const uint32_t workgroup[3], uint32_t local_size,
+				 uint32_t stack_size, uint64_t first, uint64_t count)
+{
+	uint64_t pkt[VACCEL_DISPATCH_RANGE_WORDS];
+
+	vaccel_dispatch_packet(pkt, entry_va, args_va, grid, workgroup, local_size,
+			       stack_size, first, count);
+	return vaccel_queue_emit(q, pkt, vaccel_dispatch_words(count),
+				 VACCEL_COMMAND_DISPATCH);
 }
 
 VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
@@ -666,18 +749,19 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
 					const uint32_t workgroup[3],
 					uint32_t local_size, uint32_t stack_size)
 {
-	uint64_t pkt[VACCEL_DISPATCH_WORDS];
 	int ret;
 
 	if (!q)
 		return -EINVAL;
-	ret = vaccel_dispatch_check(q, entry_va, grid, workgroup, local_size,
-				    stack_size);
+	if (q->u)
+		return vaccel_uq_dispatch(q, entry_va, args_va, grid, workgroup,
+					  local_size, stack_size);
+	ret = vaccel_queue_check_dispatch(q, entry_va, grid, workgroup, local_size,
+					  stack_size);
 	if (ret)
 		return ret;
-	vaccel_dispatch_packet(pkt, entry_va, args_va, grid, workgroup, local_size,
-			       stack_size);
-	return vaccel_queue_emit(q, pkt, VACCEL_DISPATCH_WORDS, VACCEL_COMMAND_DISPATCH);
+	return vaccel_queue_record_dispatch(q, entry_va, args_va, grid, workgroup,
+					    local_size, stack_size, 0, 0);
 }
 
 /*
@@ -688,21 +772,25 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
  */
 int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
-			       const uint32_t grid[3], const uint32_t workgroup[3])
+			       const uint32_t grid[3], const uint32_t workgroup[3],
+			       uint64_t first_group, uint64_t group_count)
 {
 	uint32_t arg_words = (args_size + 7) / 8, nop = 0, pad;
 	uint32_t local_size = k->mod->local_size, stack_size = k->stack_size;
+	uint32_t words = vaccel_dispatch_words(group_count);
 	uint64_t *p, args_va = 0, entry = k->entry;
 	int ret;
 
-	ret = vaccel_dispatch_check(q, entry, grid, workgroup, local_size,
-				    stack_size);
+	ret = vaccel_queue_check_dispatch(q, entry, grid, workgroup, local_size,
+					  stack_size);
+	if (!ret)
+		ret = vaccel_range_check(q, grid, workgroup, first_group, group_count);
 	if (ret)
 		return ret;
 	if (args_size > VACCEL_LAUNCH_MAX_ARGS)
 		return -E2BIG;
 	if (args_size) {
-		ret = vaccel_queue_room(q, 2 + arg_words + VACCEL_DISPATCH_WORDS);
+		ret = vaccel_queue_room(q, 2 + arg_words + words);
 		if (ret)
 			return ret;
 		pad = (q->used + 1) % 2;
@@ -716,15 +804,16 @@ int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kerne
 		memcpy(p + 1 + pad, args, args_size);
 		args_va = q->cur->va + (uint64_t)(q->used + 1 + pad) * 8;
 	} else {
-		ret = vaccel_queue_room(q, VACCEL_DISPATCH_WORDS);
+		ret = vaccel_queue_room(q, words);
 		if (ret)
 			return ret;
 	}
 	vaccel_dispatch_packet(q->cur->map + q->used + nop, entry, args_va, grid,
-			       workgroup, local_size, stack_size);
+			       workgroup, local_size, stack_size, first_group,
+			       group_count);
 	vaccel_queue_note(q, q->used + nop, VACCEL_COMMAND_LAUNCH, k->mod->id,
 			  k - k->mod->kernels);
-	q->used += nop + VACCEL_DISPATCH_WORDS;
+	q->used += nop + words;
 	return 0;
 }
 
@@ -732,6 +821,13 @@ VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
 {
 	if (!q)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_flush(q);
+	return vaccel_queue_flush_signal(q, 0, false);
+}
+
+int vaccel_queue_submit_pending(struct vaccel_queue *q)
+{
 	return vaccel_queue_flush_signal(q, 0, false);
 }
 
@@ -757,6 +853,8 @@ VACCEL_EXPORT int vaccel_queue_get_stats_1_5(struct vaccel_queue *q,
 
 	if (!q || !stats)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_get_stats(q, stats);
 	memset(&st, 0, sizeof(st));
 	st.handle = q->context;
 	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
@@ -904,6 +1002,8 @@ VACCEL_EXPORT int vaccel_queue_get_fault(struct vaccel_queue *q,
 
 	if (!q || !out)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_get_fault(q, out);
 	if (!q->fault_valid) {
 		memset(&st, 0, sizeof(st));
 		st.handle = q->context;
@@ -925,6 +1025,8 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 
 	if (!q)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_finish(q);
 	ret = vaccel_queue_flush_signal(q, 0, false);
 	if (ret)
 		return ret;
@@ -959,17 +1061,19 @@ VACCEL_EXPORT int vaccel_queue_signal(struct vaccel_queue *q,
 {
 	if (!q || !ev || ev->dev != q->dev)
 		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_signal(q, ev);
 	return vaccel_queue_flush_signal(q, ev->handle, true);
 }
 
-VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
-					  struct vaccel_event *ev)
+/*
+ * Gets the wait syncobj of @q's next submission ready: what is recorded so
+ * far is submitted (it does not wait), and a slot is free.
+ */
+static int vaccel_queue_wait_slot(struct vaccel_queue *q)
 {
-	struct drm_syncobj_transfer t = { 0 };
 	int ret;
 
-	if (!q || !ev || ev->dev != q->dev)
-		return -EINVAL;
 	if (q->error)
 		return q->error;
 	/* What is recorded so far does not wait. */
@@ -990,6 +1094,35 @@ VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
 			return ret;
 		q->nwait_objs++;
 	}
+	return 0;
+}
+
+int vaccel_queue_wait_sync_file(struct vaccel_queue *q, int fd)
+{
+	int ret;
+
+	ret = vaccel_queue_wait_slot(q);
+	if (ret)
+		return ret;
+	if (drmSyncobjImportSyncFile(q->dev->fd, q->wait_objs[q->nwaits], fd))
+		return -errno;
+	q->nwaits++;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
+					  struct vaccel_event *ev)
+{
+	struct drm_syncobj_transfer t = { 0 };
+	int ret;
+
+	if (!q || !ev || ev->dev != q->dev)
+		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_wait_event(q, ev);
+	ret = vaccel_queue_wait_slot(q);
+	if (ret)
+		return ret;
 
 	/* A snapshot of the event's fence; -EINVAL if it has none. */
 	t.src_handle = ev->handle;

@@ -297,7 +297,7 @@ VACCEL_EXPORT int vaccel_va_alloc(struct vaccel_device *dev, uint64_t size,
 {
 	if (!dev)
 		return -EINVAL;
-	return vaccel_va_space_alloc(&dev->va, size, align, va);
+	return vaccel_va_space_alloc(vaccel_dev_va(dev), size, align, va);
 }
 
 VACCEL_EXPORT int vaccel_va_free(struct vaccel_device *dev, uint64_t va,
@@ -305,5 +305,5 @@ VACCEL_EXPORT int vaccel_va_free(struct vaccel_device *dev, uint64_t va,
 {
 	if (!dev)
 		return -EINVAL;
-	return vaccel_va_space_free(&dev->va, va, size);
+	return vaccel_va_space_free(vaccel_dev_va(dev), va, size);
 }

@@ -86,20 +86,35 @@ int vaccel_va_space_free(struct vaccel_va_space *vs, uint64_t va,
 			 uint64_t size);
 size_t vaccel_va_space_holes(struct vaccel_va_space *vs);
 
+struct vaccel_part;
+
 /**
  * struct vaccel_bo - a buffer object, see vaccel.h
  * @dev: the device it belongs to
- * @handle: its GEM handle in @dev's file
+ * @handle: its GEM handle in @dev's file; 0 for a unified buffer
  * @flags: VACCEL_BO_* flags
  * @size: size in bytes, as the kernel rounded it
  * @va: GPU virtual address of its mapping in @dev's VM
+ * @va_owned: @va came from the VA allocator for this buffer, and goes back
+ *	to it with the buffer; a part of a unified buffer lives at an address
+ *	of the unified buffer instead
+ * @bound: the buffer is mapped at @va in @dev's VM
  * @map: the CPU mapping, or NULL before vaccel_bo_map()
  * @refcount: references; vaccel_bo_import() of a buffer the device already
  *	has adds one, vaccel_bo_free() drops one
- * @next: chain of &vaccel_device.bo_table
+ * @next: chain of &vaccel_device.bo_table, or of &vaccel_unified.bos for
+ *	a unified buffer
+ * @parts: for a buffer of a unified device, its parts by offset
+ * @nparts: entries of @parts; 0 for a buffer of a device that is not
+ *	unified
+ * @ranges: for a unified buffer, its mappings' flags by range (the
+ *	segments of a module)
+ * @nranges: entries of @ranges
  *
- * @map, @refcount and @next are protected by &vaccel_device.bo_lock; the
- * other fields do not change after creation.
+ * @map, @refcount and @next are protected by &vaccel_device.bo_lock (by
+ * &vaccel_unified.lock for a unified buffer); @parts changes only in
+ * vaccel_bo_remap(), which the caller does not race with other uses of the
+ * buffer; the other fields do not change after creation.
  */
 struct vaccel_bo {
 	struct vaccel_device *dev;
@@ -107,9 +122,45 @@ struct vaccel_bo {
 	uint32_t flags;
 	uint64_t size;
 	uint64_t va;
+	bool va_owned;
+	bool bound;
 	void *map;
 	unsigned int refcount;
 	struct vaccel_bo *next;
+	struct vaccel_part *parts;
+	unsigned int nparts;
+	struct vaccel_bo_range *ranges;
+	unsigned int nranges;
+};
+
+/**
+ * struct vaccel_part - the pages of a unified buffer one member holds
+ * @offset: offset in the unified buffer, page aligned
+ * @size: bytes, page aligned, not zero
+ * @owner: index of the member whose buffer holds the pages
+ * @bos: by member, the buffer of the part in that member's file: created
+ *	on @owner, imported from it as a dma-buf by the others; each mapped
+ *	at the unified buffer's address plus @offset
+ */
+struct vaccel_part {
+	uint64_t offset;
+	uint64_t size;
+	unsigned int owner;
+	struct vaccel_bo *bos[VACCEL_UNIFIED_MAX_MEMBERS];
+};
+
+/**
+ * struct vaccel_unified - what makes a device unified (unified.c)
+ * @n: number of members
+ * @members: the member devices, opened by the unified device
+ * @lock: protects @bos and the CPU mappings of unified buffers
+ * @bos: the live unified buffers, linked by &vaccel_bo.next
+ */
+struct vaccel_unified {
+	unsigned int n;
+	struct vaccel_device *members[VACCEL_UNIFIED_MAX_MEMBERS];
+	pthread_mutex_t lock;
+	struct vaccel_bo *bos;
 };
 
 /**
@@ -133,9 +184,14 @@ struct vaccel_bo {
  * @modules: the loaded kernel modules, newest first, linked by
  *	&vaccel_module.next: where a fault's addresses are looked up
  * @next_module_id: the &vaccel_module.id of the next module loaded
+ * @parent: for a member of a unified device, that device, whose VA
+ *	allocator and modules the member uses; NULL otherwise
+ * @unified: for a unified device, its members; NULL otherwise.  @fd and
+ *	@version are then its first member's, not its own
  *
- * The fields above @va are written only while opening and read-only
- * afterwards, hence safe to read from several threads without a lock.
+ * The fields above @va, @parent and @unified are written only while
+ * opening and read-only afterwards, hence safe to read from several
+ * threads without a lock.
  */
 struct vaccel_device {
 	int fd;
@@ -153,7 +209,15 @@ struct vaccel_device {
 	pthread_mutex_t modules_lock;
 	struct vaccel_module *modules;
 	uint32_t next_module_id;
+	struct vaccel_device *parent;
+	struct vaccel_unified *unified;
 };
+
+/* The VA allocator @dev's buffers take their addresses from. */
+static inline struct vaccel_va_space *vaccel_dev_va(struct vaccel_device *dev)
+{
+	return dev->parent ? &dev->parent->va : &dev->va;
+}
 
 /* Longest kernel or function name a fault record keeps. */
 #define VACCEL_FAULT_NAME_MAX	255
@@ -237,6 +301,7 @@ struct vaccel_cmdbuf {
  * @fault_valid: @fault holds the queue's failure, which never changes
  * @fault_kernel: the kernel name @fault points to
  * @fault_function: the function name @fault points to
+ * @u: for a queue of a unified device, its members' queues; NULL otherwise
  *
  * Not locked: the caller serialises the use of a queue.
  */
@@ -264,16 +329,44 @@ struct vaccel_queue {
 	bool fault_valid;
 	char fault_kernel[VACCEL_FAULT_NAME_MAX + 1];
 	char fault_function[VACCEL_FAULT_NAME_MAX + 1];
+	struct vaccel_uqueue *u;
+};
+
+/**
+ * struct vaccel_uqueue - the members' queues of a unified queue (unified.c)
+ * @n: number of members
+ * @q: the queue of each member
+ * @epoch: commands recorded on each member's queue so far
+ * @seen: @seen[j][i], the commands of member i that the work member j
+ *	records next is ordered after (it waits for their fence)
+ * @export_fd: by member, a sync_file of the fence of its last submission,
+ *	or -1
+ * @export_point: the submission @export_fd is of
+ * @error: 0, or -ECANCELED once work of a member failed
+ */
+struct vaccel_uqueue {
+	unsigned int n;
+	struct vaccel_queue *q[VACCEL_UNIFIED_MAX_MEMBERS];
+	uint64_t epoch[VACCEL_UNIFIED_MAX_MEMBERS];
+	uint64_t seen[VACCEL_UNIFIED_MAX_MEMBERS][VACCEL_UNIFIED_MAX_MEMBERS];
+	int export_fd[VACCEL_UNIFIED_MAX_MEMBERS];
+	uint64_t export_point[VACCEL_UNIFIED_MAX_MEMBERS];
+	int error;
 };
 
 /**
  * struct vaccel_event - an event, see vaccel.h
  * @dev: the device
- * @handle: its binary syncobj
+ * @handle: its binary syncobj; 0 for an event of a unified device
+ * @n: for an event of a unified device, its number of members; else 0
+ * @members: then, an event of each member, which the member's queue
+ *	signals
  */
 struct vaccel_event {
 	struct vaccel_device *dev;
 	uint32_t handle;
+	unsigned int n;
+	struct vaccel_event *members[VACCEL_UNIFIED_MAX_MEMBERS];
 };
 
 /* event.c: binary syncobjs of a device. */
@@ -488,7 +581,96 @@ int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
  */
 int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
-			       const uint32_t grid[3], const uint32_t workgroup[3]);
+			       const uint32_t grid[3], const uint32_t workgroup[3],
+			       uint64_t first_group, uint64_t group_count);
+
+/*
+ * queue.c: the workgroups of a grid, 0 if a size is zero or the count
+ * overflows 64 bits.
+ */
+uint64_t vaccel_grid_groups(const uint32_t grid[3], const uint32_t wg[3]);
+/*
+ * queue.c: records a DISPATCH of workgroups [@first, @first + @count) of
+ * the grid (@count 0: all of them) without checking the operands.
+ */
+int vaccel_queue_record_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+				 uint64_t args_va, const uint32_t grid[3],
+				 const uint32_t workgroup[3], uint32_t local_size,
+				 uint32_t stack_size, uint64_t first, uint64_t count);
+/* queue.c: the next submission of @q waits for the fence of sync_file @fd. */
+int vaccel_queue_wait_sync_file(struct vaccel_queue *q, int fd);
+/* queue.c: submits what @q recorded and its waits, if anything. */
+int vaccel_queue_submit_pending(struct vaccel_queue *q);
+/*
+ * queue.c: whether the kernel takes a DISPATCH of these operands: 0,
+ * -EINVAL or -ENOTSUP.
+ */
+int vaccel_queue_check_dispatch(const struct vaccel_queue *q, uint64_t entry,
+				const uint32_t grid[3], const uint32_t wg[3],
+				uint32_t local_size, uint32_t stack_size);
+
+/* --- unified devices (unified.c) --- */
+
+int vaccel_device_open_plain(unsigned int index, struct vaccel_device **out);
+int vaccel_unified_open_env(struct vaccel_device **out);
+void vaccel_unified_close(struct vaccel_device *dev);
+int vaccel_unified_vm_stats(struct vaccel_device *dev, struct vaccel_vm_stats *out);
+int vaccel_unified_bo_alloc(struct vaccel_device *dev, uint64_t size,
+			    uint32_t flags, uint64_t align,
+			    const struct vaccel_bo_range *ranges,
+			    unsigned int count, bool split, struct vaccel_bo **out);
+int vaccel_unified_bo_import(struct vaccel_device *dev, int fd,
+			     struct vaccel_bo **out);
+void vaccel_unified_bo_free(struct vaccel_bo *bo);
+int vaccel_unified_bo_map(struct vaccel_bo *bo, void **ptr);
+int vaccel_unified_bo_export(struct vaccel_bo *bo, int *fd);
+int vaccel_unified_queue_create(struct vaccel_device *dev,
+				enum vaccel_engine_class engine_class,
+				enum vaccel_priority priority,
+				struct vaccel_queue **out);
+void vaccel_unified_queue_destroy(struct vaccel_queue *q);
+int vaccel_uq_copy(struct vaccel_queue *q, uint64_t dst, uint64_t src,
+		   uint64_t size);
+int vaccel_uq_fill(struct vaccel_queue *q, uint64_t dst, uint64_t size,
+		   uint32_t value);
+int vaccel_uq_write(struct vaccel_queue *q, uint64_t va, uint64_t value,
+		    unsigned int bits);
+int vaccel_uq_timestamp(struct vaccel_queue *q, uint64_t va);
+int vaccel_uq_wait_mem(struct vaccel_queue *q, uint64_t va, uint64_t ref,
+		       uint64_t mask, enum vaccel_compare op, unsigned int bits);
+int vaccel_uq_delay(struct vaccel_queue *q, uint64_t ns);
+int vaccel_uq_dispatch(struct vaccel_queue *q, uint64_t entry, uint64_t args,
+		       const uint32_t grid[3], const uint32_t wg[3],
+		       uint32_t local_size, uint32_t stack_size);
+int vaccel_uq_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
+		     const uint32_t grid[3], const uint32_t wg[3],
+		     const void *args, size_t args_size, uint64_t first,
+		     uint64_t count);
+int vaccel_uq_flush(struct vaccel_queue *q);
+int vaccel_uq_finish(struct vaccel_queue *q);
+int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev);
+int vaccel_uq_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
+int vaccel_uq_get_stats(struct vaccel_queue *q, struct vaccel_queue_stats *stats);
+int vaccel_uq_get_fault(struct vaccel_queue *q, struct vaccel_fault_info *out);
+int vaccel_unified_event_create(struct vaccel_device *dev,
+				struct vaccel_event **out);
+void vaccel_unified_event_destroy(struct vaccel_event *ev);
+int vaccel_unified_event_wait(struct vaccel_event *ev, int64_t timeout_ns);
+int vaccel_unified_event_signal(struct vaccel_event *ev);
+int vaccel_unified_event_reset(struct vaccel_event *ev);
+int vaccel_unified_event_export(struct vaccel_event *ev, int *fd);
+
+/* bo.c: the building blocks of unified buffers. */
+int vaccel_bo_wrap(struct vaccel_device *dev, uint32_t handle, uint64_t size,
+		   uint32_t flags, struct vaccel_bo **out);
+int vaccel_bo_create_wrapped(struct vaccel_device *dev, uint64_t size,
+			     uint32_t flags, struct vaccel_bo **out);
+int vaccel_bo_import_wrapped(struct vaccel_device *dev, int fd, uint32_t flags,
+			     struct vaccel_bo **out);
+int vaccel_vm_bind_ops(struct vaccel_device *dev,
+		       const struct drm_vaccel_vm_bind_op *ops, unsigned int count);
+uint32_t vaccel_bo_map_flags(uint32_t flags);
+int vaccel_bo_mmap_offset(struct vaccel_bo *bo, uint64_t *offset);
 
 /*
  * module.c: what a fault's addresses are in the device's loaded modules.

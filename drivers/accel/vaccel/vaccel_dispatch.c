@@ -44,6 +44,14 @@
  * completed workgroup is the progress that restarts the hang timeout.  A
  * slice that stored to memory wakes the WAIT_MEM packets of the device;
  * one that did not leaves them asleep.
+ *
+ * **Workgroup ranges.**  A DISPATCH with %DRM_VACCEL_PKT_F_GROUP_RANGE
+ * runs only the workgroups of its range, by linear index: the state
+ * starts at the range's first workgroup instead of 0 and ends before the
+ * range's end instead of the number of workgroups, and nothing else
+ * changes, so a work-item sees the ids and sizes of the whole grid, and a
+ * preemption saves and resumes the index in the range as it does in the
+ * whole grid.
  */
 
 #include <linux/gfp.h>
@@ -108,6 +116,8 @@ struct vaccel_item_queue {
  * @wg: the workgroup size
  * @groups: workgroups along each dimension
  * @num_groups: workgroups in all
+ * @end: index past the last workgroup to run: @num_groups, or the end
+ *	of the packet's range
  * @local_size: local memory asked for, in bytes
  * @stack_size: bytes of stack per work-item
  * @wg_items: work-items of a whole workgroup
@@ -138,6 +148,7 @@ struct vaccel_dispatch {
 	u32 wg[3];
 	u32 groups[3];
 	u64 num_groups;
+	u64 end;
 	u32 local_size;
 	u32 stack_size;
 	u32 wg_items;
@@ -182,8 +193,24 @@ static struct vaccel_rv_hart *vaccel_dispatch_hart(struct vaccel_dispatch *d,
 	return page + item % VACCEL_HARTS_PER_PAGE;
 }
 
-/* The decoded and checked operands of the packet. */
-static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
+/**
+ * vaccel_dispatch_range_ok() - whether a workgroup range fits a grid
+ * @num_groups: workgroups of the grid
+ * @first: linear index of the first workgroup of the range
+ * @count: workgroups in the range
+ *
+ * Context: Any context.
+ * Return: true if @count is not zero and [@first, @first + @count) lies
+ * within [0, @num_groups), without overflowing.
+ */
+bool vaccel_dispatch_range_ok(u64 num_groups, u64 first, u64 count)
+{
+	return count && first < num_groups && count <= num_groups - first;
+}
+
+/* The decoded and checked operands of the packet, of flags @flags. */
+static int vaccel_dispatch_parse(struct vaccel_dispatch *d, u32 flags,
+				 const u64 *op)
 {
 	u64 items = 1, private;
 	int i;
@@ -220,6 +247,13 @@ static int vaccel_dispatch_parse(struct vaccel_dispatch *d, const u64 *op)
 	d->stack_size = op[9];
 	d->local_bytes = PAGE_ALIGN(d->local_size);
 	d->private_bytes = PAGE_ALIGN(private);
+	d->end = d->num_groups;
+	if (flags & DRM_VACCEL_PKT_F_GROUP_RANGE) {
+		if (!vaccel_dispatch_range_ok(d->num_groups, op[10], op[11]))
+			return -EINVAL;
+		d->group = op[10];
+		d->end = op[10] + op[11];
+	}
 	return 0;
 }
 
@@ -368,10 +402,10 @@ void vaccel_dispatch_free(struct vaccel_dispatch *d)
 }
 
 /*
- * The state of a dispatch for the packet's operands @op, charged to the
- * active memory cgroup, without waiting for memory.
+ * The state of a dispatch for the packet's flags @flags and operands @op,
+ * charged to the active memory cgroup, without waiting for memory.
  */
-static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
+static struct vaccel_dispatch *vaccel_dispatch_new(u32 flags, const u64 *op)
 {
 	struct vaccel_dispatch *d;
 	unsigned int i, n;
@@ -380,7 +414,7 @@ static struct vaccel_dispatch *vaccel_dispatch_new(const u64 *op)
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	xa_init(&d->private);
-	if (vaccel_dispatch_parse(d, op)) {
+	if (vaccel_dispatch_parse(d, flags, op)) {
 		vaccel_dispatch_free(d);
 		return ERR_PTR(-EINVAL);
 	}
@@ -592,7 +626,8 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
  * vaccel_dispatch_run() - run or resume a DISPATCH packet
  * @engine: the engine, its TLB attached to the job's address space
  * @job: the job; @job->dispatch keeps the state across preemptions
- * @op: the packet's operands
+ * @flags: the packet's flags: 0 or %DRM_VACCEL_PKT_F_GROUP_RANGE
+ * @op: the packet's operands, 10, or 12 with a range
  * @fault: filled on a fault
  *
  * Context: The engine's thread; sleeps, allocates without blocking.
@@ -601,7 +636,7 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
  * vaccel_engine_check() stopped it with, the state kept in @job.
  */
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
-			const u64 *op, struct vaccel_fault *fault)
+			u32 flags, const u64 *op, struct vaccel_fault *fault)
 {
 	struct vaccel_dispatch *d = job->dispatch;
 	struct mem_cgroup *old;
@@ -613,7 +648,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	/* What the engine allocates for the job is its creator's. */
 	old = set_active_memcg(job->ctx->memcg);
 	if (!d) {
-		d = vaccel_dispatch_new(op);
+		d = vaccel_dispatch_new(flags, op);
 		if (IS_ERR(d)) {
 			ret = PTR_ERR(d);
 			goto out;
@@ -623,7 +658,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	d->engine = engine;
 	engine->rv->env = d;
 
-	while (d->group < d->num_groups) {
+	while (d->group < d->end) {
 		if (!d->live) {
 			ret = vaccel_engine_check(engine, job, progressed,
 						  DRM_VACCEL_PREEMPT_WORKGROUP);

@@ -34,7 +34,8 @@ struct vaccel_rv_cpu;
 #define VACCEL_EXIT_PC			0x0300000000000000ull
 
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
-			const u64 *op, struct vaccel_fault *fault);
+			u32 flags, const u64 *op, struct vaccel_fault *fault);
+bool vaccel_dispatch_range_ok(u64 num_groups, u64 first, u64 count);
 void vaccel_dispatch_free(struct vaccel_dispatch *d);
 s64 vaccel_dispatch_group(const struct vaccel_dispatch *d);
 struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void);

@@ -312,6 +312,15 @@ static const int vaccel_pkt_operands[] = {
 	[DRM_VACCEL_PKT_DISPATCH] = 10,
 };
 
+/* The length of a packet of opcode @op and flags @flags, header included. */
+static u64 vaccel_pkt_words(u32 op, u32 flags)
+{
+	/* A workgroup range adds {first group, group count}. */
+	if (op == DRM_VACCEL_PKT_DISPATCH && flags & DRM_VACCEL_PKT_F_GROUP_RANGE)
+		return vaccel_pkt_operands[op] + 3;
+	return vaccel_pkt_operands[op] + 1;
+}
+
 /*
  * A packet that a preemption stopped part-way resumes from the progress
  * its job saved: the DMA buffer must still hold the packet that progress
@@ -355,9 +364,10 @@ static int vaccel_exec_op(struct vaccel_exec *x, u32 op, u32 flags,
 	case DRM_VACCEL_PKT_WAIT_MEM:
 		return vaccel_exec_wait_mem(x, flags, operands);
 	case DRM_VACCEL_PKT_DISPATCH:
-		if (flags)
+		if (flags & ~DRM_VACCEL_PKT_F_GROUP_RANGE)
 			return vaccel_exec_malformed(x);
-		ret = vaccel_dispatch_run(x->engine, x->job, operands, x->fault);
+		ret = vaccel_dispatch_run(x->engine, x->job, flags, operands,
+					  x->fault);
 		return ret == -EINVAL ? vaccel_exec_malformed(x) : ret;
 	default:
 		return vaccel_exec_delay(x, flags, operands);
@@ -374,7 +384,7 @@ static int vaccel_exec_packet(struct vaccel_exec *x, u64 hdr, u64 words)
 		return vaccel_exec_malformed(x);
 	if (op == DRM_VACCEL_PKT_NOP)
 		return flags ? vaccel_exec_malformed(x) : 0;
-	if (words != vaccel_pkt_operands[op] + 1)
+	if (words != vaccel_pkt_words(op, flags))
 		return vaccel_exec_malformed(x);
 
 	ret = vaccel_tlb_read(&x->engine->tlb, x->pkt_va + 8, operands,

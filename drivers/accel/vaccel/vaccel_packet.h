@@ -9,8 +9,8 @@
 
 /* The largest COPY or FILL, reported by the device query: a BO's most. */
 #define VACCEL_MAX_COPY_SIZE	SZ_4G
-/* The longest packet, header included: DISPATCH's. */
-#define VACCEL_PKT_MAX_WORDS	11
+/* The longest packet, header included: DISPATCH's with a workgroup range. */
+#define VACCEL_PKT_MAX_WORDS	13
 
 struct vaccel_engine;
 struct vaccel_fault;
