@@ -62,6 +62,8 @@ static const struct field device_info[] = {
 	FIELD(drm_vaccel_device_info, device_mem_size),
 	FIELD(drm_vaccel_device_info, device_mem_free),
 	FIELD(drm_vaccel_device_info, device_mem_base),
+	FIELD(drm_vaccel_device_info, cost_system_ns),
+	FIELD(drm_vaccel_device_info, cost_peer_ns),
 	{ NULL, 0, 0 }
 };
 

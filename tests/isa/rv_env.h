@@ -29,7 +29,7 @@ struct rv_image {
 };
 
 static u8 *rv_env_translate(void *env, u64 va, unsigned int access,
-			    u32 *reason)
+			    u32 *reason, unsigned int *mem_class)
 {
 	struct rv_image *img = env;
 

@@ -55,6 +55,7 @@ struct rv_env {
 	u64 csr_pc;
 	const struct vaccel_rv_hart *csr_hart;
 	u32 code_words;
+	u8 mem_class[T_PAGES];
 };
 
 /* Instruction encoders */
@@ -125,7 +126,7 @@ static u32 enc_j(s32 imm, u32 rd)
 /* The environment */
 
 static u8 *rv_env_translate(void *env, u64 va, unsigned int access,
-			    u32 *reason)
+			    u32 *reason, unsigned int *mem_class)
 {
 	struct rv_env *e = env;
 	u64 page = (va - T_BASE) >> 12;
@@ -141,6 +142,7 @@ static u8 *rv_env_translate(void *env, u64 va, unsigned int access,
 		*reason = T_DENIED;
 		return NULL;
 	}
+	*mem_class = e->mem_class[page];
 	return e->mem + page * 4096;
 }
 
@@ -1425,6 +1427,48 @@ static void vaccel_test_rv_tlb(struct kunit *test)
 }
 
 /*
+ * Loads and stores count their bytes in the class of memory of their page,
+ * split where an access crosses two; LR, SC and the AMOs count, fetches
+ * do not.
+ */
+static void vaccel_test_rv_mem_counters(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u64 (*bytes)[2] = e->cpu->bytes;
+	u32 prog[] = {
+		ADDI(S0, ZERO, 512),
+		LOAD(3, T0, A0, 0),		/* loop: 512 8-byte loads */
+		STORE(2, T0, A1, 0),		/* and 4-byte stores */
+		ADDI(A0, A0, 8),
+		ADDI(A1, A1, 4),
+		ADDI(S0, S0, -1),
+		BR(1, S0, ZERO, -20),
+		LOAD(3, T0, A2, -4),		/* 4 bytes in DATA2, 4 in RO */
+		AMO(0x00, 0, 3, T1, A3, T0),	/* AMOADD.D: reads and writes 8 */
+		RET,
+	};
+
+	e->mem_class[T_DATA] = 1;
+	e->mem_class[T_DATA2] = 2;
+	e->mem_class[T_RO] = 3;
+	e->mem_class[T_DATA3] = 3;
+	e->hart.x[A0] = T_PAGE(T_DATA);
+	e->hart.x[A1] = T_PAGE(T_DATA2);
+	e->hart.x[A2] = T_PAGE(T_RO);
+	e->hart.x[A3] = T_PAGE(T_DATA3);
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, bytes[0][0], 0);
+	KUNIT_EXPECT_EQ(test, bytes[0][1], 0);
+	KUNIT_EXPECT_EQ(test, bytes[1][0], 4096);
+	KUNIT_EXPECT_EQ(test, bytes[1][1], 0);
+	KUNIT_EXPECT_EQ(test, bytes[2][0], 4);
+	KUNIT_EXPECT_EQ(test, bytes[2][1], 2048);
+	KUNIT_EXPECT_EQ(test, bytes[3][0], 4 + 8);
+	KUNIT_EXPECT_EQ(test, bytes[3][1], 8);
+}
+
+/*
  * Translations never outlive a call, also when the generations of the
  * micro-TLB wrap: a page read in one call and unmapped since faults in a
  * later call that has the same generation.
@@ -1795,6 +1839,7 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_exit),
 	KUNIT_CASE(vaccel_test_rv_budget),
 	KUNIT_CASE(vaccel_test_rv_tlb),
+	KUNIT_CASE(vaccel_test_rv_mem_counters),
 	KUNIT_CASE(vaccel_test_rv_tlb_generations),
 	KUNIT_CASE(vaccel_test_rv_code_changes),
 	KUNIT_CASE(vaccel_test_rv_pairs),

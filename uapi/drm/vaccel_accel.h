@@ -265,6 +265,18 @@ struct drm_vaccel_device_info {
 	 * still held (uapi 1.7)
 	 */
 	__u64 device_mem_base;
+	/**
+	 * @cost_system_ns: engine time an engine is charged per KiB it reads
+	 * or writes in system memory, beyond what the access takes: module
+	 * parameter ``cost_system_ns``; 0 when the cost model is off
+	 * (uapi 1.7)
+	 */
+	__u32 cost_system_ns;
+	/**
+	 * @cost_peer_ns: likewise per KiB in another device's segment,
+	 * module parameter ``cost_peer_ns`` (uapi 1.7)
+	 */
+	__u32 cost_peer_ns;
 };
 
 /**
@@ -398,7 +410,11 @@ struct drm_vaccel_query {
  * define DRM_VACCEL_BO_IMPORTED - BO info flag, imported from another device
  *
  * The BO wraps a dma-buf exported by another device.  A dma-buf of this
- * device imports as the BO it came from, without the flag.
+ * device imports as the BO it came from, without the flag.  One of another
+ * vaccel device imports as a peer of the exporter's BO: BO_INFO reports
+ * that BO's placement flags, region and evictions, BO_MIGRATE moves it,
+ * and VM_BIND maps it where it is, a peer's segment included (see "Memory
+ * regions").
  */
 #define DRM_VACCEL_BO_IMPORTED		(1u << 31)
 
@@ -427,10 +443,15 @@ struct drm_vaccel_query {
  * wait for it.  &drm_vaccel_bo_info.region tells where a BO is.
  *
  * The CPU maps a BO wherever it is, as through a BAR for device memory; a
- * CPU access during a move waits for the move.  A dma-buf attachment of
- * another device or driver reads a BO's system pages: it is refused with
- * ``-EOPNOTSUPP`` for a BO in device memory, and a BO it holds cannot move
- * (``-EBUSY``).
+ * CPU access during a move waits for the move.
+ *
+ * A BO shared by dma-buf with another vaccel device stays one BO (uapi
+ * 1.7): the importer's VM maps it wherever it is, and its engines reach
+ * another device's segment as peer memory, through the one device
+ * physical address space; moves and evictions, by either device, rewrite
+ * the importer's entries too.  A dma-buf attachment of any other driver
+ * reads a BO's system pages: it is refused with ``-EOPNOTSUPP`` for a BO
+ * in device memory, and a BO it holds cannot move (``-EBUSY``).
  */
 
 /** define DRM_VACCEL_REGION_SYSTEM - region id of system memory */

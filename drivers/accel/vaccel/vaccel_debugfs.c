@@ -39,8 +39,10 @@
  *   a block per engine: its class and instance, whether it is busy and for
  *   how long in all, the contexts bound to it, the client whose address
  *   space its TLB is attached to, the TLB's hits, misses and invalidations,
- *   and its HW queue: for each slot, the context, the buffer's VA and size
- *   and how far the engine got into it.
+ *   its HW queue: for each slot, the context, the buffer's VA and size
+ *   and how far the engine got into it; and a ``memory:`` line, the bytes
+ *   it read and wrote in local, system and peer memory (see "Memory
+ *   traffic").
  *
  * ``contexts``
  *   a line per context: handle, client, engine, priority, state, buffers
@@ -136,6 +138,7 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 {
 	struct drm_debugfs_entry *entry = m->private;
 	struct vaccel_device *vdev = to_vaccel_device(entry->dev);
+	struct vaccel_traffic t;
 	unsigned int i, s;
 
 	for (i = 0; i < vdev->num_engines; i++) {
@@ -167,6 +170,12 @@ static int vaccel_debugfs_engines_show(struct seq_file *m, void *unused)
 		seq_printf(m, " hits %llu misses %llu invalidations %llu\n",
 			   e->tlb.hits, e->tlb.misses, e->tlb.invalidations);
 		mutex_unlock(&e->tlb.lock);
+
+		vaccel_traffic_read(&e->tlb.traffic, &t);
+		seq_printf(m, "  memory: read local %llu system %llu peer %llu written local %llu system %llu peer %llu\n",
+			   t.bytes[VACCEL_MEM_LOCAL][0], t.bytes[VACCEL_MEM_SYSTEM][0],
+			   t.bytes[VACCEL_MEM_PEER][0], t.bytes[VACCEL_MEM_LOCAL][1],
+			   t.bytes[VACCEL_MEM_SYSTEM][1], t.bytes[VACCEL_MEM_PEER][1]);
 	}
 	return 0;
 }

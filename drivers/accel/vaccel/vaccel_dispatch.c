@@ -280,12 +280,14 @@ static u8 *vaccel_dispatch_private_page(struct vaccel_dispatch *d, u64 off)
 
 /* Serves the apertures from the dispatch's memory, the rest from the TLB. */
 static u8 *vaccel_dispatch_translate(void *env, u64 va, unsigned int access,
-				     u32 *reason)
+				     u32 *reason, unsigned int *mem_class)
 {
 	struct vaccel_dispatch *d = env;
 	struct vaccel_fault fault;
+	enum vaccel_mem_class cls;
 	u8 *page;
 
+	*mem_class = VACCEL_MEM_ON_CHIP;
 	if (va - VACCEL_LOCAL_BASE < d->local_bytes && access != VACCEL_RV_EXEC)
 		return page_address(d->local[(va - VACCEL_LOCAL_BASE) >> PAGE_SHIFT]);
 	if (va - VACCEL_PRIVATE_BASE < d->private_bytes &&
@@ -302,11 +304,12 @@ static u8 *vaccel_dispatch_translate(void *env, u64 va, unsigned int access,
 	page = vaccel_tlb_page_locked(&d->engine->tlb, va,
 				      access == VACCEL_RV_EXEC ? VACCEL_ACCESS_EXEC :
 				      access == VACCEL_RV_WRITE ? VACCEL_ACCESS_WRITE :
-				      VACCEL_ACCESS_READ, &fault);
+				      VACCEL_ACCESS_READ, &fault, &cls);
 	if (!page) {
 		*reason = fault.reason;
 		return NULL;
 	}
+	*mem_class = cls;
 	return page;
 }
 
@@ -622,6 +625,21 @@ static int vaccel_dispatch_slice(struct vaccel_dispatch *d, u64 budget,
 	return 0;
 }
 
+static_assert(VACCEL_MEM_ON_CHIP < VACCEL_RV_MEM_CLASSES);
+
+/* Adds what the interpreter's loads and stores moved to the engine's counters. */
+static void vaccel_dispatch_count(struct vaccel_engine *engine)
+{
+	u64 (*bytes)[2] = engine->rv->bytes;
+	unsigned int c;
+
+	for (c = 0; c < VACCEL_MEM_CLASSES; c++) {
+		vaccel_tlb_count(&engine->tlb, c, false, bytes[c][0]);
+		vaccel_tlb_count(&engine->tlb, c, true, bytes[c][1]);
+	}
+	memset(engine->rv->bytes, 0, sizeof(engine->rv->bytes));
+}
+
 /**
  * vaccel_dispatch_run() - run or resume a DISPATCH packet
  * @engine: the engine, its TLB attached to the job's address space
@@ -674,6 +692,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			ret = vaccel_dispatch_slice(d, engine->vdev->topo.dispatch_slice,
 						    fault);
 			vaccel_tlb_unlock(&engine->tlb);
+			vaccel_dispatch_count(engine);
 			d->slices++;
 			if (d->wrote) {
 				d->wrote = false;

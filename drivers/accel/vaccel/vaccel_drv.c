@@ -140,23 +140,32 @@ static void vaccel_postclose(struct drm_device *drm, struct drm_file *file)
 
 /*
  * The keys of Documentation/gpu/drm-usage-stats.rst: busy time per engine
- * class, the number of engines of a class when more than one, and memory.
- * The engines say how long they ran the file's buffers.
+ * class, the number of engines of a class when more than one, and memory;
+ * and vaccel's own, the memory traffic per engine class.  The engines say
+ * how long they ran the file's buffers.
  */
 static void vaccel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vaccel_device *vdev = to_vaccel_device(file->minor->dev);
+	struct vaccel_traffic traffic[DRM_VACCEL_ENGINE_CLASS_COUNT] = {};
 	u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT] = {};
 	struct vaccel_file *vfile = file->driver_priv;
-	unsigned int i;
+	unsigned int i, c;
 
 	for (i = 0; i < vdev->num_engines; i++) {
 		struct vaccel_engine *engine = &vdev->engines[i];
+		struct vaccel_traffic *sum = &traffic[engine->desc.engine_class];
+		struct vaccel_traffic t;
 
 		busy_ns[engine->desc.engine_class] +=
 			vaccel_engine_file_busy_ns(engine, vfile);
+		vaccel_traffic_read(&vfile->traffic[i], &t);
+		for (c = 0; c < VACCEL_MEM_CLASSES; c++) {
+			sum->bytes[c][0] += t.bytes[c][0];
+			sum->bytes[c][1] += t.bytes[c][1];
+		}
 	}
-	vaccel_file_show_fdinfo(vfile, busy_ns, p);
+	vaccel_file_show_fdinfo(vfile, busy_ns, traffic, p);
 	vaccel_gem_show_region_stats(p, file);
 }
 
@@ -198,6 +207,7 @@ static const struct drm_driver vaccel_drm_driver = {
 	.postclose = vaccel_postclose,
 	.show_fdinfo = vaccel_show_fdinfo,
 	.gem_create_object = vaccel_gem_create_object,
+	.gem_prime_import = vaccel_gem_prime_import,
 	.gem_prime_import_sg_table = vaccel_gem_prime_import_sg_table,
 	.ioctls = vaccel_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(vaccel_drm_ioctls),

@@ -114,6 +114,7 @@
 
 #include "vaccel_context.h"
 #include "vaccel_coredump.h"
+#include "vaccel_devmem.h"
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -463,6 +464,80 @@ u64 vaccel_engine_sleep_ns(struct vaccel_engine *engine)
 	return until > now ? until - now : 0;
 }
 
+/* --- memory traffic and the cost model ------------------------------------ */
+
+/* Charges what the engine's accesses moved since the last charge to @vfile. */
+static void vaccel_engine_charge_traffic(struct vaccel_engine *engine,
+					 struct vaccel_file *vfile)
+{
+	struct vaccel_traffic *f = &vfile->traffic[engine->index];
+	const struct vaccel_traffic *t = &engine->tlb.traffic;
+	unsigned int c, d;
+
+	for (c = 0; c < VACCEL_MEM_CLASSES; c++) {
+		for (d = 0; d < 2; d++) {
+			u64 now = t->bytes[c][d];
+
+			WRITE_ONCE(f->bytes[c][d], f->bytes[c][d] + now -
+				   engine->charged.bytes[c][d]);
+			engine->charged.bytes[c][d] = now;
+		}
+	}
+}
+
+/*
+ * Sleeps for up to @ns, or until the engine needs its attention (a kick
+ * wakes the thread) or the buffer's context ends.  Return: the time slept,
+ * 0 if it did not sleep for either of those.
+ */
+static u64 vaccel_engine_nap(struct vaccel_engine *engine,
+			     struct vaccel_job *job, u64 ns)
+{
+	u64 start = ktime_get_ns(), slept = 0;
+	ktime_t t = ns_to_ktime(ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!READ_ONCE(engine->attention) && !READ_ONCE(job->ctx->cancelled) &&
+	    !kthread_should_stop()) {
+		schedule_hrtimeout(&t, HRTIMER_MODE_REL);
+		slept = ktime_get_ns() - start ?: 1;
+	}
+	__set_current_state(TASK_RUNNING);
+	return slept;
+}
+
+/*
+ * The cost model: adds what the system and peer memory accessed since the
+ * last call costs, and spends it, asleep, once it reaches
+ * %VACCEL_COST_NAP_NS, or whatever it is if @all; until the engine is
+ * wanted elsewhere, or its hang timeout, time limit or arbiter deadline
+ * comes, which its check then sees.
+ */
+static void vaccel_engine_pay(struct vaccel_engine *engine,
+			      struct vaccel_job *job, bool all)
+{
+	const struct vaccel_topology *topo = &engine->vdev->topo;
+	u64 (*b)[2] = engine->tlb.traffic.bytes;
+	u64 sys, peer, ns, slept;
+
+	if (!topo->cost_system_ns && !topo->cost_peer_ns)
+		return;
+	sys = b[VACCEL_MEM_SYSTEM][0] + b[VACCEL_MEM_SYSTEM][1];
+	peer = b[VACCEL_MEM_PEER][0] + b[VACCEL_MEM_PEER][1];
+	/* Per KiB: the debt is kept in 1/1024 ns. */
+	engine->cost_debt += (sys - engine->cost_seen[0]) * topo->cost_system_ns +
+			     (peer - engine->cost_seen[1]) * topo->cost_peer_ns;
+	engine->cost_seen[0] = sys;
+	engine->cost_seen[1] = peer;
+	while ((ns = engine->cost_debt >> 10) && (all || ns >= VACCEL_COST_NAP_NS)) {
+		ns = min(ns, vaccel_engine_sleep_ns(engine));
+		slept = ns ? vaccel_engine_nap(engine, job, ns) : 0;
+		if (!slept)
+			return;
+		engine->cost_debt -= min(engine->cost_debt, slept << 10);
+	}
+}
+
 /* The slow half of vaccel_engine_check(), when something needs the engine. */
 static int vaccel_engine_checkpoint(struct vaccel_engine *engine, u64 now,
 				    unsigned int level)
@@ -533,6 +608,8 @@ int vaccel_engine_check(struct vaccel_engine *engine, struct vaccel_job *job,
 		return err;
 	if (kthread_should_stop())
 		return -ENODEV;
+	/* Spent before the progress: it is part of what made it. */
+	vaccel_engine_pay(engine, job, false);
 	now = ktime_get_ns();
 	if (progressed)
 		engine->stall_since = now;
@@ -906,6 +983,10 @@ static void vaccel_engine_run_one(struct vaccel_engine *engine)
 		vaccel_tlb_attach(&engine->tlb, &job->ctx->vm->pt);
 		ret = vaccel_packet_run(engine, job, &fault);
 	}
+	/* A buffer that completed has spent what its accesses cost. */
+	if (!ret)
+		vaccel_engine_pay(engine, job, true);
+	vaccel_engine_charge_traffic(engine, job->ctx->file);
 	if (ret == -EAGAIN)
 		vaccel_engine_stop(engine, job);
 	else if (ret == -ETIMEDOUT)
@@ -1162,6 +1243,8 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		engine->time_limit_ns = vdev->topo.time_limit_ns;
 		engine->arb_deadline = U64_MAX;
 		vaccel_tlb_init(&engine->tlb);
+		if (vdev->devmem)
+			engine->tlb.local_base = vdev->devmem->base;
 		spin_lock_init(&engine->lock);
 		vaccel_arbiter_init(&engine->arbiter, vdev->topo.timeslice_ns);
 		engine->bounce = kzalloc(PAGE_SIZE, GFP_KERNEL);

@@ -28,6 +28,8 @@ struct vaccel_rv_cpu;
 #define VACCEL_RESET_WINDOW_NS		(30ULL * NSEC_PER_SEC)
 /* How long an engine whose HW queue ran empty polls it before sleeping. */
 #define VACCEL_ENGINE_POLL_NS		(50ULL * NSEC_PER_USEC)
+/* The least engine time the cost model spends in one sleep, see "Memory traffic". */
+#define VACCEL_COST_NAP_NS		(20ULL * NSEC_PER_USEC)
 
 /**
  * struct vaccel_engine - one virtual engine
@@ -72,6 +74,12 @@ struct vaccel_rv_cpu;
  * @traced_ctx: the contexts of the buffers in the HW queue when it was
  *	last traced, 0 for an empty slot; under @lock
  * @traced_seqno: their finished fences' seqnos; under @lock
+ * @charged: @tlb's traffic counters when they were last charged to a file;
+ *	@thread's own
+ * @cost_seen: bytes of system ([0]) and peer ([1]) memory the cost model
+ *	has charged for; @thread's own
+ * @cost_debt: engine time charged and not yet spent, in 1/1024 ns;
+ *	@thread's own
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;
@@ -104,6 +112,9 @@ struct vaccel_engine {
 	u64 instructions;
 	u32 traced_ctx[VACCEL_ARBITER_SLOTS];
 	u64 traced_seqno[VACCEL_ARBITER_SLOTS];
+	struct vaccel_traffic charged;
+	u64 cost_seen[2];
+	u64 cost_debt;
 };
 
 int vaccel_engines_init(struct vaccel_device *vdev);

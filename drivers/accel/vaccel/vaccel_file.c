@@ -200,23 +200,33 @@ void vaccel_file_job_release(struct vaccel_file *vfile)
 }
 
 /**
- * vaccel_file_show_fdinfo() - the file's keys of drm-usage-stats
+ * vaccel_file_show_fdinfo() - the file's engine keys of fdinfo
  * @vfile: the file
  * @busy_ns: the file's time on the engines of each class, running
  *	buffers included
+ * @traffic: the bytes its buffers moved on the engines of each class
  * @p: where
  *
  * Busy time per engine class, and the number of engines of a class when
- * more than one (Documentation/gpu/drm-usage-stats.rst).
+ * more than one (Documentation/gpu/drm-usage-stats.rst); then vaccel's
+ * own keys, ``vaccel-read-<memory>-<class>`` and
+ * ``vaccel-written-<memory>-<class>``, in bytes, for each class of memory
+ * (``local``, ``system``, ``peer``; see "Memory traffic").
  *
  * Context: Process context.
  */
 void vaccel_file_show_fdinfo(struct vaccel_file *vfile,
 			     const u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT],
+			     const struct vaccel_traffic traffic[DRM_VACCEL_ENGINE_CLASS_COUNT],
 			     struct drm_printer *p)
 {
+	static const char *const memory[VACCEL_MEM_CLASSES] = {
+		[VACCEL_MEM_LOCAL] = "local",
+		[VACCEL_MEM_SYSTEM] = "system",
+		[VACCEL_MEM_PEER] = "peer",
+	};
 	const struct vaccel_topology *topo = &vfile->vdev->topo;
-	unsigned int c;
+	unsigned int c, m;
 
 	for (c = 0; c < DRM_VACCEL_ENGINE_CLASS_COUNT; c++) {
 		u32 count = topo->engine_count[c];
@@ -228,5 +238,17 @@ void vaccel_file_show_fdinfo(struct vaccel_file *vfile,
 		if (count > 1)
 			drm_printf(p, "drm-engine-capacity-%s:\t%u\n",
 				   vaccel_engine_class_name(c), count);
+	}
+	for (c = 0; c < DRM_VACCEL_ENGINE_CLASS_COUNT; c++) {
+		if (!topo->engine_count[c])
+			continue;
+		for (m = 0; m < VACCEL_MEM_CLASSES; m++) {
+			drm_printf(p, "vaccel-read-%s-%s:\t%llu\n", memory[m],
+				   vaccel_engine_class_name(c),
+				   traffic[c].bytes[m][0]);
+			drm_printf(p, "vaccel-written-%s-%s:\t%llu\n", memory[m],
+				   vaccel_engine_class_name(c),
+				   traffic[c].bytes[m][1]);
+		}
 	}
 }

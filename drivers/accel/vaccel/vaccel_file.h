@@ -13,6 +13,7 @@
 
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_tlb.h"
 #include "vaccel_topology.h"
 
 struct drm_file;
@@ -49,6 +50,9 @@ struct vaccel_vm;
  *	for fdinfo; added to by the engine as a buffer stops running
  *	(retires or is preempted), and protected by that engine's lock, under
  *	which vaccel_engine_file_busy_ns() adds the running buffer's time
+ * @traffic: bytes the file's buffers moved on each engine, by engine index
+ *	and class of memory, for fdinfo; added to by that engine's thread
+ *	alone as a buffer stops running, read without a lock
  */
 struct vaccel_file {
 	struct kref refcount;
@@ -63,6 +67,7 @@ struct vaccel_file {
 	atomic_t jobs;
 	wait_queue_head_t jobs_wq;
 	u64 busy_ns[VACCEL_MAX_ENGINES];
+	struct vaccel_traffic traffic[VACCEL_MAX_ENGINES];
 };
 
 struct vaccel_file *vaccel_file_create(struct vaccel_device *vdev,
@@ -74,6 +79,7 @@ int vaccel_file_job_reserve(struct vaccel_file *vfile);
 void vaccel_file_job_release(struct vaccel_file *vfile);
 void vaccel_file_show_fdinfo(struct vaccel_file *vfile,
 			     const u64 busy_ns[DRM_VACCEL_ENGINE_CLASS_COUNT],
+			     const struct vaccel_traffic traffic[DRM_VACCEL_ENGINE_CLASS_COUNT],
 			     struct drm_printer *p);
 
 #endif /* __VACCEL_FILE_H__ */

@@ -36,8 +36,9 @@
  * that is no system RAM (device memory offered peer to peer), and systems
  * where the device's DMA goes through an IOMMU or a bounce buffer, are
  * refused with ``-EOPNOTSUPP``: the engines could not reach the memory the
- * way the exporter meant.  Buffers of another vaccel device, hugetlb and
- * THP memfds of udmabuf and vgem's buffers import this way alike.
+ * way the exporter meant.  hugetlb and THP memfds of udmabuf and vgem's
+ * buffers import this way alike; buffers of another vaccel device do not:
+ * they become peer objects (see "Peer mappings").
  *
  * A file holds at most %VACCEL_MAX_BOS_PER_FILE BO handles; the GEM open
  * and close hooks count them, so created and imported BOs count alike.  The
@@ -57,6 +58,7 @@
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
@@ -76,16 +78,16 @@
 
 static void vaccel_gem_free(struct drm_gem_object *obj)
 {
-	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
 	struct vaccel_bo *bo = to_vaccel_bo(obj);
+	struct drm_device *drm = obj->dev;
 
-	atomic64_dec(&vdev->bo_count);
-	atomic64_sub(obj->size, &vdev->bo_bytes);
+	vaccel_bo_unaccount(obj);
 	/* Every move held a reference: they are all done. */
 	vaccel_bo_release_memory(bo);
 	kvfree(bo->import_pages);
 	mutex_destroy(&bo->gpuva_lock);
 	drm_gem_shmem_free(&bo->base);
+	drm_dev_put(drm);
 }
 
 /*
@@ -231,8 +233,15 @@ static int vaccel_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 	return drm_gem_shmem_object_vmap(obj, map);
 }
 
-/* A new handle of @obj in @file. */
-static int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+/**
+ * vaccel_gem_open() - &drm_gem_object_funcs.open: a new handle of a BO
+ * @obj: the BO
+ * @file: the file the handle is in
+ *
+ * Context: Process context.
+ * Return: 0, or -ENOSPC past %VACCEL_MAX_BOS_PER_FILE handles in @file.
+ */
+int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 {
 	struct vaccel_file *vfile = file->driver_priv;
 
@@ -244,7 +253,14 @@ static int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	return 0;
 }
 
-static void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+/**
+ * vaccel_gem_close() - &drm_gem_object_funcs.close: a handle went
+ * @obj: the BO
+ * @file: the file the handle was in
+ *
+ * Context: Process context.
+ */
+void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 {
 	struct vaccel_file *vfile = file->driver_priv;
 
@@ -286,6 +302,7 @@ static const struct drm_gem_object_funcs vaccel_gem_funcs = {
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = vaccel_gem_mmap,
 	.vm_ops = &vaccel_bo_vm_ops,
+	.export = vaccel_gem_prime_export,
 };
 
 /**
@@ -315,16 +332,40 @@ struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 	return &bo->base.base;
 }
 
-/*
- * Counts a BO once it fully exists: the shmem helpers free an object that
- * failed half-way without calling vaccel_gem_free().
+/**
+ * vaccel_bo_account() - count a BO that fully exists
+ * @obj: the BO, created or imported
+ *
+ * The device counts its BOs and their bytes, and each BO holds a reference
+ * on its device, so that one mapped by a peer outlives its device's
+ * unbinding.  Done once the BO fully exists: the shmem helpers free an
+ * object that failed half-way without calling its free function.
+ *
+ * Context: Any context.
  */
-static void vaccel_bo_account(struct drm_gem_object *obj)
+void vaccel_bo_account(struct drm_gem_object *obj)
 {
 	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
 
+	drm_dev_get(obj->dev);
 	atomic64_inc(&vdev->bo_count);
 	atomic64_add(obj->size, &vdev->bo_bytes);
+}
+
+/**
+ * vaccel_bo_unaccount() - undo vaccel_bo_account() for a BO being freed
+ * @obj: the BO
+ *
+ * The caller drops the device reference once it is done with the BO.
+ *
+ * Context: Any context.
+ */
+void vaccel_bo_unaccount(struct drm_gem_object *obj)
+{
+	struct vaccel_device *vdev = to_vaccel_device(obj->dev);
+
+	atomic64_dec(&vdev->bo_count);
+	atomic64_sub(obj->size, &vdev->bo_bytes);
 }
 
 /*
@@ -560,7 +601,8 @@ void vaccel_gem_show_region_stats(struct drm_printer *p, struct drm_file *file)
 
 	spin_lock(&file->table_lock);
 	idr_for_each_entry(&file->object_idr, obj, id) {
-		u32 region = READ_ONCE(to_vaccel_bo(obj)->region);
+		struct vaccel_bo *bo = vaccel_bo_resolve(to_vaccel_bo(obj));
+		u32 region = READ_ONCE(bo->region);
 		struct drm_memory_stats *st;
 
 		if (region > VACCEL_MAX_DEVICES)
@@ -571,7 +613,7 @@ void vaccel_gem_show_region_stats(struct drm_printer *p, struct drm_file *file)
 			st->shared += obj->size;
 		else
 			st->private += obj->size;
-		if (vaccel_gem_status(obj) & DRM_GEM_OBJECT_RESIDENT)
+		if (obj->funcs->status(obj) & DRM_GEM_OBJECT_RESIDENT)
 			st->resident += obj->size;
 	}
 	spin_unlock(&file->table_lock);
@@ -692,9 +734,10 @@ int vaccel_ioctl_bo_info(struct drm_device *drm, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (VACCEL_IOCTL_DBG(vdev, !obj))
 		return -ENOENT;
-	bo = to_vaccel_bo(obj);
-	args->flags = bo->flags;
-	if (vaccel_bo_is_imported(bo))
+	/* A peer object answers for the exporter's BO. */
+	bo = vaccel_bo_resolve(to_vaccel_bo(obj));
+	args->flags = READ_ONCE(bo->flags);
+	if (vaccel_bo_is_imported(bo) || to_vaccel_bo(obj)->peer)
 		args->flags |= DRM_VACCEL_BO_IMPORTED;
 	args->size = obj->size;
 	args->mappings = vaccel_vm_bo_mappings(vfile->vm, bo);

@@ -10,6 +10,7 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+struct dma_buf;
 struct dma_buf_attachment;
 struct dma_fence;
 struct drm_device;
@@ -31,6 +32,10 @@ struct vaccel_pt_frames;
  *	(&drm_gem_object.gpuva), as drm_gpuvm requires
  * @import_pages: for an imported BO, its pages, from the dma-buf's
  *	scatterlist; NULL otherwise
+ * @peer: for a peer object, the BO of another vaccel device it stands
+ *	for (see "Peer mappings"); NULL otherwise
+ * @peer_buf: for a peer object, the dma-buf it was imported from,
+ *	referenced; it holds @peer
  * @region: the region the BO is in once the moves queued so far are done,
  *	DRM_VACCEL_REGION_*; under the reservation lock
  * @vram: the segment memory of @region, NULL for system memory; under the
@@ -60,6 +65,8 @@ struct vaccel_bo {
 	/* Protects the GEM object's list of VM bindings. */
 	struct mutex gpuva_lock;
 	struct page **import_pages;
+	struct vaccel_bo *peer;
+	struct dma_buf *peer_buf;
 	u32 region;
 	struct vaccel_devmem_range *vram;
 	struct vaccel_devmem_range *gpu_vram;
@@ -83,8 +90,26 @@ static inline bool vaccel_bo_is_imported(const struct vaccel_bo *bo)
 	return bo->import_pages;
 }
 
+/**
+ * vaccel_bo_resolve() - the BO a handle's object stands for
+ * @bo: a BO, or a peer object
+ *
+ * Return: the exporter's BO for a peer object, @bo itself otherwise.
+ */
+static inline struct vaccel_bo *vaccel_bo_resolve(struct vaccel_bo *bo)
+{
+	return bo->peer ?: bo;
+}
+
 struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 						size_t size);
+void vaccel_bo_account(struct drm_gem_object *obj);
+void vaccel_bo_unaccount(struct drm_gem_object *obj);
+int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file);
+void vaccel_gem_close(struct drm_gem_object *obj, struct drm_file *file);
+struct dma_buf *vaccel_gem_prime_export(struct drm_gem_object *obj, int flags);
+struct drm_gem_object *vaccel_gem_prime_import(struct drm_device *drm,
+					       struct dma_buf *buf);
 struct drm_gem_object *
 vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 				 struct dma_buf_attachment *attach,

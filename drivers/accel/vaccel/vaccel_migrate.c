@@ -240,8 +240,19 @@ static void vaccel_move_switch(struct vaccel_move *m)
 	mutex_unlock(&bo->gpuva_lock);
 }
 
-/* Copies from @m->next on; stops for @check, if given, between chunks. */
-static int vaccel_move_copy(struct vaccel_move *m,
+/* The class of memory of page @i of @r (or of the shmem pages), for @tlb. */
+static enum vaccel_mem_class vaccel_move_class(const struct vaccel_tlb *tlb,
+					       const struct vaccel_devmem_range *r,
+					       unsigned long i)
+{
+	return vaccel_tlb_mem_class(tlb, r, r ? r->addrs[i] : 0);
+}
+
+/*
+ * Copies from @m->next on; stops for @check, if given, between chunks, and
+ * counts on @tlb, if given, what it moved.
+ */
+static int vaccel_move_copy(struct vaccel_move *m, struct vaccel_tlb *tlb,
 			    int (*check)(void *data), void *data)
 {
 	int ret;
@@ -249,6 +260,12 @@ static int vaccel_move_copy(struct vaccel_move *m,
 	while (m->copy && m->next < m->npages) {
 		copy_page(vaccel_move_page(m->dst, m->sys_pages, m->next),
 			  vaccel_move_page(m->src, m->sys_pages, m->next));
+		if (tlb) {
+			vaccel_tlb_count(tlb, vaccel_move_class(tlb, m->src, m->next),
+					 false, PAGE_SIZE);
+			vaccel_tlb_count(tlb, vaccel_move_class(tlb, m->dst, m->next),
+					 true, PAGE_SIZE);
+		}
 		m->next++;
 		if (m->next % VACCEL_MOVE_CHUNK)
 			continue;
@@ -294,7 +311,7 @@ int vaccel_move_run(struct vaccel_engine *engine, struct vaccel_job *job)
 	struct vaccel_move *m = job->move;
 	int ret;
 
-	ret = vaccel_move_copy(m, vaccel_move_engine_check, &e);
+	ret = vaccel_move_copy(m, &engine->tlb, vaccel_move_engine_check, &e);
 	if (ret)
 		return ret;
 	if (!m->switched)
@@ -311,7 +328,7 @@ static void vaccel_move_release(struct work_struct *work)
 	dma_resv_lock(obj->resv, NULL);
 	/* The job never finished, the device being gone: finish it here. */
 	if (!m->switched) {
-		vaccel_move_copy(m, NULL, NULL);
+		vaccel_move_copy(m, NULL, NULL, NULL);
 		vaccel_move_switch(m);
 	}
 	if (m->src) {
@@ -881,8 +898,12 @@ int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file)
 				     &(struct drm_vaccel_obj_array){},
 				     &(struct drm_vaccel_obj_array){},
 				     !(bo->flags & DRM_VACCEL_BO_DEVICE_PREFERRED), vm);
-		if (ret == -ENOSPC && (bo->flags & DRM_VACCEL_BO_DEVICE_PREFERRED)) {
-			/* It stays in system memory until moved. */
+		if ((ret == -ENOSPC && (bo->flags & DRM_VACCEL_BO_DEVICE_PREFERRED)) ||
+		    ret == -ENODEV) {
+			/*
+			 * It stays in system memory until moved; for good if
+			 * its segment went with its device.
+			 */
 			dma_resv_lock(bo->base.base.resv, NULL);
 			bo->home = bo->region;
 			vaccel_bo_mark_evicted(bo, false);
@@ -919,7 +940,8 @@ int vaccel_ioctl_bo_migrate(struct drm_device *drm, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (VACCEL_IOCTL_DBG(vdev, !obj))
 		return -ENOENT;
-	bo = to_vaccel_bo(obj);
+	/* A peer object moves the exporter's BO, as its exporter could. */
+	bo = vaccel_bo_resolve(to_vaccel_bo(obj));
 	if (VACCEL_IOCTL_DBG(vdev, vaccel_bo_is_imported(bo)))
 		ret = -EOPNOTSUPP;
 	else

@@ -90,6 +90,8 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 		info->device_mem_free = vaccel_devmem_free_bytes(vdev->devmem);
 		info->device_mem_base = vdev->devmem->base;
 	}
+	info->cost_system_ns = topo->cost_system_ns;
+	info->cost_peer_ns = topo->cost_peer_ns;
 }
 
 /**

@@ -74,7 +74,10 @@
  * which a tag carries in its low bits, so that forgetting every entry costs
  * nothing.  An access that stays in one page reads or writes the host page
  * directly; one that crosses a page (misaligned accesses are supported)
- * translates both pages first.
+ * translates both pages first.  translate() also names the class of memory
+ * of each page (the engine's own device memory, system memory, a peer's),
+ * and every load and store adds its bytes to the counter of that class,
+ * through the entry: one more addition per access, and no branch.
  *
  * Atomics.  Engines and the CPU share memory, so the A extension uses the
  * host's atomic operations on the host page: AMOSWAP is xchg(), the other
@@ -264,7 +267,7 @@ static void vaccel_rv_cpu_flush(struct vaccel_rv_cpu *cpu)
  * The host address of @size bytes at @va, if they are in one page that the
  * micro-TLB @t holds; else NULL.
  */
-static __always_inline u8 *rv_tlb_hit(const struct vaccel_rv_cpu *cpu,
+static __always_inline u8 *rv_tlb_hit(struct vaccel_rv_cpu *cpu,
 				      unsigned int t, u64 va, unsigned int size)
 {
 	const struct vaccel_rv_tlb_entry *e =
@@ -272,18 +275,21 @@ static __always_inline u8 *rv_tlb_hit(const struct vaccel_rv_cpu *cpu,
 			     (VACCEL_RV_TLB_ENTRIES - 1)];
 
 	if (likely(e->tag == ((va & RV_PAGE_MASK) | cpu->gen) &&
-		   (va & RV_PAGE_OFFSET) <= VACCEL_RV_PAGE_SIZE - size))
+		   (va & RV_PAGE_OFFSET) <= VACCEL_RV_PAGE_SIZE - size)) {
+		*e->count += size;
 		return e->page + (va & RV_PAGE_OFFSET);
+	}
 	return NULL;
 }
 
 /*
  * The host address of the page holding @va, through micro-TLB @t, asking the
- * environment on a miss.  NULL, with @fault's va and reason set, if it
- * refuses.
+ * environment on a miss, and @bytes more accessed in its class of memory.
+ * NULL, with @fault's va and reason set, if it refuses.
  */
 static noinline u8 *rv_page(struct vaccel_rv_cpu *cpu, unsigned int t,
-			    u64 va, struct vaccel_rv_fault *fault)
+			    u64 va, unsigned int bytes,
+			    struct vaccel_rv_fault *fault)
 {
 	static const unsigned int access[] = {
 		[RV_TLB_READ] = VACCEL_RV_READ,
@@ -294,12 +300,15 @@ static noinline u8 *rv_page(struct vaccel_rv_cpu *cpu, unsigned int t,
 		&cpu->tlb[t][(va >> VACCEL_RV_PAGE_SHIFT) &
 			     (VACCEL_RV_TLB_ENTRIES - 1)];
 	u64 tag = (va & RV_PAGE_MASK) | cpu->gen;
+	unsigned int mem_class = 0;
 	u32 reason = 0;
 	u8 *page;
 
-	if (e->tag == tag)
+	if (e->tag == tag) {
+		*e->count += bytes;
 		return e->page;
-	page = cpu->ops->translate(cpu->env, va, access[t], &reason);
+	}
+	page = cpu->ops->translate(cpu->env, va, access[t], &reason, &mem_class);
 	if (!page) {
 		fault->va = va;
 		fault->reason = reason;
@@ -307,6 +316,10 @@ static noinline u8 *rv_page(struct vaccel_rv_cpu *cpu, unsigned int t,
 	}
 	e->tag = tag;
 	e->page = page;
+	if (mem_class >= VACCEL_RV_MEM_CLASSES)
+		mem_class = VACCEL_RV_MEM_CLASSES - 1;
+	e->count = &cpu->bytes[mem_class][t == RV_TLB_WRITE];
+	*e->count += bytes;
 	return page;
 }
 
@@ -319,14 +332,15 @@ static bool rv_pages(struct vaccel_rv_cpu *cpu, unsigned int t, u64 va,
 		     unsigned int size, u8 **p, struct vaccel_rv_fault *fault)
 {
 	u64 next = (va & RV_PAGE_MASK) + VACCEL_RV_PAGE_SIZE;
+	unsigned int first = next - va < size ? next - va : size;
 
-	p[0] = rv_page(cpu, t, va, fault);
+	p[0] = rv_page(cpu, t, va, first, fault);
 	if (!p[0])
 		return false;
 	p[0] += va & RV_PAGE_OFFSET;
 	p[1] = NULL;
-	if ((va & RV_PAGE_OFFSET) + size > VACCEL_RV_PAGE_SIZE) {
-		p[1] = rv_page(cpu, t, next, fault);
+	if (first < size) {
+		p[1] = rv_page(cpu, t, next, size - first, fault);
 		if (!p[1])
 			return false;
 	}
@@ -507,7 +521,7 @@ static noinline u32 rv_amo(struct vaccel_rv_cpu *cpu,
 	}
 
 	if (op == RV_AMO_LR) {
-		p = rv_page(cpu, RV_TLB_READ, va, fault);
+		p = rv_page(cpu, RV_TLB_READ, va, size, fault);
 		if (!p)
 			return VACCEL_RV_CAUSE_LOAD;
 		p += va & RV_PAGE_OFFSET;
@@ -525,9 +539,9 @@ static noinline u32 rv_amo(struct vaccel_rv_cpu *cpu,
 	}
 
 	/* SC and the AMOs write, and the AMOs read too. */
-	if (op != RV_AMO_SC && !rv_page(cpu, RV_TLB_READ, va, fault))
+	if (op != RV_AMO_SC && !rv_page(cpu, RV_TLB_READ, va, size, fault))
 		return VACCEL_RV_CAUSE_STORE;
-	p = rv_page(cpu, RV_TLB_WRITE, va, fault);
+	p = rv_page(cpu, RV_TLB_WRITE, va, size, fault);
 	if (!p)
 		return VACCEL_RV_CAUSE_STORE;
 	p += va & RV_PAGE_OFFSET;
@@ -1420,8 +1434,10 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 		for (i = 0; i < VACCEL_RV_TLB_ENTRIES; i++) {
 			cpu->tlb[t][i].tag = 0;
 			cpu->tlb[t][i].page = NULL;
+			cpu->tlb[t][i].count = &cpu->bytes[0][0];
 		}
 	}
+	memset(cpu->bytes, 0, sizeof(cpu->bytes));
 	/* Every entry starts as the decoding of the word 0. */
 	for (i = 0; i < VACCEL_RV_DC_ENTRIES; i++)
 		rv_decode(0, 0, 0, &cpu->dc[i]);
@@ -1526,7 +1542,7 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				goto out;
 			}
 			if ((pc & RV_PAGE_MASK) != code_va) {
-				code = rv_page(cpu, RV_TLB_EXEC, pc, fault);
+				code = rv_page(cpu, RV_TLB_EXEC, pc, 0, fault);
 				if (!code) {
 					cause = VACCEL_RV_CAUSE_FETCH;
 					goto fetch_fault;

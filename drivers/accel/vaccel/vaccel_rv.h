@@ -134,9 +134,12 @@ struct vaccel_rv_fault {
  * struct vaccel_rv_ops - the environment of the interpreter
  * @translate: the host address of the 4 KiB page that holds @va, where the
  *	work-item may access it as @access says (one of %VACCEL_RV_READ,
- *	%VACCEL_RV_WRITE, %VACCEL_RV_EXEC); or NULL, with *@reason set to
- *	what the fault reports.  The page must stay valid until
- *	vaccel_rv_run() returns.  Called from vaccel_rv_run() only.
+ *	%VACCEL_RV_WRITE, %VACCEL_RV_EXEC), with *@mem_class set to the
+ *	class of memory it is in (below %VACCEL_RV_MEM_CLASSES; 0 if left),
+ *	whose counter of &struct vaccel_rv_cpu.bytes its loads and stores
+ *	add to; or NULL, with *@reason set to what the fault reports.  The
+ *	page must stay valid until vaccel_rv_run() returns.  Called from
+ *	vaccel_rv_run() only.
  * @csr_read: the value of CSR @csr (%VACCEL_RV_CSR_TIME, or one of
  *	%VACCEL_RV_CSR_CUSTOM_FIRST to %VACCEL_RV_CSR_CUSTOM_LAST) for
  *	@hart, whose pc is that of the CSR instruction; 0, or nonzero for a
@@ -144,20 +147,27 @@ struct vaccel_rv_fault {
  *	May be NULL: every such CSR faults.
  */
 struct vaccel_rv_ops {
-	u8 *(*translate)(void *env, u64 va, unsigned int access, u32 *reason);
+	u8 *(*translate)(void *env, u64 va, unsigned int access, u32 *reason,
+			 unsigned int *mem_class);
 	int (*csr_read)(void *env, const struct vaccel_rv_hart *hart, u32 csr,
 			u64 *val);
 };
+
+/* Classes of memory the environment sorts pages into, for the counters. */
+#define VACCEL_RV_MEM_CLASSES	4
 
 /**
  * struct vaccel_rv_tlb_entry - one cached translation
  * @tag: the page's address ORed with the cache's generation; an entry of
  *	another generation never matches
  * @page: the host address of the page
+ * @count: the counter of &vaccel_rv_cpu.bytes that accesses through the
+ *	entry add their bytes to
  */
 struct vaccel_rv_tlb_entry {
 	u64 tag;
 	u8 *page;
+	u64 *count;
 };
 
 /* Entries of the decode cache (a power of two). */
@@ -215,6 +225,10 @@ struct vaccel_rv_op {
  *	page number; their entries live for one vaccel_rv_run()
  * @dc: the decode cache, direct-mapped by pc; an entry serves any pc whose
  *	instruction word is its @insn, so it needs no invalidation
+ * @bytes: bytes loaded ([class][0]) and stored ([class][1]) in each class
+ *	of memory that translate() named, LR, SC and AMOs included,
+ *	instruction fetches not; the environment reads and clears them
+ *	between two calls of vaccel_rv_run()
  *
  * Use it for one hart at a time; it keeps nothing of a hart between two
  * calls of vaccel_rv_run().  It is about 34 KiB: allocate it (or what
@@ -227,6 +241,7 @@ struct vaccel_rv_cpu {
 	u64 gen;
 	struct vaccel_rv_tlb_entry tlb[3][VACCEL_RV_TLB_ENTRIES];
 	struct vaccel_rv_op dc[VACCEL_RV_DC_ENTRIES];
+	u64 bytes[VACCEL_RV_MEM_CLASSES][2];
 };
 
 void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,

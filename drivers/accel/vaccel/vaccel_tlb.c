@@ -28,6 +28,15 @@
  * and an invalidation sleeps until the slice ends, rather than the engine
  * keeping preemption off for the whole slice and the invalidation
  * spinning for it.
+ *
+ * **Counters.**  Each access adds its bytes to the engine's counters of
+ * the class of memory it lands in (&enum vaccel_mem_class): the engine's
+ * own segment, system memory, or a peer's segment, told apart by the
+ * entry's %DRM_VACCEL_PTE_DEVICE bit and its address.  Packets count as
+ * they copy, the packets themselves included (a DMA buffer is read from
+ * memory); the interpreter counts in its micro-TLB and the engine adds
+ * that up after each slice.  Instruction fetches are not counted: the
+ * engine's instruction cache serves them.
  */
 
 #include <linux/highmem.h>
@@ -51,6 +60,72 @@ void vaccel_tlb_init(struct vaccel_tlb *tlb)
 	memset(tlb, 0, sizeof(*tlb));
 	mutex_init(&tlb->lock);
 	INIT_LIST_HEAD(&tlb->pt_link);
+	tlb->local_base = U64_MAX;
+}
+
+/**
+ * vaccel_tlb_mem_class() - the class of memory of a translation
+ * @tlb: the engine's TLB
+ * @device: @addr is a device physical address (%DRM_VACCEL_PTE_DEVICE)
+ * @addr: the address the translation gives
+ *
+ * Context: Any context.
+ * Return: %VACCEL_MEM_SYSTEM, %VACCEL_MEM_LOCAL or %VACCEL_MEM_PEER.
+ */
+enum vaccel_mem_class vaccel_tlb_mem_class(const struct vaccel_tlb *tlb,
+					   bool device, u64 addr)
+{
+	if (!device)
+		return VACCEL_MEM_SYSTEM;
+	return addr >> VACCEL_DEVMEM_SPAN_SHIFT ==
+	       tlb->local_base >> VACCEL_DEVMEM_SPAN_SHIFT ?
+	       VACCEL_MEM_LOCAL : VACCEL_MEM_PEER;
+}
+
+/**
+ * vaccel_tlb_count() - add to an engine's counters of memory traffic
+ * @tlb: the engine's TLB
+ * @mem_class: where the bytes were; %VACCEL_MEM_ON_CHIP counts nowhere
+ * @write: written, not read
+ * @bytes: how many
+ *
+ * Context: The engine's thread.
+ */
+void vaccel_tlb_count(struct vaccel_tlb *tlb, enum vaccel_mem_class mem_class,
+		      bool write, u64 bytes)
+{
+	u64 *c;
+
+	if (mem_class >= VACCEL_MEM_CLASSES || !bytes)
+		return;
+	c = &tlb->traffic.bytes[mem_class][write];
+	/* Read without the engine's lock by fdinfo and debugfs. */
+	WRITE_ONCE(*c, *c + bytes);
+}
+
+/**
+ * vaccel_traffic_read() - a snapshot of counters another thread adds to
+ * @t: the counters
+ * @out: the copy
+ *
+ * Context: Any context.
+ */
+void vaccel_traffic_read(const struct vaccel_traffic *t,
+			 struct vaccel_traffic *out)
+{
+	unsigned int c;
+
+	for (c = 0; c < VACCEL_MEM_CLASSES; c++) {
+		out->bytes[c][0] = READ_ONCE(t->bytes[c][0]);
+		out->bytes[c][1] = READ_ONCE(t->bytes[c][1]);
+	}
+}
+
+static enum vaccel_mem_class vaccel_pte_mem_class(const struct vaccel_tlb *tlb,
+						  u64 pte)
+{
+	return vaccel_tlb_mem_class(tlb, pte & DRM_VACCEL_PTE_DEVICE,
+				    pte & DRM_VACCEL_PTE_ADDR_MASK);
 }
 
 static void vaccel_tlb_flush_locked(struct vaccel_tlb *tlb)
@@ -231,18 +306,24 @@ void vaccel_tlb_unlock(struct vaccel_tlb *tlb)
  * @va: the address
  * @access: what the caller will do there
  * @fault: filled when the address space refuses @access at @va
+ * @mem_class: set to the class of memory of the page, for the caller's
+ *	counting (vaccel_tlb_count())
  *
  * Context: The engine's thread, the TLB locked.
  * Return: the kernel address of the page that holds @va, valid while the
  * lock is held; NULL with @fault filled.
  */
 void *vaccel_tlb_page_locked(struct vaccel_tlb *tlb, u64 va,
-			     enum vaccel_access access, struct vaccel_fault *fault)
+			     enum vaccel_access access, struct vaccel_fault *fault,
+			     enum vaccel_mem_class *mem_class)
 {
 	u64 pte = vaccel_tlb_translate_locked(tlb, va, access, fault);
 
+	if (!pte)
+		return NULL;
+	*mem_class = vaccel_pte_mem_class(tlb, pte);
 	/* 64-bit only: every page has a permanent kernel address. */
-	return pte ? page_address(vaccel_pte_page(pte)) : NULL;
+	return page_address(vaccel_pte_page(pte));
 }
 
 /*
@@ -288,6 +369,8 @@ static int vaccel_tlb_access(struct vaccel_tlb *tlb, u64 va, void *buf,
 		else
 			memcpy(buf, p + off, chunk);
 		kunmap_local(p);
+		vaccel_tlb_count(tlb, vaccel_pte_mem_class(tlb, pte[i]), to_mem,
+				 chunk);
 		buf += chunk;
 	}
 out_unlock:

@@ -72,6 +72,33 @@ struct vaccel_fault {
 };
 
 /**
+ * enum vaccel_mem_class - where an engine's access lands, for its counters
+ * @VACCEL_MEM_LOCAL: the segment of the engine's own device
+ * @VACCEL_MEM_SYSTEM: system memory
+ * @VACCEL_MEM_PEER: the segment of another device, through the fabric
+ * @VACCEL_MEM_ON_CHIP: a DISPATCH's local memory and stacks, which the
+ *	engine keeps itself and no counter reports
+ */
+enum vaccel_mem_class {
+	VACCEL_MEM_LOCAL,
+	VACCEL_MEM_SYSTEM,
+	VACCEL_MEM_PEER,
+	VACCEL_MEM_ON_CHIP,
+};
+
+/* The classes the counters report. */
+#define VACCEL_MEM_CLASSES	3
+
+/**
+ * struct vaccel_traffic - bytes an engine moved, by class of memory
+ * @bytes: bytes read ([class][0]) and written ([class][1]) in each
+ *	&enum vaccel_mem_class but %VACCEL_MEM_ON_CHIP
+ */
+struct vaccel_traffic {
+	u64 bytes[VACCEL_MEM_CLASSES][2];
+};
+
+/**
  * struct vaccel_tlb_entry - one cached translation
  * @tag: virtual page number plus one; zero when the entry is empty
  * @pte: the level-0 entry
@@ -91,6 +118,10 @@ struct vaccel_tlb_entry {
  * @hits: translations found in @entries
  * @misses: translations that walked the page table
  * @invalidations: invalidation requests received
+ * @local_base: the device physical address of the engine's own segment;
+ *	U64_MAX if its device has none
+ * @traffic: what the engine's accesses moved, by class of memory; written
+ *	by the engine's thread only, read without a lock
  * @entries: direct-mapped by virtual page number
  */
 struct vaccel_tlb {
@@ -101,6 +132,8 @@ struct vaccel_tlb {
 	u64 hits;
 	u64 misses;
 	u64 invalidations;
+	u64 local_base;
+	struct vaccel_traffic traffic;
 	struct vaccel_tlb_entry entries[VACCEL_TLB_ENTRIES];
 };
 
@@ -112,7 +145,14 @@ void vaccel_tlb_invalidate_in(struct vaccel_tlb *tlb, struct vaccel_pt *pt,
 void vaccel_tlb_lock(struct vaccel_tlb *tlb);
 void vaccel_tlb_unlock(struct vaccel_tlb *tlb);
 void *vaccel_tlb_page_locked(struct vaccel_tlb *tlb, u64 va,
-			     enum vaccel_access access, struct vaccel_fault *fault);
+			     enum vaccel_access access, struct vaccel_fault *fault,
+			     enum vaccel_mem_class *mem_class);
+enum vaccel_mem_class vaccel_tlb_mem_class(const struct vaccel_tlb *tlb,
+					   bool device, u64 addr);
+void vaccel_tlb_count(struct vaccel_tlb *tlb, enum vaccel_mem_class mem_class,
+		      bool write, u64 bytes);
+void vaccel_traffic_read(const struct vaccel_traffic *t,
+			 struct vaccel_traffic *out);
 int vaccel_tlb_read(struct vaccel_tlb *tlb, u64 va, void *dst, size_t len,
 		    enum vaccel_access access, struct vaccel_fault *fault);
 int vaccel_tlb_write(struct vaccel_tlb *tlb, u64 va, const void *src,

@@ -42,6 +42,12 @@
  * device_mem_mb     0 to       256      MiB of each device's memory
  *                   65536               segment; 0 for none (see "Device
  *                                       memory")
+ * cost_system_ns    0 to       0        engine time charged per KiB an
+ *                   1000000             engine reads or writes in system
+ *                                       memory; 0 turns the cost model off
+ *                                       (see "Memory traffic")
+ * cost_peer_ns      0 to       0        likewise in a peer's segment
+ *                   1000000
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -119,6 +125,14 @@ static unsigned int device_mem_mb = VACCEL_DEVICE_MEM_MB_DEFAULT;
 module_param(device_mem_mb, uint, 0444);
 MODULE_PARM_DESC(device_mem_mb, "MiB of each device's memory segment [0..65536] (default 256)");
 
+static unsigned int cost_system_ns;
+module_param(cost_system_ns, uint, 0444);
+MODULE_PARM_DESC(cost_system_ns, "Engine time charged per KiB accessed in system memory, ns [0..1000000] (default 0, none)");
+
+static unsigned int cost_peer_ns;
+module_param(cost_peer_ns, uint, 0444);
+MODULE_PARM_DESC(cost_peer_ns, "Engine time charged per KiB accessed in a peer's device memory, ns [0..1000000] (default 0, none)");
+
 static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
 static unsigned int preempt_granularity_count;
 module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
@@ -143,6 +157,8 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->time_limit_ms = time_limit_ms;
 	params->dispatch_slice = dispatch_slice;
 	params->device_mem_mb = device_mem_mb;
+	params->cost_system_ns = cost_system_ns;
+	params->cost_peer_ns = cost_peer_ns;
 	memcpy(params->granularity, preempt_granularity,
 	       sizeof(params->granularity));
 	params->granularity_count = preempt_granularity_count;
@@ -275,6 +291,11 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		*why = "device_mem_mb must be 0 to 65536";
 		goto err;
 	}
+	if (params->cost_system_ns > VACCEL_COST_NS_MAX ||
+	    params->cost_peer_ns > VACCEL_COST_NS_MAX) {
+		*why = "cost_system_ns and cost_peer_ns must be 0 to 1000000";
+		goto err;
+	}
 	if (vaccel_topology_set_granularity(topo, params, why))
 		goto err;
 
@@ -287,6 +308,8 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 	topo->va_end = BIT_ULL(params->va_bits);
 	topo->single_use = params->single_use;
 	topo->device_mem_size = (u64)params->device_mem_mb * SZ_1M;
+	topo->cost_system_ns = params->cost_system_ns;
+	topo->cost_peer_ns = params->cost_peer_ns;
 	return 0;
 
 err:

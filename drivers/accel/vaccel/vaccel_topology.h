@@ -47,6 +47,8 @@
 /* Device memory, see DOC: Device memory. */
 #define VACCEL_DEVICE_MEM_MB_DEFAULT	256
 #define VACCEL_DEVICE_MEM_MB_MAX	65536
+/* Most engine time the cost model charges per KiB, ns: 1 ms. */
+#define VACCEL_COST_NS_MAX		1000000
 
 /**
  * struct vaccel_topology_params - the topology as the administrator asked for it
@@ -64,6 +66,10 @@
  * @granularity_count: values in @granularity; 0 for the default, the
  *	finest each engine supports
  * @device_mem_mb: MiB of each device's memory segment
+ * @cost_system_ns: engine time charged per KiB read or written in system
+ *	memory
+ * @cost_peer_ns: engine time charged per KiB read or written in a peer's
+ *	segment
  */
 struct vaccel_topology_params {
 	unsigned int devices;
@@ -78,6 +84,8 @@ struct vaccel_topology_params {
 	unsigned int granularity[VACCEL_MAX_ENGINES];
 	unsigned int granularity_count;
 	unsigned int device_mem_mb;
+	unsigned int cost_system_ns;
+	unsigned int cost_peer_ns;
 };
 
 /**
@@ -109,6 +117,9 @@ struct vaccel_engine_desc {
  * @time_limit_ns: engine time a buffer may use in all
  * @dispatch_slice: instructions a workgroup runs between two checks
  * @device_mem_size: bytes of the device's memory segment
+ * @cost_system_ns: engine time charged per KiB an engine reads or writes
+ *	in system memory, beyond what the access takes; 0: none
+ * @cost_peer_ns: likewise in a peer's segment
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -125,6 +136,8 @@ struct vaccel_topology {
 	u64 time_limit_ns;
 	u32 dispatch_slice;
 	u64 device_mem_size;
+	u32 cost_system_ns;
+	u32 cost_peer_ns;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 

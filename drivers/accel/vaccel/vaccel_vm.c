@@ -482,6 +482,13 @@ static int vaccel_bind_check_op(struct vaccel_vm *vm, struct drm_file *file,
 	if (VACCEL_IOCTL_DBG(vdev, !obj))
 		return -ENOENT;
 	op->bo = to_vaccel_bo(obj);
+	/* A peer object maps the exporter's BO itself: see "Peer mappings". */
+	if (op->bo->peer) {
+		op->bo = op->bo->peer;
+		drm_gem_object_get(&op->bo->base.base);
+		drm_gem_object_put(obj);
+		obj = &op->bo->base.base;
+	}
 	if (VACCEL_IOCTL_DBG(vdev, a->bo_offset > obj->size) ||
 	    VACCEL_IOCTL_DBG(vdev, a->size > obj->size - a->bo_offset))
 		return -EINVAL;
