@@ -33,7 +33,7 @@ vt_check() {
 vt_load() {
 	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
 	VT_TIMEOUT_MS=2000 VT_TIMESLICE_MS=10 VT_GRANULARITY=
-	VT_DEVICE_MEM_MB=256
+	VT_DEVICE_MEM_MB=256 VT_COST_PEER_NS=0
 	topo="$*"
 	if [ -e /sys/kernel/debug/kmemleak ]; then
 		set -- timeout_ms=20000 time_limit_ms=300000 "$@"
@@ -49,10 +49,12 @@ vt_load() {
 		timeslice_ms=*) VT_TIMESLICE_MS=${p#*=} ;;
 		preempt_granularity=*) VT_GRANULARITY=${p#*=} ;;
 		device_mem_mb=*) VT_DEVICE_MEM_MB=${p#*=} ;;
+		cost_peer_ns=*) VT_COST_PEER_NS=${p#*=} ;;
 		esac
 	done
 	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
 	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY VT_DEVICE_MEM_MB
+	export VT_COST_PEER_NS
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
 
@@ -221,6 +223,14 @@ vt_load device_mem_mb=16
 vt_run test_devmem
 vt_unload
 
+# Peer mappings between two devices; then the cost model's charges.
+vt_load devices=2 device_mem_mb=16
+vt_run test_peer
+vt_unload
+vt_load devices=2 device_mem_mb=16 cost_peer_ns=20000
+vt_run test_peer cost_model_charges_peer_accesses traffic_counted_by_class
+vt_unload
+
 # Lifetimes: contexts, fences and devices that outlive their file, and the
 # module's unload after each kind of teardown.  Every case unloads the
 # module and loads it again with the defaults.
@@ -366,6 +376,8 @@ vt_load_refused time_limit_ms=99
 vt_load_refused time_limit_ms=86400001
 vt_load_refused dispatch_slice=63
 vt_load_refused dispatch_slice=1048577
+vt_load_refused cost_system_ns=1000001
+vt_load_refused cost_peer_ns=1000001
 
 # The debug kernel's own checks: systematic fault injection (failslab and
 # fail_usercopy through fail-nth), then vaccel-fuzz: its regression corpus

@@ -428,17 +428,23 @@ static inline void vt_debugfs_dir(int fd, char *buf, size_t len)
 	vt_debugfs_dir_rdev(st.st_rdev, buf, len);
 }
 
-/* drm-client-id of @fd from /proc/self/fdinfo. */
-static inline unsigned long long vt_client_id(int fd)
+/* The number of key @key in /proc/self/fdinfo of @fd; fails if absent. */
+static inline long long vt_fdinfo_kv(int fd, const char *key)
 {
 	char path[64], *text;
-	long long id;
+	long long v;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	text = vt_read_file(path);
-	id = vt_kv(text, "drm-client-id");
+	v = vt_kv(text, key);
 	free(text);
-	return id;
+	return v;
+}
+
+/* drm-client-id of @fd from /proc/self/fdinfo. */
+static inline unsigned long long vt_client_id(int fd)
+{
+	return vt_fdinfo_kv(fd, "drm-client-id");
 }
 
 /* Path of the debugfs file @name of the VM of @fd. */
