@@ -22,7 +22,9 @@
  * DRM_VACCEL_BO_DEVICE_PREFERRED, when it has some), exported as a dma-buf
  * and imported by every other member, and mapped at the unified buffer's
  * address plus the part's offset in every member's address space: each
- * member sees the whole buffer.  The CPU view maps the parts, from their
+ * member sees the whole buffer, its own part as local memory and the
+ * others' parts as peer memory (the kernel maps a dma-buf of another
+ * vaccel device where the BO is, see "Peer mappings" in memory.rst).  The CPU view maps the parts, from their
  * owners' files, into one reserved range.  A module's image is one part,
  * on the first member, mapped everywhere with its segments' permissions.
  *
@@ -52,9 +54,10 @@
  * which the owner's copy engine fills from the old pages (mapped for the
  * copy at a scratch address); then one VM_BIND per member unmaps the old
  * parts and maps the new ones at the same addresses, all or nothing, and
- * the CPU view is remapped.  With the kernel's BO_MIGRATE (uapi 1.7) a
- * part could instead change placement in place; vaccel_remap_fill() is
- * where that choice would be made.
+ * the CPU view is remapped.  A range is pages, not whole parts, so it
+ * needs new buffers: BO_MIGRATE (uapi 1.7) moves a whole BO, and would
+ * serve only a remap that covers whole parts, which vaccel_remap_fill()
+ * could hand to it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
