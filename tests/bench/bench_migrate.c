@@ -15,7 +15,9 @@
  * over move time (the throughput of a move relative to a COPY), and the
  * target is at least 0.8.
  *
- * Output: a table, then
+ * Output: a table (each round's COPY, the mean of its two moves, and each
+ * move with the part of it spent in the ioctl, which allocates the
+ * destination), then
  *	bench.migrate.throughput_ratio <x> PASS|FAIL
  * Exits 0 once measured (whatever the verdict), 1 with a `not ok` line if
  * it could not measure.
@@ -103,7 +105,8 @@ static void syncobj_reset(__u32 h)
 		bench_die("SYNCOBJ_RESET: %s", strerror(errno));
 }
 
-static __u64 time_migrate(__u32 handle, __u32 region, __u32 out)
+/* The time of a move, from the ioctl to its fence; *@ioctl_ns: the ioctl's. */
+static __u64 time_migrate(__u32 handle, __u32 region, __u32 out, __u64 *ioctl_ns)
 {
 	struct drm_vaccel_sync s = { .handle = out };
 	struct drm_vaccel_bo_migrate m = {
@@ -115,6 +118,7 @@ static __u64 time_migrate(__u32 handle, __u32 region, __u32 out)
 
 	if (ioctl(fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m))
 		bench_die("BO_MIGRATE to region %u: %s", region, strerror(errno));
+	*ioctl_ns = bench_now_ns() - t0;
 	syncobj_wait(out);
 	t0 = bench_now_ns() - t0;
 	syncobj_reset(out);
@@ -153,7 +157,7 @@ int main(int argc, char **argv)
 		.engine_instance = DRM_VACCEL_ENGINE_ANY,
 		.priority = DRM_VACCEL_PRIORITY_NORMAL,
 	};
-	__u64 copy_ns[ROUNDS], move_ns[ROUNDS], off, *cmd, words = 0;
+	__u64 copy_ns[ROUNDS], move_ns[ROUNDS], off, *cmd, words = 0, warm;
 	__u32 a, b, c, out, dev;
 	double copy_med, move_med, ratio;
 	unsigned int i;
@@ -197,15 +201,21 @@ int main(int argc, char **argv)
 
 	/* Warm up both paths once: page tables, TLBs, allocators. */
 	time_copy(cc.handle, words * 8, out);
-	time_migrate(a, dev, out);
-	time_migrate(a, DRM_VACCEL_REGION_SYSTEM, out);
+	time_migrate(a, dev, out, &warm);
+	time_migrate(a, DRM_VACCEL_REGION_SYSTEM, out, &warm);
 
-	printf("%-6s %14s %14s\n", "round", "copy_ms", "move_ms");
+	printf("%-6s %10s %10s %12s %10s %12s %10s\n", "round", "copy_ms",
+	       "move_ms", "to_device", "(ioctl)", "to_system", "(ioctl)");
 	for (i = 0; i < ROUNDS; i++) {
+		__u64 to_dev, to_sys, dev_ioctl, sys_ioctl;
+
 		copy_ns[i] = time_copy(cc.handle, words * 8, out);
-		move_ns[i] = (time_migrate(a, dev, out) +
-			      time_migrate(a, DRM_VACCEL_REGION_SYSTEM, out)) / 2;
-		printf("%-6u %14.3f %14.3f\n", i, copy_ns[i] / 1e6, move_ns[i] / 1e6);
+		to_dev = time_migrate(a, dev, out, &dev_ioctl);
+		to_sys = time_migrate(a, DRM_VACCEL_REGION_SYSTEM, out, &sys_ioctl);
+		move_ns[i] = (to_dev + to_sys) / 2;
+		printf("%-6u %10.3f %10.3f %12.3f %10.3f %12.3f %10.3f\n", i,
+		       copy_ns[i] / 1e6, move_ns[i] / 1e6, to_dev / 1e6,
+		       dev_ioctl / 1e6, to_sys / 1e6, sys_ioctl / 1e6);
 	}
 	/* The data survived the round trips. */
 	for (off = 0; off < SIZE; off += 4093)
