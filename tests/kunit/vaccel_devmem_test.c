@@ -112,7 +112,58 @@ static void vaccel_devmem_test_move_and_empty(struct kunit *test)
 	vaccel_devmem_free(&a);
 	KUNIT_EXPECT_EQ(test, vaccel_devmem_free_bytes(mem), (u64)SZ_1M - 3 * PAGE_SIZE);
 	vaccel_devmem_free(&b);
+	/* Given back: the address translates to nothing, pooled or not. */
 	KUNIT_EXPECT_NULL(test, vaccel_devmem_page(first));
+}
+
+/*
+ * A range given back keeps its host pages in the pool; the next range at
+ * those addresses takes them again, zeroed if it asks, and the shrinker
+ * gives them back to the host.
+ */
+static void vaccel_devmem_test_pool(struct kunit *test)
+{
+	struct vaccel_devmem *mem = ((struct vaccel_device *)test->priv)->devmem;
+	struct vaccel_devmem_range a, b;
+	struct page *pages[8];
+	unsigned long i;
+
+	KUNIT_ASSERT_EQ(test, vaccel_devmem_alloc(mem, 8, true, &a), 0);
+	for (i = 0; i < 8; i++) {
+		pages[i] = vaccel_devmem_page(a.addrs[i]);
+		memset(page_address(pages[i]), 0xa5, PAGE_SIZE);
+	}
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_pooled_bytes(mem), 0);
+	vaccel_devmem_free(&a);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_pooled_bytes(mem), 8 * PAGE_SIZE);
+
+	/* A move's destination: the same pages, not cleared. */
+	KUNIT_ASSERT_EQ(test, vaccel_devmem_alloc(mem, 8, false, &b), 0);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_pooled_bytes(mem), 0);
+	for (i = 0; i < 8; i++) {
+		struct page *p = vaccel_devmem_page(b.addrs[i]);
+
+		KUNIT_EXPECT_TRUE(test, p == pages[0] || p == pages[1] || p == pages[2] ||
+					p == pages[3] || p == pages[4] || p == pages[5] ||
+					p == pages[6] || p == pages[7]);
+	}
+	vaccel_devmem_free(&b);
+
+	/* A new BO's range: cleared. */
+	KUNIT_ASSERT_EQ(test, vaccel_devmem_alloc(mem, 8, true, &b), 0);
+	for (i = 0; i < 8; i++) {
+		u8 *bytes = page_address(vaccel_devmem_page(b.addrs[i]));
+
+		KUNIT_EXPECT_EQ(test, bytes[0] | bytes[PAGE_SIZE - 1], 0);
+	}
+	vaccel_devmem_free(&b);
+
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_shrink(mem), 8);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_pooled_bytes(mem), 0);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_shrink(mem), 0);
+	/* Allocated afresh after. */
+	KUNIT_ASSERT_EQ(test, vaccel_devmem_alloc(mem, 8, true, &b), 0);
+	vaccel_devmem_free(&b);
 }
 
 /* Addresses no segment has memory at translate to nothing. */
@@ -138,6 +189,7 @@ static void vaccel_devmem_test_fabric_bounds(struct kunit *test)
 static struct kunit_case vaccel_devmem_test_cases[] = {
 	KUNIT_CASE(vaccel_devmem_test_alloc_free),
 	KUNIT_CASE(vaccel_devmem_test_move_and_empty),
+	KUNIT_CASE(vaccel_devmem_test_pool),
 	KUNIT_CASE(vaccel_devmem_test_fabric_bounds),
 	{}
 };

@@ -391,4 +391,46 @@ VTEST(fdinfo_and_debugfs_counters)
 	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), -1);
 }
 
+/*
+ * The host pages of a range given back stay in the segment's pool for the
+ * next; the shrinker gives them to the host when it asks (drop_caches).
+ */
+VTEST(pool_kept_and_shrunk)
+{
+	struct vt_dev d = vt_dev_open();
+	int drop = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	long long pooled;
+	char *mem;
+	__u32 h;
+
+	VT_ASSERT(drop >= 0);
+	h = vt_bo_create(d.fd, 4 * MIB, DRM_VACCEL_BO_DEVICE);
+	vt_gem_close(d.fd, h);
+	mem = vt_debugfs_read(d.fd, "memory");
+	pooled = vt_kv(mem, "device_mem_pooled");
+	free(mem);
+	VT_ASSERT(pooled >= (long long)(4 * MIB));
+
+	/* A new BO takes pooled pages, zeroed. */
+	{
+		struct vt_bo b = bo_new_placed(&d, 4 * MIB, DRM_VACCEL_BO_DEVICE);
+		size_t i;
+
+		mem = vt_debugfs_read(d.fd, "memory");
+		VT_ASSERT_EQ(vt_kv(mem, "device_mem_pooled"), pooled - (long long)(4 * MIB));
+		free(mem);
+		for (i = 0; i < b.size; i += 512)
+			VT_ASSERT_EQ(b.cpu[i], 0);
+		munmap(b.cpu, b.size);
+		vt_unmap(d.fd, b.va, b.size);
+		vt_gem_close(d.fd, b.handle);
+	}
+
+	VT_ASSERT_EQ(write(drop, "2", 1), 1);
+	close(drop);
+	mem = vt_debugfs_read(d.fd, "memory");
+	VT_ASSERT_EQ(vt_kv(mem, "device_mem_pooled"), 0);
+	free(mem);
+}
+
 VTEST_MAIN()

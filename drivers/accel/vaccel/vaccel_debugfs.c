@@ -16,7 +16,9 @@
  *   workload to check that closing files gives everything back.  With
  *   device memory: ``device_mem_size``, ``device_mem_free``,
  *   ``device_mem_bos`` (BOs in the segment), ``device_mem_evictions`` and
- *   the bytes moved in and out (``device_mem_moved_in``, ``_out``).
+ *   the bytes moved in and out (``device_mem_moved_in``, ``_out``), and
+ *   the host memory the segment keeps for ranges to come
+ *   (``device_mem_pooled``).
  *
  * ``vm<client-id>/``
  *   one directory per VM, named by the DRM client id that
@@ -130,6 +132,7 @@ static int vaccel_debugfs_memory_show(struct seq_file *m, void *unused)
 		seq_printf(m, "device_mem_evictions %lld\n", atomic64_read(&mem->evictions));
 		seq_printf(m, "device_mem_moved_in %lld\n", atomic64_read(&mem->moved_in));
 		seq_printf(m, "device_mem_moved_out %lld\n", atomic64_read(&mem->moved_out));
+		seq_printf(m, "device_mem_pooled %llu\n", vaccel_devmem_pooled_bytes(mem));
 	}
 	return 0;
 }

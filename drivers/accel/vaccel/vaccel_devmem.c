@@ -21,9 +21,17 @@
  * the allocator of xe's and amdgpu's VRAM managers), in 4 KiB pages: a BO
  * gets a list of power-of-two blocks, not one contiguous range, so that a
  * fragmented segment still serves large BOs.  The memory behind the
- * addresses is host memory, allocated, in runs of up to 2 MiB, when a range is
- * allocated and freed with it: a device of 64 GiB costs nothing until it is
- * used, and a range is charged to the memory cgroup of whoever placed it.
+ * addresses is host memory, allocated, in runs of up to 2 MiB, when an
+ * address is first used: a device of 64 GiB costs nothing until it is
+ * used.  A range given back keeps its host pages in the segment's pool,
+ * for the next range at those addresses, as VRAM stays when a BO leaves
+ * it: a move into device memory then costs its copy, not the allocation
+ * of as many host pages (which took three quarters of a 64 MiB move under
+ * emulation).  A shrinker gives pooled pages back to the host when it
+ * needs memory, and the device's release gives back the rest.  The pages
+ * are the device's, bounded by ``device_mem_mb``, and charged to no
+ * memory cgroup: a cgroup that placed a BO would otherwise stay charged
+ * for pages that now hold another's.
  *
  * A range holds a reference on its segment's DRM device, so a segment
  * outlives every BO placed in it, even one a peer still maps after the
@@ -31,8 +39,10 @@
  */
 
 #include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -56,6 +66,106 @@ static struct vaccel_devmem *vaccel_fabric[VACCEL_FABRIC_SLOTS];
 /* Protects the writers of vaccel_fabric, and lookups that take a reference. */
 static DEFINE_MUTEX(vaccel_fabric_lock);
 
+/* --- the pool of host pages ----------------------------------------------- */
+
+/* Takes the pooled pages of the @n pages from @idx on; returns how many. */
+static unsigned long vaccel_devmem_pool_take(struct vaccel_devmem *mem,
+					     unsigned long idx, unsigned long n)
+{
+	unsigned long i, got = 0;
+
+	spin_lock(&mem->pool_lock);
+	for (i = idx; i < idx + n; i++) {
+		if (__test_and_clear_bit(i, mem->pooled))
+			got++;
+	}
+	mem->pooled_pages -= got;
+	spin_unlock(&mem->pool_lock);
+	return got;
+}
+
+/* Keeps the host page of @idx, which no range holds any more, for the next. */
+static void vaccel_devmem_pool_put(struct vaccel_devmem *mem, unsigned long idx)
+{
+	spin_lock(&mem->pool_lock);
+	__set_bit(idx, mem->pooled);
+	mem->pooled_pages++;
+	spin_unlock(&mem->pool_lock);
+}
+
+/* Frees up to @nr pooled pages; returns how many it freed. */
+static unsigned long vaccel_devmem_pool_drain(struct vaccel_devmem *mem,
+					      unsigned long nr)
+{
+	unsigned long npages = mem->size >> PAGE_SHIFT, freed = 0;
+
+	while (freed < nr) {
+		struct page *p;
+		unsigned long idx;
+
+		spin_lock(&mem->pool_lock);
+		idx = find_next_bit(mem->pooled, npages, mem->pool_cursor);
+		if (idx >= npages)
+			idx = find_first_bit(mem->pooled, npages);
+		if (idx >= npages) {
+			spin_unlock(&mem->pool_lock);
+			break;
+		}
+		__clear_bit(idx, mem->pooled);
+		mem->pooled_pages--;
+		mem->pool_cursor = idx + 1;
+		p = mem->pages[idx];
+		WRITE_ONCE(mem->pages[idx], NULL);
+		spin_unlock(&mem->pool_lock);
+		__free_page(p);
+		freed++;
+	}
+	return freed;
+}
+
+static unsigned long vaccel_devmem_pool_count(struct shrinker *shrinker,
+					      struct shrink_control *sc)
+{
+	struct vaccel_devmem *mem = shrinker->private_data;
+
+	return READ_ONCE(mem->pooled_pages) ?: SHRINK_EMPTY;
+}
+
+static unsigned long vaccel_devmem_pool_scan(struct shrinker *shrinker,
+					     struct shrink_control *sc)
+{
+	struct vaccel_devmem *mem = shrinker->private_data;
+	unsigned long freed = vaccel_devmem_pool_drain(mem, sc->nr_to_scan);
+
+	return freed ?: SHRINK_STOP;
+}
+
+/**
+ * vaccel_devmem_pooled_bytes() - bytes of host memory a segment keeps free
+ * @mem: the segment
+ *
+ * Context: Any context.
+ * Return: a snapshot of the pool's size.
+ */
+u64 vaccel_devmem_pooled_bytes(struct vaccel_devmem *mem)
+{
+	return (u64)READ_ONCE(mem->pooled_pages) << PAGE_SHIFT;
+}
+
+/**
+ * vaccel_devmem_shrink() - give a segment's pooled pages back to the host
+ * @mem: the segment
+ *
+ * What the shrinker does under memory pressure, all at once.
+ *
+ * Context: Process context.
+ * Return: the pages freed.
+ */
+unsigned long vaccel_devmem_shrink(struct vaccel_devmem *mem)
+{
+	return vaccel_devmem_pool_drain(mem, ULONG_MAX);
+}
+
 static void vaccel_devmem_release(struct drm_device *drm, void *data)
 {
 	struct vaccel_devmem *mem = data;
@@ -64,8 +174,11 @@ static void vaccel_devmem_release(struct drm_device *drm, void *data)
 	mutex_lock(&vaccel_fabric_lock);
 	WRITE_ONCE(vaccel_fabric[slot], NULL);
 	mutex_unlock(&vaccel_fabric_lock);
-	/* Every range held a reference on the device: none is left. */
+	shrinker_free(mem->shrinker);
+	/* Every range held a reference on the device: only the pool is left. */
+	vaccel_devmem_pool_drain(mem, ULONG_MAX);
 	gpu_buddy_fini(&mem->mm);
+	bitmap_free(mem->pooled);
 	kvfree(mem->pages);
 	mutex_destroy(&mem->lock);
 }
@@ -100,17 +213,23 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	mutex_init(&mem->lock);
 	INIT_LIST_HEAD(&mem->lru);
 	init_waitqueue_head(&mem->free_wq);
+	spin_lock_init(&mem->pool_lock);
 	mem->pages = kvcalloc(size >> PAGE_SHIFT, sizeof(*mem->pages), GFP_KERNEL);
-	if (!mem->pages) {
-		mutex_destroy(&mem->lock);
-		return -ENOMEM;
-	}
-	ret = gpu_buddy_init(&mem->mm, size, PAGE_SIZE);
+	mem->pooled = bitmap_zalloc(size >> PAGE_SHIFT, GFP_KERNEL);
+	mem->shrinker = shrinker_alloc(0, "drm-vaccel%u-devmem", vdev->index);
+	ret = mem->pages && mem->pooled && mem->shrinker ? 0 : -ENOMEM;
+	if (!ret)
+		ret = gpu_buddy_init(&mem->mm, size, PAGE_SIZE);
 	if (ret) {
+		shrinker_free(mem->shrinker);
+		bitmap_free(mem->pooled);
 		kvfree(mem->pages);
 		mutex_destroy(&mem->lock);
 		return ret;
 	}
+	mem->shrinker->count_objects = vaccel_devmem_pool_count;
+	mem->shrinker->scan_objects = vaccel_devmem_pool_scan;
+	mem->shrinker->private_data = mem;
 
 	mutex_lock(&vaccel_fabric_lock);
 	slot = vdev->index;
@@ -121,6 +240,8 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	if (slot == VACCEL_FABRIC_SLOTS) {
 		mutex_unlock(&vaccel_fabric_lock);
 		gpu_buddy_fini(&mem->mm);
+		shrinker_free(mem->shrinker);
+		bitmap_free(mem->pooled);
 		kvfree(mem->pages);
 		mutex_destroy(&mem->lock);
 		return -EBUSY;
@@ -128,6 +249,7 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	mem->base = DRM_VACCEL_DEVICE_MEM_BASE(slot);
 	WRITE_ONCE(vaccel_fabric[slot], mem);
 	mutex_unlock(&vaccel_fabric_lock);
+	shrinker_register(mem->shrinker);
 
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_devmem_release, mem);
 	if (ret)
@@ -222,18 +344,14 @@ void vaccel_devmem_range_move(struct vaccel_devmem_range *to,
 	vaccel_devmem_range_init(from);
 }
 
-/* Frees the backing of the first @n pages of @r and its blocks. */
+/* Pools the host pages of the first @n pages of @r; frees its blocks. */
 static void vaccel_devmem_unwind(struct vaccel_devmem *mem,
 				 struct vaccel_devmem_range *r, unsigned long n)
 {
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
-		u64 idx = (r->addrs[i] - mem->base) >> PAGE_SHIFT;
-		struct page *p = mem->pages[idx];
-
-		WRITE_ONCE(mem->pages[idx], NULL);
-		__free_page(p);
+		vaccel_devmem_pool_put(mem, (r->addrs[i] - mem->base) >> PAGE_SHIFT);
 		if (!(i % 512))
 			cond_resched();
 	}
@@ -243,6 +361,60 @@ static void vaccel_devmem_unwind(struct vaccel_devmem *mem,
 	kvfree(r->addrs);
 	vaccel_devmem_range_init(r);
 	wake_up_all(&mem->free_wq);
+}
+
+/*
+ * Host pages behind the @n pages from @idx that have none, taken from the
+ * pool or not: those the pool gave are zeroed if @zero.  On failure, what
+ * the run has goes to the pool.  Return: 0, -ENOMEM or -EINTR.
+ */
+static int vaccel_devmem_fill(struct vaccel_devmem *mem, unsigned long idx,
+			      unsigned long n, bool zero, gfp_t gfp)
+{
+	unsigned long i;
+
+	for (i = idx; i < idx + n; i++) {
+		struct page *p = mem->pages[i];
+
+		if (p) {
+			if (zero)
+				clear_highpage(p);
+			continue;
+		}
+		p = fatal_signal_pending(current) ? NULL : alloc_page(gfp);
+		if (!p)
+			goto err_pool;
+		WRITE_ONCE(mem->pages[i], p);
+	}
+	return 0;
+
+err_pool:
+	for (i = idx; i < idx + n; i++)
+		if (mem->pages[i])
+			vaccel_devmem_pool_put(mem, i);
+	return fatal_signal_pending(current) ? -EINTR : -ENOMEM;
+}
+
+/*
+ * Host pages behind the 2^@order pages from @idx, none of which has any:
+ * a run at once where the host has one free, else page by page.
+ */
+static int vaccel_devmem_fill_run(struct vaccel_devmem *mem, unsigned long idx,
+				  unsigned int order, gfp_t gfp)
+{
+	struct page *p = NULL;
+	unsigned long k;
+
+	/* Compacting memory for a run would cost more than the run saves. */
+	if (order)
+		p = alloc_pages((gfp | __GFP_NORETRY) & ~__GFP_DIRECT_RECLAIM, order);
+	if (!p)
+		return vaccel_devmem_fill(mem, idx, 1ul << order, false, gfp);
+	/* Each page is pooled and freed on its own. */
+	split_page(p, order);
+	for (k = 0; k < (1ul << order); k++)
+		WRITE_ONCE(mem->pages[idx + k], p + k);
+	return 0;
 }
 
 /**
@@ -262,7 +434,7 @@ static void vaccel_devmem_unwind(struct vaccel_devmem *mem,
 int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
 			bool zero, struct vaccel_devmem_range *r)
 {
-	gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN |
+	gfp_t gfp = GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN |
 		    (zero ? __GFP_ZERO : 0);
 	struct gpu_buddy_block *block;
 	unsigned long n = 0;
@@ -294,27 +466,17 @@ int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
 		while (off < end && n < npages) {
 			unsigned int order = min_t(unsigned int, VACCEL_DEVMEM_MAX_ORDER,
 						   ilog2((end - off) >> PAGE_SHIFT));
-			struct page *p = NULL;
-			unsigned long k;
+			unsigned long idx = off >> PAGE_SHIFT, k;
 
-			/* Large runs at once where the host has them, else smaller. */
-			while (!fatal_signal_pending(current)) {
-				p = alloc_pages(gfp | (order ? __GFP_NORETRY : 0), order);
-				if (p || !order)
-					break;
-				order--;
-			}
-			if (!p) {
-				ret = fatal_signal_pending(current) ? -EINTR : -ENOMEM;
+			/* What the pool has of the run, else host pages. */
+			if (vaccel_devmem_pool_take(mem, idx, 1ul << order))
+				ret = vaccel_devmem_fill(mem, idx, 1ul << order, zero, gfp);
+			else
+				ret = vaccel_devmem_fill_run(mem, idx, order, gfp);
+			if (ret)
 				goto err_unwind;
-			}
-			/* Each page is freed on its own. */
-			if (order)
-				split_page(p, order);
-			for (k = 0; k < (1ul << order); k++, off += PAGE_SIZE) {
-				WRITE_ONCE(mem->pages[off >> PAGE_SHIFT], p + k);
+			for (k = 0; k < (1ul << order); k++, off += PAGE_SIZE)
 				r->addrs[n++] = mem->base + off;
-			}
 			cond_resched();
 		}
 	}
@@ -363,7 +525,7 @@ struct page *vaccel_devmem_page(u64 addr)
 	if (!mem)
 		return NULL;
 	off = addr - mem->base;
-	if (off >= mem->size)
+	if (off >= mem->size || test_bit(off >> PAGE_SHIFT, mem->pooled))
 		return NULL;
 	return READ_ONCE(mem->pages[off >> PAGE_SHIFT]);
 }

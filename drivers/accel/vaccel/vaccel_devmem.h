@@ -9,6 +9,7 @@
 #include <linux/gpu_buddy.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -28,9 +29,10 @@ struct vaccel_device;
  *	engine
  * @mm: the buddy allocator of the segment's addresses
  * @pages: the host page behind each 4 KiB of the segment, NULL where
- *	nothing is allocated.  An entry is written only by the holder of the
- *	range it belongs to, and read by the engines without a lock, as a
- *	translation to an address is only ever made while it is allocated
+ *	nothing is allocated or pooled.  An entry is written only by the
+ *	holder of the range it belongs to, or with its bit of @pooled under
+ *	@pool_lock, and read by the engines without a lock, as a translation
+ *	to an address is only ever made while it is allocated
  * @lru: BOs placed in the segment, least recently used first
  *	(&vaccel_bo.lru_link)
  * @free_wq: woken when memory of the segment is given back
@@ -38,6 +40,12 @@ struct vaccel_device;
  * @moved_in: bytes moved into the segment
  * @moved_out: bytes moved out of it
  * @releasing: moves out of the segment whose range is not given back yet
+ * @pool_lock: protects @pooled and @pooled_pages; no allocation under it
+ * @pooled: a bit per 4 KiB of the segment whose host page in @pages is
+ *	kept, free, for the next range there (see "Device memory")
+ * @pooled_pages: bits set in @pooled
+ * @pool_cursor: where the shrinker looks next in @pooled
+ * @shrinker: gives the pooled pages back when the host needs memory
  */
 struct vaccel_devmem {
 	struct vaccel_device *vdev;
@@ -54,6 +62,12 @@ struct vaccel_devmem {
 	atomic64_t moved_in;
 	atomic64_t moved_out;
 	atomic_t releasing;
+	/* Protects @pooled and @pooled_pages. */
+	spinlock_t pool_lock;
+	unsigned long *pooled;
+	unsigned long pooled_pages;
+	unsigned long pool_cursor;
+	struct shrinker *shrinker;
 };
 
 /**
@@ -74,6 +88,8 @@ int vaccel_devmem_init(struct vaccel_device *vdev);
 struct vaccel_devmem *vaccel_devmem_get(u32 region);
 void vaccel_devmem_put(struct vaccel_devmem *mem);
 u64 vaccel_devmem_free_bytes(struct vaccel_devmem *mem);
+u64 vaccel_devmem_pooled_bytes(struct vaccel_devmem *mem);
+unsigned long vaccel_devmem_shrink(struct vaccel_devmem *mem);
 void vaccel_devmem_range_init(struct vaccel_devmem_range *r);
 int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
 			bool zero, struct vaccel_devmem_range *r);
