@@ -392,6 +392,41 @@ VTEST(fdinfo_and_debugfs_counters)
 }
 
 /*
+ * A BO that moved to device memory gives its shmem pages back, a moment
+ * later (they wait for a quick return); one that came back first keeps
+ * them.
+ */
+VTEST(system_pages_go_after_a_move)
+{
+	struct vt_dev d = vt_dev_open();
+	struct vt_bo b = bo_new_placed(&d, 8 * MIB, 0);
+	__u32 dev = DRM_VACCEL_REGION_DEVICE(d.info.device_index);
+	long long before, now = 0;
+	int waited;
+
+	vt_fill_pages(b.cpu, 8 * MIB / VT_PAGE, 40);
+	before = vt_meminfo_kb("Shmem");
+	migrate(d.fd, b.handle, dev);
+	for (waited = 0; waited < 10000; waited += 50) {
+		now = vt_meminfo_kb("Shmem");
+		if (now <= before - 8 * 1024 + 1024)
+			break;
+		usleep(50 * 1000);
+	}
+	VT_ASSERT(now <= before - 8 * 1024 + 1024);
+	/* Back in system memory, whole. */
+	migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
+	{
+		unsigned char *ref = malloc(b.size);
+
+		VT_ASSERT(ref);
+		vt_fill_pages(ref, 8 * MIB / VT_PAGE, 40);
+		VT_ASSERT(!memcmp(b.cpu, ref, b.size));
+		free(ref);
+	}
+}
+
+/*
  * The host pages of a range given back stay in the segment's pool for the
  * next; the shrinker gives them to the host when it asks (drop_caches).
  */

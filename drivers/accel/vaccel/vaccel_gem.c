@@ -329,6 +329,7 @@ struct drm_gem_object *vaccel_gem_create_object(struct drm_device *drm,
 	bo->region = DRM_VACCEL_REGION_SYSTEM;
 	bo->home = DRM_VACCEL_REGION_SYSTEM;
 	INIT_LIST_HEAD(&bo->lru_link);
+	INIT_DELAYED_WORK(&bo->shmem_release, vaccel_bo_shmem_release);
 	return &bo->base.base;
 }
 

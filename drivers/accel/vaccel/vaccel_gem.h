@@ -7,6 +7,7 @@
 
 #include <linux/mutex.h>
 #include <linux/sizes.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_gem_shmem_helper.h>
 
@@ -58,6 +59,8 @@ struct vaccel_pt_frames;
  * @lru_link: on the segment's LRU while @vram, under its lock
  * @last_use: when the BO was last mapped or moved in, on the LRU's clock
  * @evictions: times the BO was evicted
+ * @shmem_release: frees the shmem pages a while after the BO left system
+ *	memory (vaccel_bo_shmem_release())
  */
 struct vaccel_bo {
 	struct drm_gem_shmem_object base;
@@ -78,6 +81,7 @@ struct vaccel_bo {
 	struct list_head lru_link;
 	u64 last_use;
 	atomic_t evictions;
+	struct delayed_work shmem_release;
 };
 
 static inline struct vaccel_bo *to_vaccel_bo(struct drm_gem_object *obj)

@@ -40,7 +40,11 @@
  * **Pins.**  A GPU mapping pins its BO (vaccel_bo_pin()); in system memory
  * that pins the shmem pages, in device memory the segment holds the pages
  * anyway.  A move converts the pins: the shmem pages of a BO that left
- * system memory are released, and the memory of shmem freed.  dma-buf
+ * system memory are unpinned, and shmem frees them %VACCEL_SHMEM_LINGER_MS
+ * later unless the BO came back meanwhile: a round trip (a prefetch to the
+ * device and back for the CPU, an eviction undone) then finds its pages,
+ * where allocating and clearing them again costs ten times the copy under
+ * emulation.  dma-buf
  * attachments of other drivers pin a BO in system memory: it cannot move
  * while they hold it (``-EBUSY``).
  *
@@ -156,6 +160,33 @@ static void vaccel_bo_mark_evicted(struct vaccel_bo *bo, bool evicted)
 }
 
 /**
+ * vaccel_bo_shmem_release() - the shmem pages of a BO out of system memory go
+ * @work: &vaccel_bo.shmem_release
+ *
+ * Runs %VACCEL_SHMEM_LINGER_MS after a move out of system memory, unless
+ * the BO came back meanwhile.  The BO's free cancels it first, maybe with
+ * another BO's reservation lock held: so it only tries the lock, and tries
+ * again a little later if it is taken.
+ *
+ * Context: Process context, a workqueue.
+ */
+void vaccel_bo_shmem_release(struct work_struct *work)
+{
+	struct vaccel_bo *bo = container_of(to_delayed_work(work), struct vaccel_bo,
+					    shmem_release);
+	struct drm_gem_object *obj = &bo->base.base;
+
+	if (!dma_resv_trylock(obj->resv)) {
+		mod_delayed_work(system_unbound_wq, &bo->shmem_release,
+				 msecs_to_jiffies(10));
+		return;
+	}
+	if (bo->region != DRM_VACCEL_REGION_SYSTEM && !bo->base.pages)
+		shmem_truncate_range(file_inode(obj->filp), 0, (loff_t)-1);
+	dma_resv_unlock(obj->resv);
+}
+
+/**
  * vaccel_bo_release_memory() - give back what a BO being freed holds
  * @bo: the BO, without mappings, moves or handles
  *
@@ -165,6 +196,8 @@ void vaccel_bo_release_memory(struct vaccel_bo *bo)
 {
 	struct dma_resv *resv = bo->base.base.resv;
 
+	/* The shmem pages go with the BO's file anyway. */
+	cancel_delayed_work_sync(&bo->shmem_release);
 	dma_resv_lock(resv, NULL);
 	if (bo->vram) {
 		vaccel_bo_lru_del(bo, bo->vram->mem);
@@ -347,9 +380,10 @@ static void vaccel_move_release(struct work_struct *work)
 		drm_gem_shmem_unpin_locked(&bo->base);
 		m->unpin_sys--;
 	}
-	/* Out of system memory for good: shmem gives its memory back. */
+	/* Out of system memory: shmem gives its memory back, in a while. */
 	if (bo->region != DRM_VACCEL_REGION_SYSTEM && !bo->base.pages)
-		shmem_truncate_range(file_inode(obj->filp), 0, (loff_t)-1);
+		mod_delayed_work(system_unbound_wq, &bo->shmem_release,
+				 msecs_to_jiffies(VACCEL_SHMEM_LINGER_MS));
 	dma_resv_unlock(obj->resv);
 	drm_gem_object_put(obj);
 	kfree(m);
