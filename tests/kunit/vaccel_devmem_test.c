@@ -3,8 +3,9 @@
  * Copyright 2026 The vaccel authors
  *
  * KUnit tests of the device-memory segment: the buddy allocator's ranges,
- * the host pages behind them, the fabric's translation of device physical
- * addresses, and the bounds of both.
+ * the host pages behind them and their pool, the fabric's translation of
+ * device physical addresses, the bounds of both, and the placement of new
+ * BOs.
  */
 
 #include <kunit/test.h>
@@ -16,8 +17,16 @@
 
 #include "../vaccel_devmem.h"
 #include "../vaccel_drv.h"
+#include "../vaccel_gem.h"
+#include "../vaccel_migrate.h"
 
 #define SEG_PAGES	(SZ_1M / PAGE_SIZE)
+
+/* A driver whose GEM objects are vaccel's BOs, for placement. */
+static const struct drm_driver vaccel_devmem_test_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_GEM_GPUVA,
+	.gem_create_object = vaccel_gem_create_object,
+};
 
 static int vaccel_devmem_test_init(struct kunit *test)
 {
@@ -35,8 +44,9 @@ static int vaccel_devmem_test_init(struct kunit *test)
 
 	dev = drm_kunit_helper_alloc_device(test);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
-	vdev = drm_kunit_helper_alloc_drm_device(test, dev, struct vaccel_device,
-						 drm, DRIVER_GEM | DRIVER_GEM_GPUVA);
+	vdev = drm_kunit_helper_alloc_drm_device_with_driver(test, dev,
+							     struct vaccel_device, drm,
+							     &vaccel_devmem_test_driver);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(vdev));
 	vdev->index = 3;
 	KUNIT_ASSERT_EQ(test, vaccel_topology_init(&vdev->topo, &p, &why), 0);
@@ -167,6 +177,60 @@ static void vaccel_devmem_test_pool(struct kunit *test)
 	vaccel_devmem_free(&b);
 }
 
+/* A new BO of @size with placement @flags, counted as the ioctl does. */
+static struct vaccel_bo *placement_bo(struct kunit *test, size_t size, u32 flags)
+{
+	struct vaccel_device *vdev = test->priv;
+	struct drm_gem_shmem_object *shmem = drm_gem_shmem_create(&vdev->drm, size);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(shmem));
+	vaccel_bo_account(&shmem->base);
+	to_vaccel_bo(&shmem->base)->flags = flags;
+	return to_vaccel_bo(&shmem->base);
+}
+
+/*
+ * Placement: a BO that must be in device memory is, cleared, or is refused
+ * with -ENOSPC; one that prefers it stays in system memory when it does not
+ * fit; freeing a BO gives its range back.
+ */
+static void vaccel_devmem_test_placement(struct kunit *test)
+{
+	struct vaccel_device *vdev = test->priv;
+	struct vaccel_devmem *mem = vdev->devmem;
+	struct vaccel_bo *dev, *pref, *big;
+	unsigned long i;
+
+	dev = placement_bo(test, SZ_256K, DRM_VACCEL_BO_DEVICE);
+	KUNIT_ASSERT_EQ(test, vaccel_bo_place_new(dev, NULL), 0);
+	KUNIT_EXPECT_EQ(test, dev->region, mem->region);
+	KUNIT_EXPECT_EQ(test, dev->home, mem->region);
+	KUNIT_ASSERT_NOT_NULL(test, dev->vram);
+	KUNIT_EXPECT_PTR_EQ(test, dev->gpu_vram, dev->vram);
+	KUNIT_EXPECT_EQ(test, dev->vram->npages, SZ_256K / PAGE_SIZE);
+	for (i = 0; i < dev->vram->npages; i++) {
+		u8 *bytes = page_address(vaccel_devmem_page(dev->vram->addrs[i]));
+
+		KUNIT_EXPECT_EQ(test, bytes[0] | bytes[PAGE_SIZE - 1], 0);
+	}
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_free_bytes(mem), (u64)SZ_1M - SZ_256K);
+
+	pref = placement_bo(test, SZ_2M, DRM_VACCEL_BO_DEVICE_PREFERRED);
+	KUNIT_EXPECT_EQ(test, vaccel_bo_place_new(pref, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pref->region, DRM_VACCEL_REGION_SYSTEM);
+	KUNIT_EXPECT_NULL(test, pref->vram);
+
+	big = placement_bo(test, SZ_2M, DRM_VACCEL_BO_DEVICE);
+	KUNIT_EXPECT_EQ(test, vaccel_bo_place_new(big, NULL), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, big->region, DRM_VACCEL_REGION_SYSTEM);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_free_bytes(mem), (u64)SZ_1M - SZ_256K);
+
+	drm_gem_object_put(&dev->base.base);
+	drm_gem_object_put(&pref->base.base);
+	drm_gem_object_put(&big->base.base);
+	KUNIT_EXPECT_EQ(test, vaccel_devmem_free_bytes(mem), (u64)SZ_1M);
+}
+
 /* Addresses no segment has memory at translate to nothing. */
 static void vaccel_devmem_test_fabric_bounds(struct kunit *test)
 {
@@ -191,6 +255,7 @@ static struct kunit_case vaccel_devmem_test_cases[] = {
 	KUNIT_CASE(vaccel_devmem_test_alloc_free),
 	KUNIT_CASE(vaccel_devmem_test_move_and_empty),
 	KUNIT_CASE(vaccel_devmem_test_pool),
+	KUNIT_CASE(vaccel_devmem_test_placement),
 	KUNIT_CASE(vaccel_devmem_test_fabric_bounds),
 	{}
 };
