@@ -144,6 +144,12 @@ static size_t build_answer(uint32_t type, unsigned char *buf, uint32_t *min)
 			info.max_pt_bytes = 64ull << 20;
 			info.max_mappings = 65536;
 			info.max_jobs_per_file = 4096;
+			/* uapi 1.7 */
+			info.device_mem_size = (__u64)env_uint("VT_DEVICE_MEM_MB", 0) << 20;
+			info.device_mem_free = info.device_mem_size / 2;
+			if (info.device_mem_size)
+				info.device_mem_base = DRM_VACCEL_DEVICE_MEM_BASE(0);
+			info.cost_peer_ns = env_uint("VT_COST_PEER_NS", 0);
 		}
 		memcpy(buf, &info, sizeof(info));
 		/* The first released size (uapi 1.0) stays the minimum. */

@@ -32,8 +32,9 @@
 #   vaccel_info_nodev	vaccel-info without a device: the friendly message, exit 1
 #   vaccel_info_usage	vaccel-info -h exits 0, a bad option 2, /dev/null 1
 #   vaccel_info_fake	vaccel-info on a fake device (fake_vaccel.c, LD_PRELOAD),
-#			the compute limits of uapi 1.4 and the buffer, packet
-#			and file limits of uapi 1.5 included
+#			the compute limits of uapi 1.4, the buffer, packet
+#			and file limits of uapi 1.5, and the device memory and
+#			cost model of uapi 1.7 included
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
@@ -348,6 +349,13 @@ vaccel_info_fake() {
 		return 1
 	expect_out 'file limits *4096 jobs in flight, 65536 mappings, 64 MiB of page tables' ||
 		return 1
+	expect_count 'device memory *none' 2 || return 1
+	expect_count 'cost model' 0 || return 1
+	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE VT_DEVICE_MEM_MB=16 \
+		VT_COST_PEER_NS=200 "$INFO" -d 0 2>&1) ||
+		{ echo "device memory: exit $?: $out"; return 1; }
+	expect_out 'device memory *16 MiB at 0x0000010000000000, 8 MiB free' || return 1
+	expect_out 'cost model *0 ns per KiB of system memory, 200 of a peer.s' || return 1
 	out=$(VACCEL_DEVICE_DIR=$TMP/fake LD_PRELOAD=$FAKE \
 		VT_NO_COMPUTE=1 "$INFO" -d 0 2>&1) || { echo "uapi 1.3: exit $?: $out"; return 1; }
 	expect_out 'kernels *not supported (uapi before 1.4)' || return 1

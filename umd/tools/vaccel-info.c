@@ -3,8 +3,8 @@
  * Copyright 2026 The vaccel authors
  *
  * vaccel-info.c - print what libvaccel knows about vaccel devices: node,
- * driver, uapi version, address-space, memory and compute limits and the
- * engines.
+ * driver, uapi version, address-space, memory and compute limits, device
+ * memory and the cost model, and the engines.
  *
  *	vaccel-info		every vaccel device
  *	vaccel-info -d N	the device of index N
@@ -86,6 +86,18 @@ static void print_limits(const struct vaccel_device *dev)
 	printf("  file limits     %" PRIu32 " jobs in flight, %" PRIu32
 	       " mappings, %" PRIu64 " MiB of page tables\n", raw.max_jobs_per_file,
 	       raw.max_mappings, (uint64_t)raw.max_pt_bytes >> 20);
+	/* Device memory came with uapi 1.7. */
+	if (raw.uapi_minor < 7)
+		return;
+	if (raw.device_mem_size)
+		printf("  device memory   %" PRIu64 " MiB at 0x%016" PRIx64 ", %" PRIu64
+		       " MiB free\n", (uint64_t)raw.device_mem_size >> 20,
+		       (uint64_t)raw.device_mem_base, (uint64_t)raw.device_mem_free >> 20);
+	else
+		printf("  device memory   none\n");
+	if (raw.cost_system_ns || raw.cost_peer_ns)
+		printf("  cost model      %" PRIu32 " ns per KiB of system memory, %" PRIu32
+		       " of a peer's\n", raw.cost_system_ns, raw.cost_peer_ns);
 }
 
 static int print_device(const struct vaccel_device *dev)
