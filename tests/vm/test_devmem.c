@@ -23,37 +23,6 @@ static __u64 seg_size(void)
 	return (__u64)vt_env_num("VT_DEVICE_MEM_MB", 16) * MIB;
 }
 
-static int migrate_raw(int fd, __u32 handle, __u32 region, __u32 out)
-{
-	struct drm_vaccel_sync sig = { .handle = out };
-	struct drm_vaccel_bo_migrate m = {
-		.handle = handle,
-		.region = region,
-		.signals = DRM_VACCEL_OBJ_ARRAY(out ? 1 : 0, &sig),
-	};
-
-	return ioctl(fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m);
-}
-
-/* Moves @handle to @region and waits for the move. */
-static void migrate(int fd, __u32 handle, __u32 region)
-{
-	__u32 out = vt_syncobj(fd);
-
-	VT_ASSERT_OK(migrate_raw(fd, handle, region, out));
-	vt_syncobj_wait(fd, out);
-	VT_ASSERT_EQ(vt_fence_status(fd, out), 1);
-	drmSyncobjDestroy(fd, out);
-}
-
-static __u32 region_of(int fd, __u32 handle)
-{
-	struct drm_vaccel_bo_info info;
-
-	vt_bo_info(fd, handle, &info);
-	return info.region;
-}
-
 /* A BO of @flags, mapped at a fresh VA and for the CPU. */
 static struct vt_bo bo_new_placed(struct vt_dev *d, __u64 size, __u32 flags)
 {
@@ -117,7 +86,7 @@ VTEST(placement_and_free_space)
 	__u32 h, p, s;
 
 	h = vt_bo_create(d.fd, 4 * MIB, DRM_VACCEL_BO_DEVICE);
-	VT_ASSERT_EQ(region_of(d.fd, h), DRM_VACCEL_REGION_DEVICE(d.info.device_index));
+	VT_ASSERT_EQ(vt_bo_region(d.fd, h), DRM_VACCEL_REGION_DEVICE(d.info.device_index));
 	vt_device_info(d.fd, &info);
 	VT_ASSERT_EQ(info.device_mem_free, seg_size() - 4 * MIB);
 
@@ -125,9 +94,9 @@ VTEST(placement_and_free_space)
 	VT_ASSERT_ERRNO(vt_bo_create_raw(d.fd, seg_size() + VT_PAGE,
 					 DRM_VACCEL_BO_DEVICE, &p, NULL), ENOSPC);
 	p = vt_bo_create(d.fd, seg_size() + VT_PAGE, DRM_VACCEL_BO_DEVICE_PREFERRED);
-	VT_ASSERT_EQ(region_of(d.fd, p), DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, p), DRM_VACCEL_REGION_SYSTEM);
 	s = vt_bo_create(d.fd, VT_PAGE, DRM_VACCEL_BO_DEVICE_PREFERRED);
-	VT_ASSERT_EQ(region_of(d.fd, s), DRM_VACCEL_REGION_DEVICE(d.info.device_index));
+	VT_ASSERT_EQ(vt_bo_region(d.fd, s), DRM_VACCEL_REGION_DEVICE(d.info.device_index));
 	VT_ASSERT_ERRNO(vt_bo_create_raw(d.fd, VT_PAGE, DRM_VACCEL_BO_DEVICE |
 					 DRM_VACCEL_BO_DEVICE_PREFERRED, &p, NULL), EINVAL);
 
@@ -164,8 +133,8 @@ VTEST(migrate_round_trip)
 	memcpy(ref, b.cpu, b.size);
 	expect_device_ptes(d.fd, b.va, 32, false);
 
-	migrate(d.fd, b.handle, dev);
-	VT_ASSERT_EQ(region_of(d.fd, b.handle), dev);
+	vt_migrate(d.fd, b.handle, dev);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, b.handle), dev);
 	vt_device_info(d.fd, &info);
 	VT_ASSERT_EQ(info.device_mem_free, seg_size() - b.size);
 	expect_device_ptes(d.fd, b.va, 32, true);
@@ -175,8 +144,8 @@ VTEST(migrate_round_trip)
 	/* Written in device memory, moved back: the CPU's writes came along. */
 	b.cpu[5] = 0x5a;
 	ref[5] = 0x5a;
-	migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
-	VT_ASSERT_EQ(region_of(d.fd, b.handle), DRM_VACCEL_REGION_SYSTEM);
+	vt_migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, b.handle), DRM_VACCEL_REGION_SYSTEM);
 	expect_device_ptes(d.fd, b.va, 32, false);
 	VT_ASSERT(!memcmp(b.cpu, ref, b.size));
 	expect_gpu_sees(d.fd, &b);
@@ -184,7 +153,7 @@ VTEST(migrate_round_trip)
 	VT_ASSERT_EQ(info.device_mem_free, seg_size());
 
 	/* To where it is: nothing moves, the out-fence still signals. */
-	migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
+	vt_migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
 	free(ref);
 }
 
@@ -212,7 +181,7 @@ VTEST(migrate_bad_input)
 	m.signals = (struct drm_vaccel_obj_array){
 		.stride = sizeof(struct drm_vaccel_sync), .count = 1, .array = 8 };
 	VT_ASSERT_ERRNO(ioctl(d.fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m), EFAULT);
-	VT_ASSERT_EQ(region_of(d.fd, h), DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, h), DRM_VACCEL_REGION_SYSTEM);
 }
 
 /*
@@ -239,14 +208,14 @@ VTEST(migrate_under_running_work)
 		vt_pkt_delay(&w.c, 200 * 1000 * 1000ull);
 		vt_pkt_copy(&w.c, src.va, w.data.va, w.data.size);
 		vt_submit(w.d.fd, w.ctx, &w.c, 0, 0);
-		VT_ASSERT_OK(migrate_raw(w.d.fd, w.data.handle, to, moved));
+		VT_ASSERT_OK(vt_migrate_raw(w.d.fd, w.data.handle, to, moved));
 		/* The buffer after the move reads the BO where it went. */
 		vt_pkt_copy(&w.c, w.data.va, out.va, out.size);
 		vt_submit(w.d.fd, w.ctx, &w.c, 0, done);
 		vt_syncobj_wait(w.d.fd, done);
 		VT_ASSERT_EQ(vt_fence_status(w.d.fd, done), 1);
 		VT_ASSERT(vt_syncobj_signalled(w.d.fd, moved));
-		VT_ASSERT_EQ(region_of(w.d.fd, w.data.handle), to);
+		VT_ASSERT_EQ(vt_bo_region(w.d.fd, w.data.handle), to);
 		VT_ASSERT(!memcmp(w.data.cpu, src.cpu, src.size));
 		VT_ASSERT(!memcmp(out.cpu, src.cpu, src.size));
 		expect_device_ptes(w.d.fd, w.data.va, 16, to == dev);
@@ -313,7 +282,7 @@ VTEST(eviction_across_processes)
 		VT_ASSERT(!memcmp(b.cpu, ref, size));
 		/* A submission brings it back, evicting the child's. */
 		expect_gpu_sees(d.fd, &b);
-		VT_ASSERT_EQ(region_of(d.fd, b.handle), dev);
+		VT_ASSERT_EQ(vt_bo_region(d.fd, b.handle), dev);
 		expect_device_ptes(d.fd, b.va, size / VT_PAGE, true);
 		VT_ASSERT(!memcmp(b.cpu, ref, size));
 		VT_ASSERT_EQ(write(to_child[1], &token, 1), 1);
@@ -379,7 +348,7 @@ VTEST(fdinfo_and_debugfs_counters)
 	VT_ASSERT_EQ(vt_kv(mem, "device_mem_free"), (long long)(seg_size() - 3 * MIB));
 	VT_ASSERT_EQ(vt_kv(mem, "device_mem_bos"), 1);
 	free(mem);
-	migrate(d.fd, s, DRM_VACCEL_REGION_DEVICE(d.info.device_index));
+	vt_migrate(d.fd, s, DRM_VACCEL_REGION_DEVICE(d.info.device_index));
 	VT_ASSERT_EQ(fdinfo_bytes(d.fd, "drm-total-system"), 0);
 	VT_ASSERT_EQ(fdinfo_bytes(d.fd, key), 5 * MIB);
 	mem = vt_debugfs_read(d.fd, "memory");
@@ -406,7 +375,7 @@ VTEST(system_pages_go_after_a_move)
 
 	vt_fill_pages(b.cpu, 8 * MIB / VT_PAGE, 40);
 	before = vt_meminfo_kb("Shmem");
-	migrate(d.fd, b.handle, dev);
+	vt_migrate(d.fd, b.handle, dev);
 	for (waited = 0; waited < 10000; waited += 50) {
 		now = vt_meminfo_kb("Shmem");
 		if (now <= before - 8 * 1024 + 1024)
@@ -415,7 +384,7 @@ VTEST(system_pages_go_after_a_move)
 	}
 	VT_ASSERT(now <= before - 8 * 1024 + 1024);
 	/* Back in system memory, whole. */
-	migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
+	vt_migrate(d.fd, b.handle, DRM_VACCEL_REGION_SYSTEM);
 	{
 		unsigned char *ref = malloc(b.size);
 

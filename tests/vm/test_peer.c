@@ -60,30 +60,6 @@ static struct traffic engine_traffic(int fd)
 	return t;
 }
 
-static __u32 region_of(int fd, __u32 handle)
-{
-	struct drm_vaccel_bo_info info;
-
-	vt_bo_info(fd, handle, &info);
-	return info.region;
-}
-
-static void migrate(int fd, __u32 handle, __u32 region)
-{
-	__u32 out = vt_syncobj(fd);
-	struct drm_vaccel_sync sig = { .handle = out };
-	struct drm_vaccel_bo_migrate m = {
-		.handle = handle,
-		.region = region,
-		.signals = DRM_VACCEL_OBJ_ARRAY(1, &sig),
-	};
-
-	VT_ASSERT_OK(ioctl(fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m));
-	vt_syncobj_wait(fd, out);
-	VT_ASSERT_EQ(vt_fence_status(fd, out), 1);
-	drmSyncobjDestroy(fd, out);
-}
-
 /* Every entry of @pages pages at @va holds a device address in @info's segment. */
 static void expect_ptes_in(int fd, __u64 va, size_t pages,
 			   const struct drm_vaccel_device_info *info)
@@ -225,9 +201,9 @@ VTEST(moves_by_either_side)
 	__u32 dev_b = DRM_VACCEL_REGION_DEVICE(p.b.info.device_index);
 	struct traffic b0, b1;
 
-	migrate(p.b.fd, p.hb, dev_b);
-	VT_ASSERT_EQ(region_of(p.a.fd, p.ha), dev_b);
-	VT_ASSERT_EQ(region_of(p.b.fd, p.hb), dev_b);
+	vt_migrate(p.b.fd, p.hb, dev_b);
+	VT_ASSERT_EQ(vt_bo_region(p.a.fd, p.ha), dev_b);
+	VT_ASSERT_EQ(vt_bo_region(p.b.fd, p.hb), dev_b);
 	expect_ptes_in(p.a.fd, p.va_a, SIZE / VT_PAGE, &p.b.info);
 	expect_ptes_in(p.b.fd, p.va_b, SIZE / VT_PAGE, &p.b.info);
 	/* Now local to device 1. */
@@ -239,10 +215,10 @@ VTEST(moves_by_either_side)
 	expect_gpu_reads(p.a.fd, p.va_a, p.cpu_a, SIZE);
 
 	p.cpu_a[7] = 0x77;
-	migrate(p.a.fd, p.ha, DRM_VACCEL_REGION_SYSTEM);
-	VT_ASSERT_EQ(region_of(p.b.fd, p.hb), DRM_VACCEL_REGION_SYSTEM);
+	vt_migrate(p.a.fd, p.ha, DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(vt_bo_region(p.b.fd, p.hb), DRM_VACCEL_REGION_SYSTEM);
 	expect_gpu_reads(p.b.fd, p.va_b, p.cpu_a, SIZE);
-	migrate(p.b.fd, p.hb, dev_a);
+	vt_migrate(p.b.fd, p.hb, dev_a);
 	expect_ptes_in(p.b.fd, p.va_b, SIZE / VT_PAGE, &p.a.info);
 	expect_gpu_reads(p.b.fd, p.va_b, p.cpu_a, SIZE);
 	VT_ASSERT_EQ(p.cpu_a[7], 0x77);
@@ -269,9 +245,9 @@ VTEST(eviction_of_a_peer_mapped_bo)
 	VT_ASSERT(!memcmp(cpu, p.cpu_a, SIZE));
 	/* Device 1's buffer brings it home, evicting device 0's big BO. */
 	expect_gpu_reads(p.b.fd, p.va_b, p.cpu_a, SIZE);
-	VT_ASSERT_EQ(region_of(p.b.fd, p.hb),
+	VT_ASSERT_EQ(vt_bo_region(p.b.fd, p.hb),
 		     DRM_VACCEL_REGION_DEVICE(p.a.info.device_index));
-	VT_ASSERT_EQ(region_of(p.a.fd, h), DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(vt_bo_region(p.a.fd, h), DRM_VACCEL_REGION_SYSTEM);
 	expect_ptes_in(p.b.fd, p.va_b, SIZE / VT_PAGE, &p.a.info);
 	VT_ASSERT(!memcmp(cpu, p.cpu_a, SIZE));
 	munmap(cpu, SIZE);

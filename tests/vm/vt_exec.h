@@ -606,6 +606,39 @@ static inline int vt_fence_status(int fd, __u32 h)
 	return st;
 }
 
+/* BO_MIGRATE of @handle to @region, signalling syncobj @out if not 0. */
+static inline int vt_migrate_raw(int fd, __u32 handle, __u32 region, __u32 out)
+{
+	struct drm_vaccel_sync sig = { .handle = out };
+	struct drm_vaccel_bo_migrate m = {
+		.handle = handle,
+		.region = region,
+		.signals = DRM_VACCEL_OBJ_ARRAY(out ? 1 : 0, &sig),
+	};
+
+	return ioctl(fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m);
+}
+
+/* Moves @handle to @region and waits for the move, which must succeed. */
+static inline void vt_migrate(int fd, __u32 handle, __u32 region)
+{
+	__u32 out = vt_syncobj(fd);
+
+	VT_ASSERT_OK(vt_migrate_raw(fd, handle, region, out));
+	vt_syncobj_wait(fd, out);
+	VT_ASSERT_EQ(vt_fence_status(fd, out), 1);
+	drmSyncobjDestroy(fd, out);
+}
+
+/* The region BO_INFO reports for @handle. */
+static inline __u32 vt_bo_region(int fd, __u32 handle)
+{
+	struct drm_vaccel_bo_info info;
+
+	vt_bo_info(fd, handle, &info);
+	return info.region;
+}
+
 /*
  * A sync_file of the still pending fence in binary syncobj @h, named, so
  * that its status can be read after the job's context is gone.  Fails the
