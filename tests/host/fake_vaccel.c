@@ -28,9 +28,9 @@
  * fake_vaccel_map_flags() the flags of the mapping of an address.
  *
  * Execution too: CONTEXT_CREATE, _DESTROY, _STATE and SUBMIT, and the core
- * syncobj ioctls that libvaccel uses (CREATE, DESTROY, HANDLE_TO_FD of a
- * sync_file, TRANSFER to a binary syncobj, RESET, SIGNAL, QUERY, WAIT,
- * TIMELINE_WAIT).  The packets of a submitted buffer execute on the CPU
+ * syncobj ioctls that libvaccel uses (CREATE, DESTROY, HANDLE_TO_FD and
+ * FD_TO_HANDLE of a sync_file, TRANSFER, RESET, SIGNAL, TIMELINE_SIGNAL,
+ * QUERY, WAIT, TIMELINE_WAIT).  The packets of a submitted buffer execute on the CPU
  * mappings of the objects (mmap() is interposed to learn them), faults
  * included; a sync_file is an eventfd that becomes readable when its fence
  * signals, and SYNC_IOC_FILE_INFO on it reports the fence's status.  See
@@ -214,6 +214,7 @@ struct fake_map {
 struct fake_ctx {
 	bool used;
 	uint32_t engine_class;
+	uint32_t instance;
 	int cancelled;		/* the error later jobs get */
 	bool faulted;
 	uint64_t fault_va;
@@ -819,6 +820,27 @@ static uint64_t syncobj_signalled_point(struct fake_syncobj *s)
 	return s->floor;
 }
 
+/* Adds @point with @fence to timeline @s; the model gives up if short of memory. */
+static void syncobj_add_point(struct fake_syncobj *s, uint64_t point, int64_t fence)
+{
+	if (s->npoints == s->points_cap) {
+		unsigned int cap = s->points_cap ? s->points_cap * 2 : 16;
+		struct fake_point *grown = realloc(s->points, cap * sizeof(*grown));
+
+		if (!grown)
+			return;
+		s->points = grown;
+		s->points_cap = cap;
+	}
+	s->points[s->npoints++] = (struct fake_point){ point, fence };
+}
+
+/* The last point submitted or signalled. */
+static uint64_t syncobj_last_point(struct fake_syncobj *s)
+{
+	return s->npoints ? s->points[s->npoints - 1].point : s->floor;
+}
+
 static void syncobj_clear(struct fake_syncobj *s)
 {
 	free(s->points);
@@ -1249,6 +1271,9 @@ static int fake_context_create(struct fake_file *f, struct drm_vaccel_context_cr
 	memset(&f->ctx[i], 0, sizeof(f->ctx[i]));
 	f->ctx[i].used = true;
 	f->ctx[i].engine_class = c->engine_class;
+	/* "Any" is the first engine of the class, in the model. */
+	f->ctx[i].instance = c->engine_instance == DRM_VACCEL_ENGINE_ANY ? 0 :
+			     c->engine_instance;
 	c->handle = i + 1;
 	return 0;
 }
@@ -1277,7 +1302,7 @@ static int fake_context_state(struct fake_file *f, struct drm_vaccel_context_sta
 	progress_unless_held();
 	memset(s, 0, sizeof(*s));
 	s->handle = handle;
-	s->engine_index = c->engine_class ? env_uint("VT_COMPUTE", 2) : 0;
+	s->engine_index = (c->engine_class ? env_uint("VT_COMPUTE", 2) : 0) + c->instance;
 	s->jobs_submitted = c->submitted;
 	s->jobs_completed = c->completed;
 	if (c->faulted) {
@@ -1386,18 +1411,8 @@ static int fake_submit(struct fake_file *f, struct drm_vaccel_submit *s)
 	for (i = 0; i < s->signals.count; i++) {
 		so = syncobj_of(f, signals[i].handle);
 		so->fence = njobs;
-		if (!signals[i].point)
-			continue;
-		if (so->npoints == so->points_cap) {
-			unsigned int cap = so->points_cap ? so->points_cap * 2 : 16;
-			struct fake_point *grown = realloc(so->points, cap * sizeof(*grown));
-
-			if (!grown)
-				continue;	/* the model gives up on the point */
-			so->points = grown;
-			so->points_cap = cap;
-		}
-		so->points[so->npoints++] = (struct fake_point){ signals[i].point, njobs };
+		if (signals[i].point)
+			syncobj_add_point(so, signals[i].point, njobs);
 	}
 	progress_unless_held();
 	return 0;
@@ -1478,14 +1493,59 @@ static int fake_syncobj_transfer(struct fake_file *f, struct drm_syncobj_transfe
 	struct fake_syncobj *dst = syncobj_of(f, t->dst_handle);
 	int64_t fence;
 
-	if (t->pad || t->dst_point || t->flags)
-		return -EINVAL;	/* the model transfers to binary syncobjs only */
+	if (t->pad || t->flags)
+		return -EINVAL;
 	if (!src || !dst)
 		return -ENOENT;
 	fence = syncobj_fence(src, t->src_point);
 	if (fence < 0)
 		return -EINVAL;
-	dst->fence = fence;
+	if (t->dst_point)
+		syncobj_add_point(dst, t->dst_point, fence);
+	else
+		dst->fence = fence;
+	return 0;
+}
+
+static struct fake_sync_file *sync_file_of(int fd);
+
+/* DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE of a sync_file into a binary syncobj. */
+static int fake_syncobj_fd_to_handle(struct fake_file *f, struct drm_syncobj_handle *h)
+{
+	struct fake_syncobj *s;
+	struct fake_sync_file *sf;
+
+	if (h->pad || h->flags != DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE)
+		return -EINVAL;	/* the model imports sync_files only */
+	s = syncobj_of(f, h->handle);
+	if (!s)
+		return -ENOENT;
+	sf = sync_file_of(h->fd);
+	if (!sf)
+		return -EINVAL;
+	s->fence = sf->fence;
+	return 0;
+}
+
+/* DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL: points that have signalled. */
+static int fake_syncobj_timeline_signal(struct fake_file *f,
+					struct drm_syncobj_timeline_array *a)
+{
+	const uint32_t *h = (const uint32_t *)(uintptr_t)a->handles;
+	const uint64_t *points = (const uint64_t *)(uintptr_t)a->points;
+	unsigned int i;
+
+	if (a->flags || !a->count_handles)
+		return -EINVAL;
+	for (i = 0; i < a->count_handles; i++)
+		if (!syncobj_of(f, h[i]))
+			return -ENOENT;
+	for (i = 0; i < a->count_handles; i++) {
+		if (points[i])
+			syncobj_add_point(syncobj_of(f, h[i]), points[i], 0);
+		else
+			syncobj_of(f, h[i])->fence = 0;
+	}
 	return 0;
 }
 
@@ -1517,14 +1577,19 @@ static int fake_syncobj_query(struct fake_file *f, struct drm_syncobj_timeline_a
 	uint64_t *points = (uint64_t *)(uintptr_t)a->points;
 	unsigned int i;
 
-	if (a->flags || !a->count_handles)
+	if (a->flags & ~DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED || !a->count_handles)
 		return -EINVAL;
 	for (i = 0; i < a->count_handles; i++)
 		if (!syncobj_of(f, h[i]))
 			return -ENOENT;
 	progress_unless_held();
-	for (i = 0; i < a->count_handles; i++)
-		points[i] = syncobj_signalled_point(syncobj_of(f, h[i]));
+	for (i = 0; i < a->count_handles; i++) {
+		struct fake_syncobj *so = syncobj_of(f, h[i]);
+
+		points[i] = syncobj_signalled_point(so);
+		if (a->flags & DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED)
+			points[i] = syncobj_last_point(so);
+	}
 	return 0;
 }
 
@@ -1681,6 +1746,12 @@ static int fake_locked_ioctl(int fd, unsigned int nr, void *k)
 	case _IOC_NR(DRM_IOCTL_SYNCOBJ_TRANSFER):
 		ret = fake_syncobj_transfer(f, k);
 		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE):
+		ret = fake_syncobj_fd_to_handle(f, k);
+		break;
+	case _IOC_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
+		ret = fake_syncobj_timeline_signal(f, k);
+		break;
 	case _IOC_NR(DRM_IOCTL_SYNCOBJ_RESET):
 	case _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
 		ret = fake_syncobj_array(f, k, nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL));
@@ -1772,14 +1843,16 @@ static int fake_ioctl(int fd, unsigned long cmd, void *arg)
 		ksize = sizeof(k.sc);
 	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_DESTROY))
 		ksize = sizeof(k.sd);
-	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD))
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD) ||
+		 nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE))
 		ksize = sizeof(k.sh);
 	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_TRANSFER))
 		ksize = sizeof(k.st);
 	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_RESET) ||
 		 nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_SIGNAL))
 		ksize = sizeof(k.sa);
-	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_QUERY))
+	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_QUERY) ||
+		 nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL))
 		ksize = sizeof(k.sq);
 	else if (nr == _IOC_NR(DRM_IOCTL_SYNCOBJ_WAIT))
 		ksize = sizeof(k.sw);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <vaccel.h>
@@ -754,6 +755,334 @@ static void test_threads(struct vaccel_device *dev)
 	expect_census(c0);
 }
 
+/* Queues on a chosen engine: the instance asked for, its errors. */
+static void test_engine_select(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue_desc d = {
+		.engine_class = VACCEL_ENGINE_CLASS_COMPUTE,
+		.priority = VACCEL_PRIORITY_NORMAL,
+	};
+	struct vaccel_queue_info qi;
+	struct vaccel_engine_info ei;
+	struct vaccel_queue *q;
+	unsigned int i;
+
+	/* The fake has compute engines 0 and 1 (indices 0, 1), copy 0 (2). */
+	for (i = 0; i < 2; i++) {
+		d.engine_instance = i;
+		CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), 0);
+		CHECK_EQ(vaccel_queue_get_info(q, &qi), 0);
+		CHECK_EQ(qi.engine_class, VACCEL_ENGINE_CLASS_COMPUTE);
+		CHECK_EQ(qi.engine_instance, i);
+		CHECK_EQ(qi.engine_index, i);
+		CHECK_EQ(qi.priority, VACCEL_PRIORITY_NORMAL);
+		CHECK_EQ(vaccel_device_get_engine(dev, qi.engine_index, &ei), 0);
+		CHECK_EQ(ei.instance, i);
+		vaccel_queue_destroy(q);
+	}
+	d.engine_class = VACCEL_ENGINE_CLASS_COPY;
+	d.engine_instance = VACCEL_ENGINE_INSTANCE_ANY;
+	d.priority = VACCEL_PRIORITY_LOW;
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), 0);
+	CHECK_EQ(vaccel_queue_get_info(q, &qi), 0);
+	CHECK_EQ(qi.engine_class, VACCEL_ENGINE_CLASS_COPY);
+	CHECK_EQ(qi.engine_index, 2);
+	CHECK_EQ(qi.priority, VACCEL_PRIORITY_LOW);
+	vaccel_queue_destroy(q);
+
+	/* An instance the class does not have: -ENODEV, and why. */
+	d.engine_instance = 1;
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), -ENODEV);
+	CHECK(strstr(vaccel_last_error_message(), "no copy engine 1: the device has 1"));
+	d.engine_instance = 0;
+	d.flags = 1;
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), -EINVAL);
+	d.flags = 0;
+	d.reserved[3] = 1;
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), -EINVAL);
+	d.reserved[3] = 0;
+	d.engine_class = VACCEL_ENGINE_CLASS_PAGING;
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), -EINVAL);
+	CHECK(strstr(vaccel_last_error_message(), "compute or the copy class"));
+	d.engine_class = VACCEL_ENGINE_CLASS_COPY;
+	CHECK_EQ(vaccel_queue_create_ex(dev, NULL, &q), -EINVAL);
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, NULL), -EINVAL);
+	CHECK_EQ(vaccel_queue_get_info(NULL, &qi), -EINVAL);
+	/* A success clears the message. */
+	CHECK_EQ(vaccel_queue_create_ex(dev, &d, &q), 0);
+	CHECK_EQ(vaccel_last_error_message()[0], '\0');
+	CHECK_EQ(vaccel_queue_get_info(q, NULL), -EINVAL);
+	vaccel_queue_destroy(q);
+	expect_census(c0);
+}
+
+/*
+ * The waits and signal of one command: it waits for a list of events of
+ * both kinds, signals one, and the commands around it are not part of it.
+ */
+static void test_command_sync(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *a = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct vaccel_queue *b = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	struct host_buf m = host_buf_alloc(dev, 4096);
+	struct vaccel_event *e1, *e2, *tl, *done;
+	struct vaccel_event_point waits[3];
+	struct vaccel_command_sync sync = { 0 };
+	uint64_t point;
+
+	CHECK_EQ(vaccel_event_create(dev, &e1), 0);
+	CHECK_EQ(vaccel_event_create(dev, &e2), 0);
+	CHECK_EQ(vaccel_event_create_ex(dev, VACCEL_EVENT_TIMELINE, &tl), 0);
+	CHECK_EQ(vaccel_event_create(dev, &done), 0);
+
+	/* a: held on memory, then signals e1; e2 from the CPU; tl point 3. */
+	CHECK_EQ(vaccel_queue_wait_mem(a, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
+	CHECK_EQ(vaccel_queue_write(a, m.va + 4, 7, 32), 0);
+	CHECK_EQ(vaccel_queue_signal(a, e1), 0);
+	CHECK_EQ(vaccel_event_signal(e2), 0);
+	CHECK_EQ(vaccel_event_signal_point(tl, 3), 0);
+
+	/* b: one copy waits for all three and signals done; then a write. */
+	waits[0] = (struct vaccel_event_point){ e1, 0 };
+	waits[1] = (struct vaccel_event_point){ e2, 0 };
+	waits[2] = (struct vaccel_event_point){ tl, 3 };
+	sync.waits = waits;
+	sync.wait_count = 3;
+	sync.signal = done;
+	CHECK_EQ(vaccel_queue_write(b, m.va + 12, 5, 32), 0);	/* not part of it */
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), 0);
+	/* One signal at a time. */
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EBUSY);
+	/* A copy of nothing records nothing: the signal waits for a command. */
+	CHECK_EQ(vaccel_queue_copy(b, m.va + 8, m.va + 4, 0), 0);
+	CHECK_EQ(vaccel_queue_copy(b, m.va + 8, m.va + 4, 4), 0);
+	CHECK_EQ(vaccel_queue_write(b, m.va + 16, 9, 32), 0);
+	CHECK_EQ(vaccel_queue_flush(b), 0);
+	CHECK_EQ(vaccel_event_wait(done, 2000000), -ETIME);
+	CHECK_EQ(m.w32[3], 5);
+	CHECK_EQ(m.w32[2], 0);
+	__atomic_store_n(&m.w32[0], 1, __ATOMIC_SEQ_CST);
+	CHECK_EQ(vaccel_event_wait(done, -1), 0);
+	CHECK_EQ(m.w32[2], 7);
+	CHECK_EQ(vaccel_queue_finish(b), 0);
+	CHECK_EQ(m.w32[4], 9);
+
+	/* A timeline signalled by commands, point by point. */
+	sync = (struct vaccel_command_sync){ .signal = tl, .signal_point = 5 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), 0);
+	CHECK_EQ(vaccel_queue_write(b, m.va + 20, 1, 32), 0);
+	CHECK_EQ(vaccel_event_wait_point(tl, 5, -1), 0);
+	CHECK_EQ(vaccel_event_get_point(tl, &point), 0);
+	CHECK_EQ(point, 5);
+	CHECK_EQ(m.w32[5], 1);
+
+	/* Bad arguments: nothing is waited for, nothing pending. */
+	waits[0] = (struct vaccel_event_point){ e1, 1 };	/* binary: point 0 */
+	sync = (struct vaccel_command_sync){ .waits = waits, .wait_count = 1 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	waits[0] = (struct vaccel_event_point){ tl, 0 };	/* timeline: >= 1 */
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	waits[0] = (struct vaccel_event_point){ NULL, 0 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	sync.wait_count = 17;
+	waits[0] = (struct vaccel_event_point){ e1, 0 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	CHECK(strstr(vaccel_last_error_message(), "at most 16"));
+	sync = (struct vaccel_command_sync){ .waits = NULL, .wait_count = 1 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	sync = (struct vaccel_command_sync){ .signal = tl };	/* point 0 */
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	sync = (struct vaccel_command_sync){ .signal = done, .reserved = { 1 } };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	CHECK_EQ(vaccel_queue_set_command_sync(b, NULL), -EINVAL);
+	CHECK_EQ(vaccel_queue_set_command_sync(NULL, &sync), -EINVAL);
+	/* A point without a fence: -EINVAL, and the earlier waits undone. */
+	CHECK_EQ(vaccel_event_reset(e2), 0);
+	waits[0] = (struct vaccel_event_point){ e1, 0 };
+	waits[1] = (struct vaccel_event_point){ e2, 0 };
+	sync = (struct vaccel_command_sync){ .waits = waits, .wait_count = 2 };
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	waits[0] = (struct vaccel_event_point){ tl, 9 };	/* not submitted */
+	sync.wait_count = 1;
+	CHECK_EQ(vaccel_queue_set_command_sync(b, &sync), -EINVAL);
+	CHECK_EQ(vaccel_queue_write(b, m.va + 24, 2, 32), 0);
+	CHECK_EQ(vaccel_queue_finish(b), 0);
+	CHECK_EQ(m.w32[6], 2);
+
+	/* A timeline from the CPU: a point waited for before it exists. */
+	CHECK_EQ(vaccel_event_wait_point(tl, 6, 1000000), -ETIME);
+	CHECK_EQ(vaccel_event_signal_point(tl, 6), 0);
+	CHECK_EQ(vaccel_event_wait_point(tl, 6, 0), 0);
+	CHECK_EQ(vaccel_event_wait(tl, 0), 0);
+	CHECK_EQ(vaccel_event_get_point(e1, &point), -EINVAL);
+	CHECK_EQ(vaccel_event_signal_point(e1, 1), -EINVAL);
+	CHECK_EQ(vaccel_event_signal_point(tl, 0), -EINVAL);
+	CHECK_EQ(vaccel_event_wait_point(e1, 1, 0), -EINVAL);
+	CHECK_EQ(vaccel_event_wait_point(tl, 0, 0), -EINVAL);
+	CHECK_EQ(vaccel_event_create_ex(dev, 1u << 7, &e2), -EINVAL);
+	/* vaccel_queue_signal() and _wait_event() on a timeline: the next point, the last. */
+	CHECK_EQ(vaccel_queue_signal(b, tl), 0);
+	CHECK_EQ(vaccel_event_wait_point(tl, 7, -1), 0);
+	CHECK_EQ(vaccel_queue_wait_event(a, tl), 0);
+	CHECK_EQ(vaccel_queue_finish(a), 0);
+
+	vaccel_event_destroy(e1);
+	vaccel_event_destroy(e2);
+	vaccel_event_destroy(tl);
+	vaccel_event_destroy(done);
+	vaccel_queue_destroy(a);
+	vaccel_queue_destroy(b);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+/* Sync_files in and out of events, binary and timeline. */
+static void test_sync_file_import(struct vaccel_device *dev)
+{
+	struct census c0 = census();
+	struct vaccel_queue *a = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	struct host_buf m = host_buf_alloc(dev, 4096);
+	struct vaccel_event *src, *bin, *tl;
+	struct pollfd pfd;
+	int fd, fd2;
+
+	CHECK_EQ(vaccel_event_create(dev, &src), 0);
+	CHECK_EQ(vaccel_event_create(dev, &bin), 0);
+	CHECK_EQ(vaccel_event_create_ex(dev, VACCEL_EVENT_TIMELINE, &tl), 0);
+	CHECK_EQ(vaccel_queue_wait_mem(a, m.va, 1, ~0ull, VACCEL_COMPARE_EQ, 32), 0);
+	CHECK_EQ(vaccel_queue_signal(a, src), 0);
+	CHECK_EQ(vaccel_event_export_sync_file(src, &fd), 0);
+
+	/* Into a binary event and a timeline's point 4. */
+	CHECK_EQ(vaccel_event_import_sync_file(bin, 0, fd), 0);
+	CHECK_EQ(vaccel_event_import_sync_file(tl, 4, fd), 0);
+	CHECK_EQ(vaccel_event_wait(bin, 0), -ETIME);
+	CHECK_EQ(vaccel_event_wait_point(tl, 4, 0), -ETIME);
+	/* Out again, from the point. */
+	CHECK_EQ(vaccel_event_export_sync_file_point(tl, 4, &fd2), 0);
+	pfd = (struct pollfd){ .fd = fd2, .events = POLLIN };
+	CHECK_EQ(poll(&pfd, 1, 0), 0);
+	__atomic_store_n(&m.w32[0], 1, __ATOMIC_SEQ_CST);
+	CHECK_EQ(vaccel_event_wait(bin, -1), 0);
+	CHECK_EQ(vaccel_event_wait_point(tl, 4, -1), 0);
+	CHECK_EQ(poll(&pfd, 1, 1000), 1);
+	close(fd2);
+	/* The timeline's last point, exported without naming it. */
+	CHECK_EQ(vaccel_event_export_sync_file(tl, &fd2), 0);
+	close(fd2);
+
+	/* Errors. */
+	CHECK_EQ(vaccel_event_import_sync_file(bin, 1, fd), -EINVAL);
+	CHECK_EQ(vaccel_event_import_sync_file(tl, 0, fd), -EINVAL);
+	CHECK_EQ(vaccel_event_import_sync_file(bin, 0, -1), -EINVAL);
+	CHECK_EQ(vaccel_event_import_sync_file(NULL, 0, fd), -EINVAL);
+	CHECK_EQ(vaccel_event_import_sync_file(bin, 0, m.w32[0] + 1000), -EINVAL);
+	CHECK_EQ(vaccel_event_export_sync_file_point(tl, 9, &fd2), -EINVAL);
+	CHECK_EQ(vaccel_event_export_sync_file_point(bin, 1, &fd2), -EINVAL);
+	CHECK_EQ(vaccel_event_export_sync_file_point(tl, 4, NULL), -EINVAL);
+	close(fd);
+
+	CHECK_EQ(vaccel_queue_finish(a), 0);
+	vaccel_event_destroy(src);
+	vaccel_event_destroy(bin);
+	vaccel_event_destroy(tl);
+	vaccel_queue_destroy(a);
+	vaccel_bo_free(m.bo);
+	expect_census(c0);
+}
+
+/*
+ * Profiling: the times of the command that signals the event, ordered,
+ * and the command's own (a delay: at least its length); the states before
+ * and after.  On a device of its own, whose profiling pages go with it.
+ */
+static void test_profiling(void)
+{
+	struct census c0 = census();
+	struct vaccel_device *dev;
+	struct vaccel_queue *q;
+	struct vaccel_event *ev, *plain, *many[300];
+	struct vaccel_command_sync sync = { 0 };
+	struct vaccel_event_times t;
+	uint64_t ns, before;
+	unsigned int i;
+
+	CHECK_EQ(vaccel_device_open(0, &dev), 0);
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	CHECK_EQ(vaccel_event_create_ex(dev, VACCEL_EVENT_PROFILING, &ev), 0);
+	CHECK_EQ(vaccel_event_create(dev, &plain), 0);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), -ENODATA);
+	CHECK_EQ(vaccel_event_get_times(plain, &t), -EINVAL);
+	CHECK_EQ(vaccel_event_elapsed_ns(plain, &ns), -EINVAL);
+
+	hold(1);
+	before = 0;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		before = (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
+	CHECK_EQ(vaccel_queue_delay(q, 1000000), 0);		/* not part of it */
+	sync.signal = ev;
+	CHECK_EQ(vaccel_queue_set_command_sync(q, &sync), 0);
+	CHECK_EQ(vaccel_queue_delay(q, 3000000), 0);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), -EBUSY);
+	hold(0);
+	CHECK_EQ(vaccel_event_wait(ev, -1), 0);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), 0);
+	CHECK(t.submitted_ns >= before);
+	CHECK(t.submitted_ns <= t.started_ns);
+	CHECK(t.started_ns <= t.ended_ns);
+	CHECK_EQ(vaccel_event_elapsed_ns(ev, &ns), 0);
+	CHECK_EQ(ns, t.ended_ns - t.started_ns);
+	CHECK(ns >= 3000000);
+	CHECK_EQ(vaccel_event_elapsed_ns(ev, NULL), -EINVAL);
+
+	/* Signalled otherwise: the times are gone. */
+	CHECK_EQ(vaccel_queue_signal(q, ev), 0);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), -ENODATA);
+	CHECK_EQ(vaccel_queue_set_command_sync(q, &sync), 0);
+	CHECK_EQ(vaccel_queue_write(q, 0, 0, 64), 0);
+	CHECK_EQ(vaccel_event_reset(ev), 0);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), -ENODATA);
+
+	/* A failed command: its error. */
+	CHECK_EQ(vaccel_queue_finish(q), -EFAULT);
+	vaccel_queue_destroy(q);
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COPY);
+	CHECK_EQ(vaccel_queue_set_command_sync(q, &sync), 0);
+	CHECK_EQ(vaccel_queue_copy(q, 0, 0, 8), 0);
+	CHECK_EQ(vaccel_event_wait(ev, -1), -EFAULT);
+	CHECK_EQ(vaccel_event_get_times(ev, &t), -EFAULT);
+	vaccel_queue_destroy(q);
+
+	/* More events than a page of slots. */
+	for (i = 0; i < 300; i++)
+		CHECK_EQ(vaccel_event_create_ex(dev, VACCEL_EVENT_PROFILING, &many[i]), 0);
+	q = host_queue(dev, VACCEL_ENGINE_CLASS_COMPUTE);
+	for (i = 0; i < 300; i += 37) {
+		sync.signal = many[i];
+		CHECK_EQ(vaccel_queue_set_command_sync(q, &sync), 0);
+		CHECK_EQ(vaccel_queue_delay(q, 1000), 0);
+	}
+	CHECK_EQ(vaccel_queue_finish(q), 0);
+	for (i = 0; i < 300; i++) {
+		int ret = vaccel_event_get_times(many[i], &t);
+
+		CHECK_EQ(ret, i % 37 ? -ENODATA : 0);
+		CHECK(ret || (t.started_ns && t.started_ns <= t.ended_ns));
+		vaccel_event_destroy(many[i]);
+	}
+	vaccel_queue_destroy(q);
+	vaccel_event_destroy(ev);
+	vaccel_event_destroy(plain);
+	vaccel_device_close(dev);
+	expect_census(c0);
+}
+
 int main(void)
 {
 	struct vaccel_device *dev;
@@ -778,6 +1107,10 @@ int main(void)
 	test_destroy_busy(dev);
 	test_unwind(dev);
 	test_threads(dev);
+	test_engine_select(dev);
+	test_command_sync(dev);
+	test_sync_file_import(dev);
+	test_profiling();
 	expect_census(c0);
 	vaccel_device_close(dev);
 	CHECK_EQ(stat("contexts"), 0);

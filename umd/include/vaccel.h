@@ -1355,6 +1355,9 @@ int vaccel_module_get_kernel(struct vaccel_module *mod, unsigned int index,
  * @entry_va: GPU address of its entry, for vaccel_queue_dispatch()
  * @local_size: bytes of local memory vaccel_launch() gives each workgroup
  * @stack_size: bytes of stack vaccel_launch() gives each work-item
+ * @stack_need: bytes of stack the kernel needs at most, from its module's
+ *	stack sizes (see &enum vaccel_kernel_flags); 0 when not known
+ * @flags: &enum vaccel_kernel_flags (since libvaccel 1.7)
  * @reserved: zero; room for later fields without changing the size
  */
 struct vaccel_kernel_info {
@@ -1362,7 +1365,26 @@ struct vaccel_kernel_info {
 	uint64_t entry_va;
 	uint32_t local_size;
 	uint32_t stack_size;
-	uint64_t reserved[4];
+	uint32_t stack_need;
+	uint32_t flags;
+	uint64_t reserved[3];
+};
+
+/**
+ * enum vaccel_kernel_flags - what the loader knows of a kernel's stack
+ * @VACCEL_KERNEL_STACK_KNOWN: &vaccel_kernel_info.stack_need is exact:
+ *	the module has stack sizes (vaccel-cc compiles with clang's
+ *	-fstack-size-section) for every function the kernel can reach, and
+ *	the kernel makes no indirect call and no recursive one.  Its
+ *	launches get that much stack unless told otherwise.
+ * @VACCEL_KERNEL_STACK_DYNAMIC: the kernel calls through a pointer or
+ *	recursively, or reaches a function without a stack size: its need is
+ *	not known, and its launches get %VACCEL_DEFAULT_STACK_SIZE unless
+ *	told otherwise
+ */
+enum vaccel_kernel_flags {
+	VACCEL_KERNEL_STACK_KNOWN = 1u << 0,
+	VACCEL_KERNEL_STACK_DYNAMIC = 1u << 1,
 };
 
 /**
@@ -1381,9 +1403,12 @@ int vaccel_kernel_get_info(const struct vaccel_kernel *k,
  * @stack_size: bytes, a multiple of 16 from 16 to
  *	&vaccel_device_info.max_stack_size
  *
- * vaccel_launch() gives each work-item %VACCEL_DEFAULT_STACK_SIZE bytes of
- * stack unless this changes it; the launches recorded after the call use
- * the new size.  A workgroup's stacks together must stay within
+ * vaccel_launch() gives each work-item the kernel's stack need, rounded up
+ * to 16 bytes, when the loader knows it (%VACCEL_KERNEL_STACK_KNOWN), else
+ * %VACCEL_DEFAULT_STACK_SIZE bytes, unless this changes it; the launches
+ * recorded after the call use the new size.  A size below a known need is
+ * taken as given: the caller may know that the deepest calls do not
+ * happen.  A workgroup's stacks together must stay within
  * &vaccel_device_info.max_private_size, which vaccel_launch() checks.  A
  * kernel that overflows its stack faults (an address out of range).
  *
@@ -1417,8 +1442,11 @@ int vaccel_kernel_set_stack_size(struct vaccel_kernel *k, uint32_t stack_size);
  * Return: 0, -EINVAL if a pointer is NULL (@args with a non-zero
  * @args_size), @k belongs to another device, or the grid, workgroup, local
  * memory or stack break the limits of vaccel_queue_dispatch(), -E2BIG for
- * a block above %VACCEL_LAUNCH_MAX_ARGS, or an error as for
- * vaccel_queue_dispatch().
+ * a block above %VACCEL_LAUNCH_MAX_ARGS or a kernel whose known stack need
+ * does not fit the device (above &vaccel_device_info.max_stack_size, or
+ * above &vaccel_device_info.max_private_size for the workgroup's
+ * work-items together), or an error as for vaccel_queue_dispatch().  A
+ * refused launch says why in vaccel_last_error_message().
  */
 int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 		  const uint32_t grid[3], const uint32_t workgroup[3],
@@ -1431,16 +1459,26 @@ int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
  *	groups x is the number of workgroups along x
  * @group_count: how many workgroups to run from @first_group, in that
  *	order; 0 for the whole grid (@first_group must then be 0)
+ * @stack_size: bytes of stack of each work-item for this launch, as for
+ *	vaccel_kernel_set_stack_size(); 0 for the kernel's (since libvaccel
+ *	1.7)
+ * @dynamic_local_size: bytes of local memory each workgroup gets on top of
+ *	the module's VACCEL_LOCAL objects, which the kernel finds with
+ *	vaccel_dynamic_local() of <vaccel_kernel.h> (CUDA's dynamic shared
+ *	memory, OpenCL's local kernel arguments); 0 for none (since libvaccel
+ *	1.7)
  * @reserved: zero
  *
  * Every work-item of the range sees the ids and sizes of the whole grid.
  * On a unified device the range is shared between the members as a whole
- * grid is.
+ * grid is.  A zeroed structure launches as vaccel_launch() does.
  */
 struct vaccel_launch_options {
 	uint64_t first_group;
 	uint64_t group_count;
-	uint64_t reserved[6];
+	uint32_t stack_size;
+	uint32_t dynamic_local_size;
+	uint64_t reserved[5];
 };
 
 /**
@@ -1545,6 +1583,315 @@ int vaccel_event_reset(struct vaccel_event *ev);
  * another negative errno of the kernel (such as -EMFILE).
  */
 int vaccel_event_export_sync_file(struct vaccel_event *ev, int *fd);
+
+/* --- libvaccel 1.7: engine selection, event lists, timelines, profiling --- */
+
+/* &vaccel_queue_desc.engine_instance: any engine of the class. */
+#define VACCEL_ENGINE_INSTANCE_ANY	0xffffffffu
+
+/**
+ * struct vaccel_queue_desc - what vaccel_queue_create_ex() creates
+ * @engine_class: &enum vaccel_engine_class, COMPUTE or COPY
+ * @engine_instance: the engine of the class the queue runs on, from 0 to
+ *	&vaccel_device_info.engine_count of the class - 1, or
+ *	%VACCEL_ENGINE_INSTANCE_ANY for the engine of the class that has the
+ *	fewest contexts
+ * @priority: &enum vaccel_priority
+ * @flags: zero
+ * @reserved: zero
+ *
+ * A zeroed structure with a class and a priority is what
+ * vaccel_queue_create() asks for, except for @engine_instance, which then
+ * names engine 0: set it to %VACCEL_ENGINE_INSTANCE_ANY for any.
+ */
+struct vaccel_queue_desc {
+	uint32_t engine_class;
+	uint32_t engine_instance;
+	uint32_t priority;
+	uint32_t flags;
+	uint64_t reserved[4];
+};
+
+/**
+ * vaccel_queue_create_ex() - create a command queue on a chosen engine
+ * @dev: the device
+ * @desc: the engine class and instance, and the priority
+ * @out: receives the queue on success
+ *
+ * As vaccel_queue_create(), with the engine chosen by the caller (Level
+ * Zero's command queue ordinal and index, CUDA's streams on a chosen copy
+ * engine).  On a unified device, every member's queue runs on that
+ * instance of its engines.  Since libvaccel 1.7.
+ *
+ * Return: as vaccel_queue_create(); -EINVAL also for non-zero @flags or
+ * reserved fields, -ENODEV also for an instance the class does not have
+ * (vaccel_last_error_message() says how many it has).
+ */
+int vaccel_queue_create_ex(struct vaccel_device *dev,
+			   const struct vaccel_queue_desc *desc,
+			   struct vaccel_queue **out);
+
+/**
+ * struct vaccel_queue_info - a queue, from vaccel_queue_get_info()
+ * @engine_class: &enum vaccel_engine_class of its engine
+ * @engine_instance: the engine's index within its class, the one the
+ *	kernel chose for %VACCEL_ENGINE_INSTANCE_ANY
+ * @engine_index: the engine's index for vaccel_device_get_engine()
+ * @priority: &enum vaccel_priority
+ * @reserved: zero
+ *
+ * On a unified device, the engine of the first member's queue.
+ */
+struct vaccel_queue_info {
+	uint32_t engine_class;
+	uint32_t engine_instance;
+	uint32_t engine_index;
+	uint32_t priority;
+	uint64_t reserved[6];
+};
+
+/**
+ * vaccel_queue_get_info() - which engine a queue runs on
+ * @q: the queue
+ * @out: filled on success
+ *
+ * Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the kernel.
+ */
+int vaccel_queue_get_info(struct vaccel_queue *q, struct vaccel_queue_info *out);
+
+/**
+ * enum vaccel_event_flags - what an event is, for vaccel_event_create_ex()
+ * @VACCEL_EVENT_TIMELINE: a timeline: a 64-bit counter whose points signal
+ *	in increasing order (Vulkan's timeline semaphores, D3D12's fences,
+ *	Level Zero's counter-based events); points are named by
+ *	&struct vaccel_event_point.  Without it, the event is binary: it holds
+ *	one fence (vaccel_event_create())
+ * @VACCEL_EVENT_PROFILING: a command that signals the event records when
+ *	it was submitted, started and ended (vaccel_event_get_times())
+ */
+enum vaccel_event_flags {
+	VACCEL_EVENT_TIMELINE = 1u << 0,
+	VACCEL_EVENT_PROFILING = 1u << 1,
+};
+
+/**
+ * vaccel_event_create_ex() - create a timeline or profiling event
+ * @dev: the device
+ * @flags: &enum vaccel_event_flags
+ * @out: receives the event on success
+ *
+ * A timeline event starts at point 0, signalled; a binary event starts
+ * without a fence.  A profiling event has a small buffer of the device
+ * where the engine writes its times.  Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL pointer or unknown flags, -ENOMEM, or
+ * another negative errno of the kernel.
+ */
+int vaccel_event_create_ex(struct vaccel_device *dev, uint32_t flags,
+			   struct vaccel_event **out);
+
+/**
+ * struct vaccel_event_point - a point of an event, to wait for or signal
+ * @event: the event
+ * @point: for a timeline event, the point, at least 1; for a binary
+ *	event, 0
+ */
+struct vaccel_event_point {
+	struct vaccel_event *event;
+	uint64_t point;
+};
+
+/**
+ * struct vaccel_command_sync - what the next command waits for and signals
+ * @waits: the events (points) to wait for; may be NULL if @wait_count is 0
+ * @wait_count: entries of @waits
+ * @signal: the event the command signals once it has completed, or NULL
+ * @signal_point: for a timeline @signal, the point it signals, above the
+ *	points signalled or submitted before; 0 for a binary event
+ * @reserved: zero
+ */
+struct vaccel_command_sync {
+	const struct vaccel_event_point *waits;
+	uint32_t wait_count;
+	struct vaccel_event *signal;
+	uint64_t signal_point;
+	uint64_t reserved[4];
+};
+
+/**
+ * vaccel_queue_set_command_sync() - make the next command wait and signal
+ * @q: the queue
+ * @sync: the waits and the signal
+ *
+ * The waits and the signal of one command, as every command of OpenCL,
+ * Level Zero and CUDA's graphs has them.  The next command recorded into
+ * @q (vaccel_queue_copy(), _fill(), _write(), _timestamp(), _wait_mem(),
+ * _delay(), _dispatch(), vaccel_launch(), vaccel_launch_ex()) waits until
+ * every point of @sync->waits has signalled, and signals @sync->signal
+ * once it has completed, or with its error if it failed (see
+ * vaccel_event_wait()).  A queue executes in order: what is recorded
+ * after that command waits too.  The waits are taken now, as
+ * vaccel_queue_wait_event() takes them: each point must have a fence
+ * already (signalled, or submitted to the device), and a later signal or
+ * reset does not change the wait.  If @sync->signal profiles
+ * (%VACCEL_EVENT_PROFILING), its times are those of the command.  The
+ * signal is submitted with the command, which flushes @q.
+ *
+ * Events of another device cannot be waited for here: export them as
+ * sync_files and import them into an event of @q's device.  Since
+ * libvaccel 1.7.
+ *
+ * Return: 0; -EINVAL for a NULL @q or @sync, non-zero reserved fields, a
+ * NULL event, an event of another device, a point 0 of a timeline event
+ * or a point other than 0 of a binary event, or a point without a fence;
+ * -EBUSY if a signal set before is still waiting for its command; or an
+ * error as for vaccel_queue_flush().  On an error, nothing is waited for.
+ */
+int vaccel_queue_set_command_sync(struct vaccel_queue *q,
+				  const struct vaccel_command_sync *sync);
+
+/**
+ * vaccel_event_get_point() - the last point of a timeline event that signalled
+ * @ev: the event, a timeline
+ * @point: receives the point
+ *
+ * Thread-safe.  Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL pointer or a binary event, or a negative
+ * errno of the kernel.
+ */
+int vaccel_event_get_point(struct vaccel_event *ev, uint64_t *point);
+
+/**
+ * vaccel_event_signal_point() - signal a point of a timeline event from the CPU
+ * @ev: the event, a timeline
+ * @point: the point, above every point signalled or submitted before
+ *
+ * Work waiting for that point or an earlier one may go on.  Thread-safe.
+ * Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL @ev, a binary event or a point 0, or a
+ * negative errno of the kernel.
+ */
+int vaccel_event_signal_point(struct vaccel_event *ev, uint64_t point);
+
+/**
+ * vaccel_event_wait_point() - wait on the CPU until a point has signalled
+ * @ev: the event, a timeline
+ * @point: the point, at least 1
+ * @timeout_ns: as for vaccel_event_wait()
+ *
+ * Waits also while nothing has yet been submitted to signal @point.
+ * Thread-safe.  Since libvaccel 1.7.
+ *
+ * Return: 0 once the point signalled; -ETIME if it did not in time; the
+ * error of the work that signalled it if that failed, as for
+ * vaccel_event_wait(); -EINVAL for a NULL @ev, a binary event or a point
+ * 0; or another negative errno of the kernel.
+ */
+int vaccel_event_wait_point(struct vaccel_event *ev, uint64_t point,
+			    int64_t timeout_ns);
+
+/**
+ * vaccel_event_import_sync_file() - give an event the fence of a sync_file
+ * @ev: the event
+ * @point: for a timeline event, the point the fence signals, above every
+ *	point signalled or submitted before; 0 for a binary event, whose
+ *	fence is replaced
+ * @fd: the sync_file, from another driver, API or process (the caller
+ *	keeps it, and closes it when it likes)
+ *
+ * Queues of the event's device can then wait for the fence.  The event's
+ * profiling times, if any, are not known for an imported fence.
+ * Thread-safe.  Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL @ev, a bad @point or an @fd that is not a
+ * sync_file, or another negative errno of the kernel.
+ */
+int vaccel_event_import_sync_file(struct vaccel_event *ev, uint64_t point,
+				  int fd);
+
+/**
+ * vaccel_event_export_sync_file_point() - export a point's fence as a sync_file
+ * @ev: the event
+ * @point: for a timeline event, the point, at least 1, already submitted
+ *	or signalled; for a binary event, 0: as vaccel_event_export_sync_file()
+ * @fd: receives a new sync_file descriptor (close-on-exec)
+ *
+ * Thread-safe.  Since libvaccel 1.7.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, a bad @point or a point without
+ * a fence, or another negative errno of the kernel.
+ */
+int vaccel_event_export_sync_file_point(struct vaccel_event *ev, uint64_t point,
+					int *fd);
+
+/**
+ * struct vaccel_event_times - when the command that signalled an event ran
+ * @submitted_ns: when its DMA buffer was submitted to the kernel (the
+ *	CPU's clock, just before the submission)
+ * @started_ns: when the engine started it (the engine's clock, after its
+ *	waits and the commands before it had completed)
+ * @ended_ns: when the engine completed it
+ * @reserved: zero
+ *
+ * Nanoseconds of CLOCK_MONOTONIC, the clock of engines and CPUs alike:
+ * @submitted_ns <= @started_ns <= @ended_ns.  On a unified device, the
+ * first member's start and the last member's end.
+ */
+struct vaccel_event_times {
+	uint64_t submitted_ns;
+	uint64_t started_ns;
+	uint64_t ended_ns;
+	uint64_t reserved[5];
+};
+
+/**
+ * vaccel_event_get_times() - the profiling times of an event's command
+ * @ev: the event, created with %VACCEL_EVENT_PROFILING
+ * @out: filled on success
+ *
+ * The times of the last command that signalled @ev through
+ * vaccel_queue_set_command_sync(), once it has completed (OpenCL's
+ * clGetEventProfilingInfo, Level Zero's kernel timestamps).  Call it after
+ * vaccel_event_wait() or another proof of completion.  Thread-safe, but
+ * the times of a command that another thread is signalling at the same
+ * moment may be those of the one before.  Since libvaccel 1.7.
+ *
+ * Return: 0; -EINVAL for a NULL pointer or an event without
+ * %VACCEL_EVENT_PROFILING; -ENODATA if no command signalled it since it
+ * was created, reset or signalled otherwise (from the CPU, by
+ * vaccel_queue_signal() or by an import); -EBUSY if that command has not
+ * completed; or the error of the command if it failed.
+ */
+int vaccel_event_get_times(struct vaccel_event *ev, struct vaccel_event_times *out);
+
+/**
+ * vaccel_event_elapsed_ns() - how long the event's command ran on the engine
+ * @ev: the event, created with %VACCEL_EVENT_PROFILING
+ * @ns: receives &vaccel_event_times.ended_ns - &vaccel_event_times.started_ns
+ *
+ * The elapsed time of a launch, in one call.  Since libvaccel 1.7.
+ *
+ * Return: as vaccel_event_get_times().
+ */
+int vaccel_event_elapsed_ns(struct vaccel_event *ev, uint64_t *ns);
+
+/**
+ * vaccel_last_error_message() - why the last refused call of this thread failed
+ *
+ * Calls that refuse their arguments for reasons an errno does not tell
+ * apart (a launch whose stack does not fit the device, an engine the
+ * device does not have, a refused module) leave a sentence here, for the
+ * calling thread only.  The library still never prints: the program
+ * decides.  Since libvaccel 1.7.
+ *
+ * Return: the message, or "" if none; valid until the thread's next call
+ * into libvaccel.
+ */
+const char *vaccel_last_error_message(void);
 
 #if defined(__cplusplus)
 }

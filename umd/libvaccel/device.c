@@ -219,6 +219,7 @@ static int vaccel_device_create(int fd, drmVersionPtr version, const char *path,
 	ret = vaccel_device_init_modules(dev);
 	if (ret)
 		goto err_fini_bos;
+	pthread_mutex_init(&dev->prof_lock, NULL);
 
 	*out = dev;
 	return 0;
@@ -331,6 +332,8 @@ VACCEL_EXPORT void vaccel_device_close(struct vaccel_device *dev)
 		return;
 	}
 	vaccel_device_fini_modules(dev);
+	vaccel_device_fini_profiling(dev);
+	pthread_mutex_destroy(&dev->prof_lock);
 	vaccel_device_fini_bos(dev);
 	vaccel_va_space_fini(&dev->va);
 	close(dev->fd);

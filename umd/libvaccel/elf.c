@@ -811,3 +811,53 @@ void vaccel_elf_put64(const struct vaccel_elf_image *img, void *dst, uint64_t va
 {
 	put_le64((unsigned char *)dst + (vaddr - img->base), value);
 }
+
+bool vaccel_elf_find_section(const struct vaccel_elf_image *img, const char *name,
+			     uint64_t *offset, uint64_t *size)
+{
+	const unsigned char *f = img->file;
+	uint64_t shoff = RD64(f, Elf64_Ehdr, e_shoff), stroff, strsize, off, len;
+	unsigned int shnum = RD16(f, Elf64_Ehdr, e_shnum);
+	unsigned int shstrndx = RD16(f, Elf64_Ehdr, e_shstrndx), i;
+	size_t want = strlen(name) + 1;
+	const unsigned char *sh;
+
+	/* find_symtab() checked the section headers themselves. */
+	if (shstrndx >= shnum)
+		return false;
+	sh = f + shoff + shstrndx * sizeof(Elf64_Shdr);
+	stroff = RD64(sh, Elf64_Shdr, sh_offset);
+	strsize = RD64(sh, Elf64_Shdr, sh_size);
+	if (RD32(sh, Elf64_Shdr, sh_type) != SHT_STRTAB ||
+	    !in_file(stroff, strsize, img->file_size))
+		return false;
+	for (i = 1; i < shnum; i++) {
+		uint32_t n;
+
+		sh = f + shoff + i * sizeof(Elf64_Shdr);
+		n = RD32(sh, Elf64_Shdr, sh_name);
+		if (n >= strsize || strsize - n < want ||
+		    memcmp(f + stroff + n, name, want))
+			continue;
+		off = RD64(sh, Elf64_Shdr, sh_offset);
+		len = RD64(sh, Elf64_Shdr, sh_size);
+		if (RD32(sh, Elf64_Shdr, sh_type) == SHT_NOBITS ||
+		    !in_file(off, len, img->file_size))
+			return false;
+		*offset = off;
+		*size = len;
+		return true;
+	}
+	return false;
+}
+
+const unsigned char *vaccel_elf_code(const struct vaccel_elf_image *img,
+				     uint64_t vaddr, uint64_t len)
+{
+	const struct vaccel_elf_segment *s = seg_of(img, vaddr, len);
+	uint64_t off;
+
+	if (!s || !(s->flags & PF_X) || !file_offset_of(img, vaddr, len, &off))
+		return NULL;
+	return img->file + off;
+}

@@ -3,27 +3,48 @@
  * Copyright 2026 The vaccel authors
  *
  * event.c - events: DRM syncobjs that order the work of queues against
- * each other and against the CPU.
+ * each other and against the CPU, and the profiling times of the commands
+ * that signal them.
  *
- * An event is a binary syncobj of the device's file.  vaccel_queue_signal()
- * installs the completion fence of a submission in it, vaccel_event_signal()
- * a fence that has signalled already, vaccel_event_reset() removes its
- * fence.  A queue waits for the fence an event holds (queue.c takes a
- * snapshot of it, so that a later reset or signal does not change what is
- * waited for); the CPU waits with DRM_IOCTL_SYNCOBJ_WAIT, or polls a
- * sync_file exported from it.
+ * A binary event is a syncobj of the device's file holding one fence.
+ * vaccel_queue_signal() installs the completion fence of a submission in
+ * it, vaccel_event_signal() a fence that has signalled already,
+ * vaccel_event_reset() removes its fence.  A timeline event
+ * (%VACCEL_EVENT_TIMELINE) is the same syncobj used as a timeline: every
+ * signal adds a point, and waits name a point.  A queue waits for the
+ * fence of an event or a point (queue.c takes a snapshot of it, so that a
+ * later reset or signal does not change what is waited for); the CPU
+ * waits with drmSyncobjWait() or drmSyncobjTimelineWait(), or polls a
+ * sync_file exported from it.  Every syncobj operation goes through
+ * libdrm's drmSyncobj*() functions.
  *
  * Whether the work behind a fence failed is the fence's error, which no
  * syncobj ioctl reports: vaccel_syncobj_status() exports the fence as a
- * sync_file and reads its status with SYNC_IOC_FILE_INFO.  The kernel's
- * objects are thread-safe, and an event holds nothing else: every function
- * here may be called from any thread.
+ * sync_file and reads its status with SYNC_IOC_FILE_INFO.
+ *
+ * Profiling.  A profiling event (%VACCEL_EVENT_PROFILING) owns a slot of
+ * two 64-bit words in a buffer of its device.  A command that signals it
+ * through vaccel_queue_set_command_sync() is bracketed by two TIMESTAMP
+ * packets into the slot (queue.c), and the CPU notes when the submission
+ * holding the first one went to the kernel: submitted, started and ended
+ * times, all of CLOCK_MONOTONIC.  The slots come from pages a device
+ * allocates as needed and keeps until it is closed (struct
+ * vaccel_prof_page), never from the event's own memory: a TIMESTAMP still
+ * in flight when its event is destroyed then writes to a slot of the
+ * device, never to memory that is gone, which would fault the queue.  A
+ * freed slot is handed out again only after every other free slot of its
+ * page (next fit), so a late write to it is very unlikely to meet a new
+ * owner; if it does, that owner reads a wrong time, nothing else.
+ *
+ * The kernel's objects are thread-safe; the profiling state of an event
+ * has its own lock.  Every function here may be called from any thread.
  *
  * An event of a unified device is an event of each member (unified.c).
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,84 +53,242 @@
 
 #include "vaccel_priv.h"
 
+/* libdrm's syncobj calls but the waits return -1 and set errno. */
+static int vaccel_drm_errno(int ret)
+{
+	return ret ? -errno : 0;
+}
+
 int vaccel_syncobj_create(struct vaccel_device *dev, uint32_t *handle)
 {
-	struct drm_syncobj_create c = { 0 };
-
-	if (drmIoctl(dev->fd, DRM_IOCTL_SYNCOBJ_CREATE, &c))
-		return -errno;
-	*handle = c.handle;
-	return 0;
+	return vaccel_drm_errno(drmSyncobjCreate(dev->fd, 0, handle));
 }
 
 void vaccel_syncobj_destroy(struct vaccel_device *dev, uint32_t handle)
 {
-	struct drm_syncobj_destroy d = { .handle = handle };
-
 	if (handle)
-		drmIoctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+		drmSyncobjDestroy(dev->fd, handle);
+}
+
+/* The status of the fence of sync_file @fd, as for vaccel_syncobj_status(). */
+static int vaccel_sync_file_status(int fd, int *status)
+{
+	/* num_fences 0: only the status of the fence as a whole. */
+	struct sync_file_info info = { .num_fences = 0 };
+
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info))
+		return -errno;
+	*status = info.status;
+	return 0;
 }
 
 /*
- * The status of the fence a binary syncobj holds, in *@status: 1
- * signalled, 0 not yet, the fence's error (negative) if it signalled with
- * one.  Return: 0, -EINVAL if the syncobj has no fence, or another negative
- * errno.
+ * A sync_file of the fence of @point of syncobj @handle (0: the binary
+ * fence), in *@fd.  -EINVAL if there is no fence there.
  */
-int vaccel_syncobj_status(struct vaccel_device *dev, uint32_t handle, int *status)
+int vaccel_syncobj_export_point(struct vaccel_device *dev, uint32_t handle,
+				uint64_t point, int *fd)
 {
-	struct drm_syncobj_handle h = {
-		.handle = handle,
-		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
-		.fd = -1,
-	};
-	/* num_fences 0: only the status of the fence as a whole. */
-	struct sync_file_info info = { .num_fences = 0 };
-	int ret = 0;
+	uint32_t tmp;
+	int ret;
 
-	if (drmIoctl(dev->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h))
-		return -errno;
-	if (ioctl(h.fd, SYNC_IOC_FILE_INFO, &info))
-		ret = -errno;
-	else
-		*status = info.status;
-	close(h.fd);
+	if (!point)
+		return vaccel_drm_errno(drmSyncobjExportSyncFile(dev->fd, handle, fd));
+	/* A point's fence goes through a binary syncobj of its own. */
+	ret = vaccel_syncobj_create(dev, &tmp);
+	if (ret)
+		return ret;
+	ret = vaccel_drm_errno(drmSyncobjTransfer(dev->fd, tmp, 0, handle, point, 0));
+	if (!ret)
+		ret = vaccel_drm_errno(drmSyncobjExportSyncFile(dev->fd, tmp, fd));
+	vaccel_syncobj_destroy(dev, tmp);
 	return ret;
 }
 
-/* Runs a syncobj array ioctl (RESET, SIGNAL) on one syncobj. */
-static int vaccel_syncobj_array_ioctl(struct vaccel_device *dev,
-				      unsigned long request, uint32_t handle)
+/*
+ * The status of the fence a syncobj holds at @point (0: its binary fence),
+ * in *@status: 1 signalled, 0 not yet, the fence's error (negative) if it
+ * signalled with one.  Return: 0, -EINVAL if there is no fence there, or
+ * another negative errno.
+ */
+int vaccel_syncobj_status(struct vaccel_device *dev, uint32_t handle,
+			  uint64_t point, int *status)
 {
-	struct drm_syncobj_array a = {
-		.handles = (uintptr_t)&handle,
-		.count_handles = 1,
-	};
+	int fd, ret;
 
-	return drmIoctl(dev->fd, request, &a) ? -errno : 0;
+	ret = vaccel_syncobj_export_point(dev, handle, point, &fd);
+	if (ret)
+		return ret;
+	ret = vaccel_sync_file_status(fd, status);
+	close(fd);
+	return ret;
+}
+
+/* --- profiling slots --- */
+
+/* Two words a slot: started, ended. */
+#define VACCEL_PROF_SLOT_WORDS	2
+#define VACCEL_PROF_SLOTS	(VACCEL_PAGE_SIZE / (8 * VACCEL_PROF_SLOT_WORDS))
+
+/**
+ * struct vaccel_prof_page - a page of profiling slots of a device
+ * @bo: the buffer, writable by the device, not executable
+ * @map: its CPU mapping
+ * @used: a bit per slot in use
+ * @cursor: the slot the next search starts at (next fit)
+ * @next: the device's next page
+ */
+struct vaccel_prof_page {
+	struct vaccel_bo *bo;
+	volatile uint64_t *map;
+	uint64_t used[VACCEL_PROF_SLOTS / 64];
+	unsigned int cursor;
+	struct vaccel_prof_page *next;
+};
+
+/* Takes a free slot of @pg, the first from its cursor on; false if none. */
+static bool vaccel_prof_page_take(struct vaccel_prof_page *pg, unsigned int *slot)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < VACCEL_PROF_SLOTS; i++) {
+		s = (pg->cursor + i) % VACCEL_PROF_SLOTS;
+		if (!(pg->used[s / 64] & (1ull << (s % 64)))) {
+			pg->used[s / 64] |= 1ull << (s % 64);
+			pg->cursor = (s + 1) % VACCEL_PROF_SLOTS;
+			*slot = s;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Gives @ev a profiling slot of its device. */
+static int vaccel_prof_slot_get(struct vaccel_event *ev)
+{
+	struct vaccel_device *dev = ev->dev;
+	struct vaccel_prof_page *pg;
+	unsigned int slot;
+	void *map;
+	int ret = 0;
+
+	pthread_mutex_lock(&dev->prof_lock);
+	for (pg = dev->prof_pages; pg; pg = pg->next)
+		if (vaccel_prof_page_take(pg, &slot))
+			break;
+	if (!pg) {
+		pg = calloc(1, sizeof(*pg));
+		if (!pg) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = vaccel_bo_alloc(dev, VACCEL_PAGE_SIZE, VACCEL_BO_GPU_NO_EXEC, &pg->bo);
+		if (!ret)
+			ret = vaccel_bo_map(pg->bo, &map);
+		if (ret) {
+			vaccel_bo_free(pg->bo);
+			free(pg);
+			goto out;
+		}
+		pg->map = map;
+		pg->next = dev->prof_pages;
+		dev->prof_pages = pg;
+		vaccel_prof_page_take(pg, &slot);
+	}
+	ev->prof_page = pg;
+	ev->prof_slot = slot;
+	ev->times = pg->map + slot * VACCEL_PROF_SLOT_WORDS;
+	ev->times_va = vaccel_bo_va(pg->bo) + slot * VACCEL_PROF_SLOT_WORDS * 8;
+out:
+	pthread_mutex_unlock(&dev->prof_lock);
+	return ret;
+}
+
+static void vaccel_prof_slot_put(struct vaccel_event *ev)
+{
+	struct vaccel_prof_page *pg = ev->prof_page;
+
+	pthread_mutex_lock(&ev->dev->prof_lock);
+	pg->used[ev->prof_slot / 64] &= ~(1ull << (ev->prof_slot % 64));
+	pthread_mutex_unlock(&ev->dev->prof_lock);
+}
+
+void vaccel_device_fini_profiling(struct vaccel_device *dev)
+{
+	struct vaccel_prof_page *pg, *next;
+
+	for (pg = dev->prof_pages; pg; pg = next) {
+		next = pg->next;
+		vaccel_bo_free(pg->bo);
+		free(pg);
+	}
+	dev->prof_pages = NULL;
+}
+
+/* Forgets the command whose times @ev was to hold: its fence was replaced. */
+void vaccel_event_disarm(struct vaccel_event *ev)
+{
+	if (!(ev->flags & VACCEL_EVENT_PROFILING))
+		return;
+	pthread_mutex_lock(&ev->lock);
+	ev->armed = false;
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/*
+ * Notes that a command of the queue now signals @ev at @point, submitted
+ * at @submitted_ns, its times at the slot.
+ */
+void vaccel_event_arm(struct vaccel_event *ev, uint64_t point, uint64_t submitted_ns)
+{
+	pthread_mutex_lock(&ev->lock);
+	ev->armed = true;
+	ev->armed_point = point;
+	ev->submitted_ns = submitted_ns;
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* --- the API --- */
+
+VACCEL_EXPORT int vaccel_event_create_ex(struct vaccel_device *dev, uint32_t flags,
+					 struct vaccel_event **out)
+{
+	struct vaccel_event *ev;
+	int ret;
+
+	if (!dev || !out || flags & ~(VACCEL_EVENT_TIMELINE | VACCEL_EVENT_PROFILING))
+		return -EINVAL;
+	if (dev->unified)
+		return vaccel_unified_event_create(dev, flags, out);
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->dev = dev;
+	ev->flags = flags;
+	pthread_mutex_init(&ev->lock, NULL);
+	ret = vaccel_syncobj_create(dev, &ev->handle);
+	if (ret)
+		goto err_free;
+	if (flags & VACCEL_EVENT_PROFILING) {
+		ret = vaccel_prof_slot_get(ev);
+		if (ret)
+			goto err_destroy;
+	}
+	*out = ev;
+	return 0;
+
+err_destroy:
+	vaccel_syncobj_destroy(dev, ev->handle);
+err_free:
+	pthread_mutex_destroy(&ev->lock);
+	free(ev);
+	return ret;
 }
 
 VACCEL_EXPORT int vaccel_event_create(struct vaccel_device *dev,
 				      struct vaccel_event **out)
 {
-	struct vaccel_event *ev;
-	int ret;
-
-	if (!dev || !out)
-		return -EINVAL;
-	if (dev->unified)
-		return vaccel_unified_event_create(dev, out);
-	ev = calloc(1, sizeof(*ev));
-	if (!ev)
-		return -ENOMEM;
-	ev->dev = dev;
-	ret = vaccel_syncobj_create(dev, &ev->handle);
-	if (ret) {
-		free(ev);
-		return ret;
-	}
-	*out = ev;
-	return 0;
+	return vaccel_event_create_ex(dev, 0, out);
 }
 
 VACCEL_EXPORT void vaccel_event_destroy(struct vaccel_event *ev)
@@ -120,42 +299,54 @@ VACCEL_EXPORT void vaccel_event_destroy(struct vaccel_event *ev)
 		vaccel_unified_event_destroy(ev);
 		return;
 	}
+	if (ev->flags & VACCEL_EVENT_PROFILING)
+		vaccel_prof_slot_put(ev);
 	vaccel_syncobj_destroy(ev->dev, ev->handle);
+	pthread_mutex_destroy(&ev->lock);
 	free(ev);
+}
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t vaccel_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* CLOCK_MONOTONIC in ns plus @timeout_ns, saturated; INT64_MAX for ever. */
 static int64_t vaccel_abs_timeout(int64_t timeout_ns)
 {
-	struct timespec ts;
-	int64_t now;
+	int64_t now = (int64_t)vaccel_now_ns();
 
 	if (timeout_ns < 0)
 		return INT64_MAX;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	return timeout_ns > INT64_MAX - now ? INT64_MAX : now + timeout_ns;
 }
 
-VACCEL_EXPORT int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns)
+/*
+ * Waits for @point of @ev (0: its binary fence), also while nothing is
+ * submitted for it yet, then reads the fence's error.
+ */
+static int vaccel_event_wait_at(struct vaccel_event *ev, uint64_t point,
+				int64_t timeout_ns)
 {
-	struct drm_syncobj_wait w = { 0 };
+	const uint32_t flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+			       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+	int64_t deadline = vaccel_abs_timeout(timeout_ns);
 	int ret, status;
 
-	if (!ev)
-		return -EINVAL;
-	if (ev->n)
-		return vaccel_unified_event_wait(ev, timeout_ns);
-	w.handles = (uintptr_t)&ev->handle;
-	w.count_handles = 1;
-	w.timeout_nsec = vaccel_abs_timeout(timeout_ns);
-	/* WAIT_FOR_SUBMIT: an event without a fence yet is waited for too. */
-	w.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
-		  DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
-	if (drmIoctl(ev->dev->fd, DRM_IOCTL_SYNCOBJ_WAIT, &w))
-		return -errno;
+	/* These two return -errno themselves. */
+	if (point)
+		ret = drmSyncobjTimelineWait(ev->dev->fd, &ev->handle, &point, 1,
+					     deadline, flags, NULL);
+	else
+		ret = drmSyncobjWait(ev->dev->fd, &ev->handle, 1, deadline, flags, NULL);
+	if (ret)
+		return ret;
 
-	ret = vaccel_syncobj_status(ev->dev, ev->handle, &status);
+	ret = vaccel_syncobj_status(ev->dev, ev->handle, point, &status);
 	/* Reset by another thread since it signalled: it did signal. */
 	if (ret == -EINVAL)
 		return 0;
@@ -164,14 +355,42 @@ VACCEL_EXPORT int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns)
 	return status < 0 ? status : 0;
 }
 
+VACCEL_EXPORT int vaccel_event_wait(struct vaccel_event *ev, int64_t timeout_ns)
+{
+	uint64_t point;
+	int ret;
+
+	if (!ev)
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_wait(ev, 0, timeout_ns);
+	if (!(ev->flags & VACCEL_EVENT_TIMELINE))
+		return vaccel_event_wait_at(ev, 0, timeout_ns);
+	/* A timeline: its last point submitted or signalled so far. */
+	ret = vaccel_drm_errno(drmSyncobjQuery2(ev->dev->fd, &ev->handle, &point, 1,
+						DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED));
+	if (ret || !point)
+		return ret;
+	return vaccel_event_wait_at(ev, point, timeout_ns);
+}
+
 VACCEL_EXPORT int vaccel_event_signal(struct vaccel_event *ev)
 {
+	uint64_t point;
+	int ret;
+
 	if (!ev)
 		return -EINVAL;
 	if (ev->n)
 		return vaccel_unified_event_signal(ev);
-	return vaccel_syncobj_array_ioctl(ev->dev, DRM_IOCTL_SYNCOBJ_SIGNAL,
-					  ev->handle);
+	if (ev->flags & VACCEL_EVENT_TIMELINE) {
+		/* The next point after the last one submitted. */
+		ret = vaccel_drm_errno(drmSyncobjQuery2(ev->dev->fd, &ev->handle, &point, 1,
+							DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED));
+		return ret ?: vaccel_event_signal_point(ev, point + 1);
+	}
+	vaccel_event_disarm(ev);
+	return vaccel_drm_errno(drmSyncobjSignal(ev->dev->fd, &ev->handle, 1));
 }
 
 VACCEL_EXPORT int vaccel_event_reset(struct vaccel_event *ev)
@@ -180,23 +399,159 @@ VACCEL_EXPORT int vaccel_event_reset(struct vaccel_event *ev)
 		return -EINVAL;
 	if (ev->n)
 		return vaccel_unified_event_reset(ev);
-	return vaccel_syncobj_array_ioctl(ev->dev, DRM_IOCTL_SYNCOBJ_RESET,
-					  ev->handle);
+	vaccel_event_disarm(ev);
+	return vaccel_drm_errno(drmSyncobjReset(ev->dev->fd, &ev->handle, 1));
+}
+
+VACCEL_EXPORT int vaccel_event_export_sync_file_point(struct vaccel_event *ev,
+						      uint64_t point, int *fd)
+{
+	if (!ev || !fd || !vaccel_event_point_ok(ev, point))
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_export(ev, point, fd);
+	return vaccel_syncobj_export_point(ev->dev, ev->handle, point, fd);
 }
 
 VACCEL_EXPORT int vaccel_event_export_sync_file(struct vaccel_event *ev, int *fd)
 {
-	struct drm_syncobj_handle h = { 0 };
+	uint64_t point = 0;
+	int ret;
 
 	if (!ev || !fd)
 		return -EINVAL;
+	/*
+	 * A timeline's sync_file is of its last point submitted (a unified
+	 * event's members all have the same points).
+	 */
+	if (ev->flags & VACCEL_EVENT_TIMELINE) {
+		ret = vaccel_event_get_point_submitted(ev->n ? ev->members[0] : ev,
+						       &point);
+		if (ret)
+			return ret;
+		if (!point)
+			return -EINVAL;
+	}
+	return vaccel_event_export_sync_file_point(ev, point, fd);
+}
+
+/* The last point of timeline @ev submitted or signalled, in *@point. */
+int vaccel_event_get_point_submitted(struct vaccel_event *ev, uint64_t *point)
+{
+	return vaccel_drm_errno(drmSyncobjQuery2(ev->dev->fd, &ev->handle, point, 1,
+						 DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED));
+}
+
+/* Whether @point names a point of @ev: 0 for a binary one, >= 1 for a timeline. */
+bool vaccel_event_point_ok(const struct vaccel_event *ev, uint64_t point)
+{
+	return ev->flags & VACCEL_EVENT_TIMELINE ? point != 0 : point == 0;
+}
+
+VACCEL_EXPORT int vaccel_event_import_sync_file(struct vaccel_event *ev,
+						uint64_t point, int fd)
+{
+	uint32_t tmp;
+	int ret;
+
+	if (!ev || fd < 0 || !vaccel_event_point_ok(ev, point))
+		return -EINVAL;
 	if (ev->n)
-		return vaccel_unified_event_export(ev, fd);
-	h.handle = ev->handle;
-	h.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE;
-	h.fd = -1;
-	if (drmIoctl(ev->dev->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h))
-		return -errno;
-	*fd = h.fd;
+		return vaccel_unified_event_import(ev, point, fd);
+	vaccel_event_disarm(ev);
+	if (!point)
+		return vaccel_drm_errno(drmSyncobjImportSyncFile(ev->dev->fd, ev->handle, fd));
+	/* Into a binary syncobj, then to the point. */
+	ret = vaccel_syncobj_create(ev->dev, &tmp);
+	if (ret)
+		return ret;
+	ret = vaccel_drm_errno(drmSyncobjImportSyncFile(ev->dev->fd, tmp, fd));
+	if (!ret)
+		ret = vaccel_drm_errno(drmSyncobjTransfer(ev->dev->fd, ev->handle, point,
+							  tmp, 0, 0));
+	vaccel_syncobj_destroy(ev->dev, tmp);
+	return ret;
+}
+
+VACCEL_EXPORT int vaccel_event_get_point(struct vaccel_event *ev, uint64_t *point)
+{
+	if (!ev || !point || !(ev->flags & VACCEL_EVENT_TIMELINE))
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_get_point(ev, point);
+	return vaccel_drm_errno(drmSyncobjQuery(ev->dev->fd, &ev->handle, point, 1));
+}
+
+VACCEL_EXPORT int vaccel_event_signal_point(struct vaccel_event *ev, uint64_t point)
+{
+	if (!ev || !point || !(ev->flags & VACCEL_EVENT_TIMELINE))
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_signal_point(ev, point);
+	vaccel_event_disarm(ev);
+	return vaccel_drm_errno(drmSyncobjTimelineSignal(ev->dev->fd, &ev->handle,
+							 &point, 1));
+}
+
+VACCEL_EXPORT int vaccel_event_wait_point(struct vaccel_event *ev, uint64_t point,
+					  int64_t timeout_ns)
+{
+	if (!ev || !point || !(ev->flags & VACCEL_EVENT_TIMELINE))
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_wait(ev, point, timeout_ns);
+	return vaccel_event_wait_at(ev, point, timeout_ns);
+}
+
+/* The times of the command that signals @ev, once it has completed. */
+int vaccel_event_times(struct vaccel_event *ev, struct vaccel_event_times *out)
+{
+	uint64_t point;
+	int ret, status;
+	bool armed;
+
+	pthread_mutex_lock(&ev->lock);
+	armed = ev->armed;
+	point = ev->armed_point;
+	memset(out, 0, sizeof(*out));
+	out->submitted_ns = ev->submitted_ns;
+	pthread_mutex_unlock(&ev->lock);
+	if (!armed)
+		return -ENODATA;
+	ret = vaccel_syncobj_status(ev->dev, ev->handle, point, &status);
+	/* Reset meanwhile, or a point forgotten: the command is gone. */
+	if (ret == -EINVAL)
+		return -ENODATA;
+	if (ret)
+		return ret;
+	if (!status)
+		return -EBUSY;
+	if (status < 0)
+		return status;
+	out->started_ns = ev->times[0];
+	out->ended_ns = ev->times[1];
 	return 0;
+}
+
+VACCEL_EXPORT int vaccel_event_get_times(struct vaccel_event *ev,
+					 struct vaccel_event_times *out)
+{
+	if (!ev || !out || !(ev->flags & VACCEL_EVENT_PROFILING))
+		return -EINVAL;
+	if (ev->n)
+		return vaccel_unified_event_times(ev, out);
+	return vaccel_event_times(ev, out);
+}
+
+VACCEL_EXPORT int vaccel_event_elapsed_ns(struct vaccel_event *ev, uint64_t *ns)
+{
+	struct vaccel_event_times t;
+	int ret;
+
+	if (!ns)
+		return -EINVAL;
+	ret = vaccel_event_get_times(ev, &t);
+	if (!ret)
+		*ns = t.ended_ns - t.started_ns;
+	return ret;
 }

@@ -172,9 +172,31 @@ static int vaccel_module_print_buffer(struct vaccel_module *mod)
 	return 0;
 }
 
+/*
+ * The stack a kernel's launches get: its need, rounded up to 16 bytes (at
+ * least 16), when the module tells it (stack.c), else the default.
+ */
+static void vaccel_kernel_size_stack(struct vaccel_kernel *k,
+				     struct vaccel_stack_graph *graph, uint64_t offset)
+{
+	struct vaccel_stack_need need = { false, 0 };
+
+	if (graph)
+		need = vaccel_stack_graph_need(graph, offset);
+	if (need.known) {
+		k->stack_need = need.bytes;
+		k->flags = VACCEL_KERNEL_STACK_KNOWN;
+		k->stack_size = need.bytes < 16 ? 16 : (need.bytes + 15) & ~15u;
+	} else {
+		k->flags = VACCEL_KERNEL_STACK_DYNAMIC;
+		k->stack_size = VACCEL_DEFAULT_STACK_SIZE;
+	}
+}
+
 static int vaccel_module_kernels(struct vaccel_module *mod,
 				 const struct vaccel_elf_image *img)
 {
+	struct vaccel_stack_graph *graph = NULL;
 	uint64_t pos = 0, offset;
 	const char *name;
 	unsigned int n = 0;
@@ -182,17 +204,23 @@ static int vaccel_module_kernels(struct vaccel_module *mod,
 	mod->kernels = calloc(img->nkernels, sizeof(*mod->kernels));
 	if (!mod->kernels)
 		return -ENOMEM;
+	/* Without the call graph (short of memory), the default stacks. */
+	if (vaccel_stack_graph_build(img, &graph))
+		graph = NULL;
 	while (n < img->nkernels && vaccel_elf_next_kernel(img, &pos, &name, &offset)) {
 		struct vaccel_kernel *k = &mod->kernels[n];
 
 		k->name = strdup(name);
-		if (!k->name)
+		if (!k->name) {
+			vaccel_stack_graph_free(graph);
 			return -ENOMEM;
+		}
 		k->mod = mod;
 		k->entry = vaccel_bo_va(mod->image) + offset;
-		k->stack_size = VACCEL_DEFAULT_STACK_SIZE;
+		vaccel_kernel_size_stack(k, graph, offset);
 		mod->nkernels = ++n;
 	}
+	vaccel_stack_graph_free(graph);
 	return 0;
 }
 
@@ -487,6 +515,8 @@ VACCEL_EXPORT int vaccel_kernel_get_info(const struct vaccel_kernel *k,
 	out->entry_va = k->entry;
 	out->local_size = k->mod->local_size;
 	out->stack_size = k->stack_size;
+	out->stack_need = k->stack_need;
+	out->flags = k->flags;
 	return 0;
 }
 
@@ -499,30 +529,101 @@ VACCEL_EXPORT int vaccel_kernel_set_stack_size(struct vaccel_kernel *k,
 	return 0;
 }
 
+/* Bytes of local memory before a launch's dynamic part: 16-byte aligned. */
+static uint32_t vaccel_static_local(const struct vaccel_module *mod)
+{
+	return (mod->local_size + 15) & ~15u;
+}
+
+/*
+ * The stack and local memory of a launch of @k in workgroups of @wg
+ * work-items, in @plan: 0, or -EINVAL or -E2BIG with the reason in
+ * vaccel_last_error_message().
+ */
+static int vaccel_launch_plan(const struct vaccel_queue *q, const struct vaccel_kernel *k,
+			      const uint32_t wg[3], const struct vaccel_launch_options *opts,
+			      struct vaccel_launch_plan *plan)
+{
+	const struct drm_vaccel_device_info *info = &q->dev->info;
+	uint64_t items = (uint64_t)wg[0] * wg[1] * wg[2], local;
+	uint32_t dynamic = opts ? opts->dynamic_local_size : 0;
+
+	plan->stack_size = opts && opts->stack_size ? opts->stack_size : k->stack_size;
+	local = k->mod->local_size;
+	if (dynamic)
+		local = (uint64_t)vaccel_static_local(k->mod) + dynamic;
+	if (local > info->max_local_size)
+		return vaccel_error(-EINVAL,
+				    "kernel %s: %" PRIu64 " bytes of local memory per workgroup (%u of its module, %u dynamic), above the device's %u",
+				    k->name, local, k->mod->local_size, dynamic,
+				    info->max_local_size);
+	plan->local_size = local;
+	/* The need known and not overridden: it must fit the device. */
+	if (!(opts && opts->stack_size) && k->flags & VACCEL_KERNEL_STACK_KNOWN) {
+		if (plan->stack_size > info->max_stack_size)
+			return vaccel_error(-E2BIG,
+					    "kernel %s needs %u bytes of stack per work-item, above the device's %u",
+					    k->name, k->stack_need, info->max_stack_size);
+		if (items * plan->stack_size > info->max_private_size)
+			return vaccel_error(-E2BIG,
+					    "kernel %s needs %u bytes of stack per work-item: %" PRIu64 " work-items need %" PRIu64 " bytes, above the device's %u per workgroup (use workgroups of at most %" PRIu64 " work-items)",
+					    k->name, k->stack_need, items,
+					    items * plan->stack_size, info->max_private_size,
+					    (uint64_t)info->max_private_size / plan->stack_size);
+	}
+	if (!vaccel_stack_size_ok(q->dev, plan->stack_size))
+		return vaccel_error(-EINVAL,
+				    "kernel %s: a stack of %u bytes: stacks are multiples of 16 from 16 to %u",
+				    k->name, plan->stack_size, info->max_stack_size);
+	if (items * plan->stack_size > info->max_private_size)
+		return vaccel_error(-EINVAL,
+				    "kernel %s: %" PRIu64 " work-items of %u bytes of stack need %" PRIu64 " bytes, above the device's %u per workgroup",
+				    k->name, items, plan->stack_size,
+				    items * plan->stack_size, info->max_private_size);
+	return 0;
+}
+
+static int vaccel_launch_record(struct vaccel_queue *q, const struct vaccel_kernel *k,
+				const uint32_t grid[3], const uint32_t workgroup[3],
+				const void *args, size_t args_size,
+				const struct vaccel_launch_plan *plan)
+{
+	if (q->u)
+		return vaccel_uq_launch(q, k, grid, workgroup, args, args_size, plan);
+	return vaccel_queue_record_launch(q, k, args, args_size, grid, workgroup, plan);
+}
+
 VACCEL_EXPORT int vaccel_launch_ex(struct vaccel_queue *q, const struct vaccel_kernel *k,
 				   const uint32_t grid[3], const uint32_t workgroup[3],
 				   const void *args, size_t args_size,
 				   const struct vaccel_launch_options *opts)
 {
-	uint64_t first = 0, count = 0;
+	struct vaccel_launch_plan plan = { 0 };
+	uint64_t commands;
 	unsigned int i;
+	int ret;
 
-	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev)
+	if (!q || !k || (!args && args_size) || k->mod->dev != q->dev || !workgroup)
 		return -EINVAL;
+	vaccel_error_clear();
 	if (opts) {
 		for (i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 			if (opts->reserved[i])
 				return -EINVAL;
-		first = opts->first_group;
-		count = opts->group_count;
-		if (!count && first)
+		plan.first = opts->first_group;
+		plan.count = opts->group_count;
+		if (!plan.count && plan.first)
 			return -EINVAL;
 	}
-	if (q->u)
-		return vaccel_uq_launch(q, k, grid, workgroup, args, args_size,
-					first, count);
-	return vaccel_queue_record_launch(q, k, args, args_size, grid, workgroup,
-					  first, count);
+	ret = vaccel_launch_plan(q, k, workgroup, opts, &plan);
+	if (ret)
+		return ret;
+	ret = vaccel_queue_command_begin(q, &commands);
+	if (ret)
+		return ret;
+	return vaccel_queue_command_end(q, commands,
+					vaccel_launch_record(q, k, grid, workgroup, args,
+							     args_size, &plan));
 }
 
 VACCEL_EXPORT int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,

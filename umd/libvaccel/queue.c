@@ -52,6 +52,21 @@
  * with -EINVAL if the event has no fence yet), and the next submission
  * waits for the snapshots.
  *
+ * The waits and signal of one command (vaccel_queue_set_command_sync()):
+ * the waits are snapshotted at once, as above, all into the same
+ * submission; the signal waits in the queue (@sig_ev) for the next
+ * recording function that records something.  Every public recording
+ * function is VACCEL_QUEUE_COMMAND(): before the command, a profiling
+ * event gets a TIMESTAMP packet into its slot (event.c) and the next
+ * submission notes its CPU time; after it, a second TIMESTAMP, and a
+ * flush that signals the event (a timeline at its point).  The command's
+ * packets then lie between two timestamps of the same engine, in order,
+ * after the command before it has completed: its start and end.
+ *
+ * A queue runs on the engine the kernel picks among those of its class
+ * (the one with the fewest contexts), or on the instance the caller names
+ * (vaccel_queue_create_ex()); CONTEXT_STATE says which one it is.
+ *
  * A queue has no lock: the caller serialises its use.
  *
  * A queue of a unified device (unified.c) is a queue on each member: the
@@ -268,13 +283,14 @@ static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **o
 /* --- submission --- */
 
 /* Submits [@start, @used) of the current buffer, which is not empty. */
-static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal)
+static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal,
+			       uint64_t signal_point)
 {
 	struct drm_vaccel_sync waits[VACCEL_QUEUE_MAX_WAITS];
 	struct drm_vaccel_sync signals[3] = {
 		{ .handle = q->timeline, .point = q->submitted + 1 },
 		{ .handle = q->last },
-		{ .handle = signal },
+		{ .handle = signal, .point = signal_point },
 	};
 	struct drm_vaccel_submit s = {
 		.context = q->context,
@@ -288,6 +304,9 @@ static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal)
 
 	for (i = 0; i < q->nwaits; i++)
 		waits[i] = (struct drm_vaccel_sync){ .handle = q->wait_objs[i] };
+	/* The submitted time of a profiled command: before the kernel sees it. */
+	if (q->sig_watch && !q->sig_submit_ns)
+		q->sig_submit_ns = vaccel_now_ns();
 	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_SUBMIT, &s)) {
 		ret = -errno;
 		/* The context failed: it takes no more work. */
@@ -314,7 +333,7 @@ static int vaccel_queue_next_buffer(struct vaccel_queue *q)
 
 	if (q->cur) {
 		if (q->used > q->start) {
-			ret = vaccel_queue_submit(q, 0);
+			ret = vaccel_queue_submit(q, 0, 0);
 			if (ret)
 				return ret;
 		}
@@ -393,11 +412,11 @@ static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
 
 /*
  * Submits what is recorded and the pending waits, and signals @signal
- * (0: none).  With nothing to submit, submits a NOP if @force or waits are
- * pending, else does nothing.
+ * (0: none) at @point (0: its binary fence).  With nothing to submit,
+ * submits a NOP if @force or waits are pending, else does nothing.
  */
 static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
-				     bool force)
+				     uint64_t point, bool force)
 {
 	static const uint64_t nop = VACCEL_PKT(DRM_VACCEL_PKT_NOP, 0, 1);
 	int ret;
@@ -411,40 +430,185 @@ static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
 		if (ret)
 			return ret;
 	}
-	return vaccel_queue_submit(q, signal);
+	return vaccel_queue_submit(q, signal, point);
+}
+
+/* --- the waits and the signal of a command --- */
+
+/*
+ * Before the first packet of a command that signals @ev: the next
+ * submission's time is noted, and a profiling event gets the engine's
+ * clock in its slot's first word.
+ */
+int vaccel_queue_sig_start(struct vaccel_queue *q, struct vaccel_event *ev)
+{
+	const uint64_t pkt[] = {
+		VACCEL_PKT(DRM_VACCEL_PKT_TIMESTAMP, 0, 2), ev->times_va,
+	};
+
+	q->sig_watch = true;
+	q->sig_submit_ns = 0;
+	if (!(ev->flags & VACCEL_EVENT_PROFILING))
+		return 0;
+	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_UNKNOWN);
+}
+
+/*
+ * After the command: the engine's clock in the slot's second word, and
+ * the submission that signals @ev at @point once it has completed.
+ */
+int vaccel_queue_sig_finish(struct vaccel_queue *q, struct vaccel_event *ev,
+			    uint64_t point)
+{
+	const uint64_t pkt[] = {
+		VACCEL_PKT(DRM_VACCEL_PKT_TIMESTAMP, 0, 2), ev->times_va + 8,
+	};
+	int ret = 0;
+
+	vaccel_event_disarm(ev);
+	if (ev->flags & VACCEL_EVENT_PROFILING)
+		ret = vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_UNKNOWN);
+	if (!ret)
+		ret = vaccel_queue_flush_signal(q, ev->handle, point, true);
+	if (!ret && ev->flags & VACCEL_EVENT_PROFILING)
+		vaccel_event_arm(ev, point, q->sig_submit_ns);
+	q->sig_watch = false;
+	return ret;
+}
+
+/*
+ * Called by every recording function before it records: the start of a
+ * command that signals an event.  *@commands receives the count of
+ * commands so far, for vaccel_queue_command_end().
+ */
+int vaccel_queue_command_begin(struct vaccel_queue *q, uint64_t *commands)
+{
+	if (q->u)
+		return vaccel_uq_command_begin(q, commands);
+	*commands = q->commands;
+	if (!q->sig_ev)
+		return 0;
+	return vaccel_queue_sig_start(q, q->sig_ev);
+}
+
+/*
+ * Called after a recording function recorded with result @ret: if it
+ * recorded a command and one was to signal an event, the signal.  A call
+ * that recorded nothing (an error, a copy of 0 bytes) leaves the signal
+ * for the next command.
+ */
+int vaccel_queue_command_end(struct vaccel_queue *q, uint64_t commands,
+				    int ret)
+{
+	struct vaccel_event *ev = q->sig_ev;
+
+	if (ret || !ev)
+		return ret;
+	if (q->u)
+		return vaccel_uq_command_end(q, commands);
+	if (q->commands == commands)
+		return 0;
+	q->sig_ev = NULL;
+	return vaccel_queue_sig_finish(q, ev, q->sig_point);
+}
+
+/*
+ * Records a command: checks nothing, brackets @record(@q, ...) with the
+ * signal that vaccel_queue_set_command_sync() asked for, if any.
+ */
+#define VACCEL_QUEUE_COMMAND(q, record)					\
+	({								\
+		uint64_t __commands;					\
+		int __ret = vaccel_queue_command_begin(q, &__commands);	\
+									\
+		if (!__ret)						\
+			__ret = vaccel_queue_command_end(q, __commands, record); \
+		__ret;							\
+	})
+
+/* Whether @sync is a valid one for @q: 0 or -EINVAL. */
+static int vaccel_command_sync_check(const struct vaccel_queue *q,
+				     const struct vaccel_command_sync *sync)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sync->reserved) / sizeof(sync->reserved[0]); i++)
+		if (sync->reserved[i])
+			return -EINVAL;
+	if (sync->wait_count && !sync->waits)
+		return -EINVAL;
+	if (sync->wait_count > VACCEL_QUEUE_MAX_WAITS)
+		return vaccel_error(-EINVAL, "%u waits: a command waits for at most %u events",
+				    sync->wait_count, VACCEL_QUEUE_MAX_WAITS);
+	for (i = 0; i < sync->wait_count; i++) {
+		const struct vaccel_event_point *w = &sync->waits[i];
+
+		if (!w->event || w->event->dev != q->dev ||
+		    !vaccel_event_point_ok(w->event, w->point))
+			return -EINVAL;
+	}
+	if (sync->signal && (sync->signal->dev != q->dev ||
+			     !vaccel_event_point_ok(sync->signal, sync->signal_point)))
+		return -EINVAL;
+	return 0;
 }
 
 /* --- the API --- */
 
-VACCEL_EXPORT int vaccel_queue_create(struct vaccel_device *dev,
-				      enum vaccel_engine_class engine_class,
-				      enum vaccel_priority priority,
-				      struct vaccel_queue **out)
+/*
+ * Whether @desc asks for a queue @dev can have: 0, -EINVAL or -ENODEV,
+ * with the reason in vaccel_last_error_message().
+ */
+static int vaccel_queue_desc_check(const struct vaccel_device *dev,
+				   const struct vaccel_queue_desc *desc)
+{
+	unsigned int i, count;
+
+	if (desc->engine_class != VACCEL_ENGINE_CLASS_COMPUTE &&
+	    desc->engine_class != VACCEL_ENGINE_CLASS_COPY)
+		return vaccel_error(-EINVAL, "engine class %u: queues are of the compute or the copy class",
+				    desc->engine_class);
+	if (desc->priority > VACCEL_PRIORITY_REALTIME)
+		return vaccel_error(-EINVAL, "priority %u: the priorities go from 0 to %u",
+				    desc->priority, VACCEL_PRIORITY_REALTIME);
+	if (desc->flags)
+		return vaccel_error(-EINVAL, "unknown queue flags 0x%x", desc->flags);
+	for (i = 0; i < sizeof(desc->reserved) / sizeof(desc->reserved[0]); i++)
+		if (desc->reserved[i])
+			return vaccel_error(-EINVAL, "reserved fields of the queue's description are not zero");
+	count = dev->info.engine_count[desc->engine_class];
+	if (!count)
+		return vaccel_error(-ENODEV, "the device has no %s engine",
+				    vaccel_engine_class_name(desc->engine_class));
+	if (desc->engine_instance != VACCEL_ENGINE_INSTANCE_ANY &&
+	    desc->engine_instance >= count)
+		return vaccel_error(-ENODEV, "no %s engine %u: the device has %u (0 to %u)",
+				    vaccel_engine_class_name(desc->engine_class),
+				    desc->engine_instance, count, count - 1);
+	return 0;
+}
+
+/* A queue of a device that is not unified, its operands checked. */
+int vaccel_queue_create_plain(struct vaccel_device *dev,
+			      const struct vaccel_queue_desc *desc,
+			      struct vaccel_queue **out)
 {
 	struct drm_vaccel_context_create create = { 0 };
 	struct drm_vaccel_context_destroy destroy = { 0 };
 	struct vaccel_queue *q;
 	int ret;
 
-	if (!dev || !out ||
-	    (engine_class != VACCEL_ENGINE_CLASS_COMPUTE &&
-	     engine_class != VACCEL_ENGINE_CLASS_COPY) ||
-	    (unsigned int)priority > VACCEL_PRIORITY_REALTIME)
-		return -EINVAL;
-	if (!dev->info.engine_count[engine_class])
-		return -ENODEV;
-	if (dev->unified)
-		return vaccel_unified_queue_create(dev, engine_class, priority, out);
-
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
 	q->dev = dev;
-	q->engine_class = engine_class;
+	q->engine_class = desc->engine_class;
+	q->priority = desc->priority;
 
-	create.engine_class = engine_class;
-	create.engine_instance = DRM_VACCEL_ENGINE_ANY;
-	create.priority = priority;
+	create.engine_class = desc->engine_class;
+	/* The uapi's "any" is ours. */
+	create.engine_instance = desc->engine_instance;
+	create.priority = desc->priority;
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_CONTEXT_CREATE, &create)) {
 		ret = -errno;
 		goto err_free;
@@ -469,6 +633,67 @@ err_destroy_context:
 err_free:
 	free(q);
 	return ret;
+}
+
+static_assert(VACCEL_ENGINE_INSTANCE_ANY == DRM_VACCEL_ENGINE_ANY,
+	      "any engine is the uapi's");
+
+VACCEL_EXPORT int vaccel_queue_create_ex(struct vaccel_device *dev,
+					 const struct vaccel_queue_desc *desc,
+					 struct vaccel_queue **out)
+{
+	int ret;
+
+	if (!dev || !desc || !out)
+		return -EINVAL;
+	vaccel_error_clear();
+	ret = vaccel_queue_desc_check(dev, desc);
+	if (ret)
+		return ret;
+	if (dev->unified)
+		return vaccel_unified_queue_create(dev, desc, out);
+	return vaccel_queue_create_plain(dev, desc, out);
+}
+
+VACCEL_EXPORT int vaccel_queue_create(struct vaccel_device *dev,
+				      enum vaccel_engine_class engine_class,
+				      enum vaccel_priority priority,
+				      struct vaccel_queue **out)
+{
+	const struct vaccel_queue_desc desc = {
+		.engine_class = engine_class,
+		.engine_instance = VACCEL_ENGINE_INSTANCE_ANY,
+		.priority = priority,
+	};
+
+	return vaccel_queue_create_ex(dev, &desc, out);
+}
+
+VACCEL_EXPORT int vaccel_queue_get_info(struct vaccel_queue *q,
+					struct vaccel_queue_info *out)
+{
+	struct drm_vaccel_context_state st;
+	struct vaccel_engine_info e;
+	int ret;
+
+	if (!q || !out)
+		return -EINVAL;
+	/* A unified queue: its first member's. */
+	if (q->u)
+		q = q->u->q[0];
+	memset(&st, 0, sizeof(st));
+	st.handle = q->context;
+	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
+		return -errno;
+	ret = vaccel_device_get_engine(q->dev, st.engine_index, &e);
+	if (ret)
+		return ret == -ENOENT ? -EIO : ret;
+	memset(out, 0, sizeof(*out));
+	out->engine_class = e.engine_class;
+	out->engine_instance = e.instance;
+	out->engine_index = st.engine_index;
+	out->priority = q->priority;
+	return 0;
 }
 
 static void vaccel_cmdbuf_free_list(struct vaccel_cmdbuf *buf)
@@ -510,8 +735,8 @@ VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
 	free(q);
 }
 
-VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
-				    uint64_t src_va, uint64_t size)
+static int vaccel_queue_do_copy(struct vaccel_queue *q, uint64_t dst_va,
+				uint64_t src_va, uint64_t size)
 {
 	const uint64_t pkt[] = {
 		VACCEL_PKT(DRM_VACCEL_PKT_COPY, 0, 4), src_va, dst_va, size,
@@ -526,8 +751,16 @@ VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
 	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_COPY);
 }
 
-VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
-				    uint64_t size, uint32_t value)
+VACCEL_EXPORT int vaccel_queue_copy(struct vaccel_queue *q, uint64_t dst_va,
+				    uint64_t src_va, uint64_t size)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_copy(q, dst_va, src_va, size));
+}
+
+static int vaccel_queue_do_fill(struct vaccel_queue *q, uint64_t dst_va,
+				uint64_t size, uint32_t value)
 {
 	const uint64_t pkt[] = {
 		VACCEL_PKT(DRM_VACCEL_PKT_FILL, 0, 4), dst_va, size, value,
@@ -542,6 +775,14 @@ VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
 	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_FILL);
 }
 
+VACCEL_EXPORT int vaccel_queue_fill(struct vaccel_queue *q, uint64_t dst_va,
+				    uint64_t size, uint32_t value)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_fill(q, dst_va, size, value));
+}
+
 /* The flags of a packet with a value of @bits bits; -1 for a bad @bits. */
 static int vaccel_width_flags(unsigned int bits)
 {
@@ -552,8 +793,8 @@ static int vaccel_width_flags(unsigned int bits)
 	return -1;
 }
 
-VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
-				     uint64_t value, unsigned int bits)
+static int vaccel_queue_do_write(struct vaccel_queue *q, uint64_t va,
+				 uint64_t value, unsigned int bits)
 {
 	int flags = vaccel_width_flags(bits);
 	uint64_t pkt[3];
@@ -568,7 +809,15 @@ VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
 	return vaccel_queue_emit(q, pkt, 3, VACCEL_COMMAND_WRITE);
 }
 
-VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
+VACCEL_EXPORT int vaccel_queue_write(struct vaccel_queue *q, uint64_t va,
+				     uint64_t value, unsigned int bits)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_write(q, va, value, bits));
+}
+
+static int vaccel_queue_do_timestamp(struct vaccel_queue *q, uint64_t va)
 {
 	const uint64_t pkt[] = { VACCEL_PKT(DRM_VACCEL_PKT_TIMESTAMP, 0, 2), va };
 
@@ -579,9 +828,16 @@ VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
 	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_TIMESTAMP);
 }
 
-VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
-					uint64_t ref, uint64_t mask,
-					enum vaccel_compare op, unsigned int bits)
+VACCEL_EXPORT int vaccel_queue_timestamp(struct vaccel_queue *q, uint64_t va)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_timestamp(q, va));
+}
+
+static int vaccel_queue_do_wait_mem(struct vaccel_queue *q, uint64_t va,
+				    uint64_t ref, uint64_t mask,
+				    enum vaccel_compare op, unsigned int bits)
 {
 	int flags = vaccel_width_flags(bits);
 	uint64_t pkt[4];
@@ -603,7 +859,17 @@ VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
 	return vaccel_queue_emit(q, pkt, 4, VACCEL_COMMAND_WAIT_MEM);
 }
 
-VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
+VACCEL_EXPORT int vaccel_queue_wait_mem(struct vaccel_queue *q, uint64_t va,
+					uint64_t ref, uint64_t mask,
+					enum vaccel_compare op, unsigned int bits)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_wait_mem(q, va, ref, mask, op,
+								  bits));
+}
+
+static int vaccel_queue_do_delay(struct vaccel_queue *q, uint64_t ns)
 {
 	const uint64_t pkt[] = { VACCEL_PKT(DRM_VACCEL_PKT_DELAY, 0, 2), ns };
 
@@ -612,6 +878,13 @@ VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
 	if (q->u)
 		return vaccel_uq_delay(q, ns);
 	return vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_DELAY);
+}
+
+VACCEL_EXPORT int vaccel_queue_delay(struct vaccel_queue *q, uint64_t ns)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_delay(q, ns));
 }
 
 /* --- DISPATCH --- */
@@ -744,10 +1017,10 @@ int vaccel_queue_record_dispatch(struct vaccel_queue *q, uint64_t entry_va,
 				 VACCEL_COMMAND_DISPATCH);
 }
 
-VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
-					uint64_t args_va, const uint32_t grid[3],
-					const uint32_t workgroup[3],
-					uint32_t local_size, uint32_t stack_size)
+static int vaccel_queue_do_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+				    uint64_t args_va, const uint32_t grid[3],
+				    const uint32_t workgroup[3],
+				    uint32_t local_size, uint32_t stack_size)
 {
 	int ret;
 
@@ -764,6 +1037,18 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
 					    local_size, stack_size, 0, 0);
 }
 
+VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
+					uint64_t args_va, const uint32_t grid[3],
+					const uint32_t workgroup[3],
+					uint32_t local_size, uint32_t stack_size)
+{
+	if (!q)
+		return -EINVAL;
+	return VACCEL_QUEUE_COMMAND(q, vaccel_queue_do_dispatch(q, entry_va, args_va, grid,
+								  workgroup, local_size,
+								  stack_size));
+}
+
 /*
  * The argument block rides in a NOP packet just before the DISPATCH, in
  * the same buffer and the same submission: the queue reuses the buffer
@@ -773,10 +1058,11 @@ VACCEL_EXPORT int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_v
 int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
 			       const uint32_t grid[3], const uint32_t workgroup[3],
-			       uint64_t first_group, uint64_t group_count)
+			       const struct vaccel_launch_plan *plan)
 {
+	uint64_t first_group = plan->first, group_count = plan->count;
 	uint32_t arg_words = (args_size + 7) / 8, nop = 0, pad;
-	uint32_t local_size = k->mod->local_size, stack_size = k->stack_size;
+	uint32_t local_size = plan->local_size, stack_size = plan->stack_size;
 	uint32_t words = vaccel_dispatch_words(group_count);
 	uint64_t *p, args_va = 0, entry = k->entry;
 	int ret;
@@ -823,12 +1109,12 @@ VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
 		return -EINVAL;
 	if (q->u)
 		return vaccel_uq_flush(q);
-	return vaccel_queue_flush_signal(q, 0, false);
+	return vaccel_queue_flush_signal(q, 0, 0, false);
 }
 
 int vaccel_queue_submit_pending(struct vaccel_queue *q)
 {
-	return vaccel_queue_flush_signal(q, 0, false);
+	return vaccel_queue_flush_signal(q, 0, 0, false);
 }
 
 /* The errno that explains a ban: the fault's, the hang's or the time limit's. */
@@ -1027,7 +1313,7 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 		return -EINVAL;
 	if (q->u)
 		return vaccel_uq_finish(q);
-	ret = vaccel_queue_flush_signal(q, 0, false);
+	ret = vaccel_queue_flush_signal(q, 0, 0, false);
 	if (ret)
 		return ret;
 	if (!q->submitted)
@@ -1036,7 +1322,7 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 	if (ret)
 		return ret;
 
-	ret = vaccel_syncobj_status(q->dev, q->last, &status);
+	ret = vaccel_syncobj_status(q->dev, q->last, 0, &status);
 	if (ret)
 		return ret;
 	if (status > 0)
@@ -1056,14 +1342,87 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 	return status;
 }
 
+/*
+ * The point vaccel_queue_signal() and vaccel_queue_wait_event() use:
+ * 0 for a binary event; for a timeline, the last point submitted or
+ * signalled, plus @next.
+ */
+static int vaccel_event_next_point(struct vaccel_event *ev, uint64_t next,
+				   uint64_t *point)
+{
+	int ret;
+
+	*point = 0;
+	if (!(ev->flags & VACCEL_EVENT_TIMELINE))
+		return 0;
+	ret = vaccel_event_get_point_submitted(ev->n ? ev->members[0] : ev, point);
+	*point += next;
+	return ret;
+}
+
 VACCEL_EXPORT int vaccel_queue_signal(struct vaccel_queue *q,
 				      struct vaccel_event *ev)
 {
+	uint64_t point;
+	int ret;
+
 	if (!q || !ev || ev->dev != q->dev)
 		return -EINVAL;
+	ret = vaccel_event_next_point(ev, 1, &point);
+	if (ret)
+		return ret;
 	if (q->u)
-		return vaccel_uq_signal(q, ev);
-	return vaccel_queue_flush_signal(q, ev->handle, true);
+		return vaccel_uq_signal(q, ev, point);
+	return vaccel_queue_signal_at(q, ev, point);
+}
+
+/* Flushes @q, whose work so far then signals @point of @ev (0: binary). */
+int vaccel_queue_signal_at(struct vaccel_queue *q, struct vaccel_event *ev,
+			   uint64_t point)
+{
+	vaccel_event_disarm(ev);
+	return vaccel_queue_flush_signal(q, ev->handle, point, true);
+}
+
+VACCEL_EXPORT int vaccel_queue_set_command_sync(struct vaccel_queue *q,
+						const struct vaccel_command_sync *sync)
+{
+	unsigned int i, nwaits;
+	int ret;
+
+	if (!q || !sync)
+		return -EINVAL;
+	vaccel_error_clear();
+	ret = vaccel_command_sync_check(q, sync);
+	if (ret)
+		return ret;
+	if (q->sig_ev && sync->signal)
+		return -EBUSY;
+	if (q->u) {
+		ret = vaccel_uq_wait_points(q, sync->waits, sync->wait_count);
+	} else {
+		if (q->error)
+			return q->error;
+		/* All the waits in the same submission, or none of them. */
+		if (q->nwaits + sync->wait_count > VACCEL_QUEUE_MAX_WAITS) {
+			ret = vaccel_queue_flush_signal(q, 0, 0, false);
+			if (ret)
+				return ret;
+		}
+		nwaits = q->nwaits;
+		for (i = 0; i < sync->wait_count && !ret; i++)
+			ret = vaccel_queue_wait_at(q, sync->waits[i].event,
+						   sync->waits[i].point);
+		if (ret && ret != -ECANCELED)
+			q->nwaits = nwaits;
+	}
+	if (ret)
+		return ret;
+	if (sync->signal) {
+		q->sig_ev = sync->signal;
+		q->sig_point = sync->signal_point;
+	}
+	return 0;
 }
 
 /*
@@ -1078,13 +1437,13 @@ static int vaccel_queue_wait_slot(struct vaccel_queue *q)
 		return q->error;
 	/* What is recorded so far does not wait. */
 	if (q->used > q->start) {
-		ret = vaccel_queue_submit(q, 0);
+		ret = vaccel_queue_submit(q, 0, 0);
 		if (ret)
 			return ret;
 	}
 	/* Full: the waits so far go with a NOP. */
 	if (q->nwaits == VACCEL_QUEUE_MAX_WAITS) {
-		ret = vaccel_queue_flush_signal(q, 0, false);
+		ret = vaccel_queue_flush_signal(q, 0, 0, false);
 		if (ret)
 			return ret;
 	}
@@ -1110,25 +1469,38 @@ int vaccel_queue_wait_sync_file(struct vaccel_queue *q, int fd)
 	return 0;
 }
 
+/* The next submission of @q waits for @point of @ev (0: its binary fence). */
+int vaccel_queue_wait_at(struct vaccel_queue *q, struct vaccel_event *ev,
+			 uint64_t point)
+{
+	int ret;
+
+	ret = vaccel_queue_wait_slot(q);
+	if (ret)
+		return ret;
+	/* A snapshot of the fence; -EINVAL if there is none. */
+	if (drmSyncobjTransfer(q->dev->fd, q->wait_objs[q->nwaits], 0,
+			       ev->handle, point, 0))
+		return -errno;
+	q->nwaits++;
+	return 0;
+}
+
 VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
 					  struct vaccel_event *ev)
 {
-	struct drm_syncobj_transfer t = { 0 };
+	uint64_t point;
 	int ret;
 
 	if (!q || !ev || ev->dev != q->dev)
 		return -EINVAL;
-	if (q->u)
-		return vaccel_uq_wait_event(q, ev);
-	ret = vaccel_queue_wait_slot(q);
+	ret = vaccel_event_next_point(ev, 0, &point);
 	if (ret)
 		return ret;
-
-	/* A snapshot of the event's fence; -EINVAL if it has none. */
-	t.src_handle = ev->handle;
-	t.dst_handle = q->wait_objs[q->nwaits];
-	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t))
-		return -errno;
-	q->nwaits++;
-	return 0;
+	/* A timeline that never moved is signalled at point 0. */
+	if (ev->flags & VACCEL_EVENT_TIMELINE && !point)
+		return q->u ? q->u->error : q->error;
+	if (q->u)
+		return vaccel_uq_wait_point(q, ev, point);
+	return vaccel_queue_wait_at(q, ev, point);
 }

@@ -945,8 +945,7 @@ out_free:
 /* --- queues --- */
 
 int vaccel_unified_queue_create(struct vaccel_device *dev,
-				enum vaccel_engine_class engine_class,
-				enum vaccel_priority priority,
+				const struct vaccel_queue_desc *desc,
 				struct vaccel_queue **out)
 {
 	struct vaccel_unified *u = dev->unified;
@@ -963,13 +962,13 @@ int vaccel_unified_queue_create(struct vaccel_device *dev,
 		return -ENOMEM;
 	}
 	q->dev = dev;
-	q->engine_class = engine_class;
+	q->engine_class = desc->engine_class;
+	q->priority = desc->priority;
 	q->u = uq;
 	for (i = 0; i < VACCEL_UNIFIED_MAX_MEMBERS; i++)
 		uq->export_fd[i] = -1;
 	for (i = 0; i < u->n; i++) {
-		ret = vaccel_queue_create(u->members[i], engine_class, priority,
-					  &uq->q[i]);
+		ret = vaccel_queue_create_ex(u->members[i], desc, &uq->q[i]);
 		if (ret) {
 			vaccel_unified_queue_destroy(q);
 			return ret;
@@ -1339,9 +1338,10 @@ int vaccel_uq_dispatch(struct vaccel_queue *q, uint64_t entry, uint64_t args,
 
 int vaccel_uq_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 		     const uint32_t grid[3], const uint32_t wg[3],
-		     const void *args, size_t args_size, uint64_t first,
-		     uint64_t count)
+		     const void *args, size_t args_size,
+		     const struct vaccel_launch_plan *plan)
 {
+	struct vaccel_launch_plan share = *plan;
 	struct vaccel_uqueue *uq = q->u;
 	uint64_t start[VACCEL_UNIFIED_MAX_MEMBERS], len[VACCEL_UNIFIED_MAX_MEMBERS];
 	uint64_t groups;
@@ -1351,21 +1351,23 @@ int vaccel_uq_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 	if (uq->error)
 		return uq->error;
 	ret = vaccel_queue_check_dispatch(uq->q[0], k->entry, grid, wg,
-					  k->mod->local_size, k->stack_size);
+					  plan->local_size, plan->stack_size);
 	if (ret)
 		return ret;
 	if (args_size > VACCEL_LAUNCH_MAX_ARGS)
 		return -E2BIG;
 	groups = vaccel_grid_groups(grid, wg);
-	ret = vaccel_uq_shares(q, groups, first, count, start, len);
+	ret = vaccel_uq_shares(q, groups, plan->first, plan->count, start, len);
 	if (!ret)
 		ret = vaccel_uq_order_set(q, vaccel_uq_mask(uq, len));
 	for (i = 0; i < uq->n && !ret; i++) {
-		if (len[i])
-			ret = vaccel_uq_done(q, i, vaccel_queue_record_launch(
-				uq->q[i], k, args, args_size, grid, wg,
-				len[i] == groups ? 0 : start[i],
-				len[i] == groups ? 0 : len[i]));
+		if (!len[i])
+			continue;
+		share.first = len[i] == groups ? 0 : start[i];
+		share.count = len[i] == groups ? 0 : len[i];
+		ret = vaccel_uq_done(q, i, vaccel_queue_record_launch(uq->q[i], k, args,
+								      args_size, grid, wg,
+								      &share));
 	}
 	return ret;
 }
@@ -1411,7 +1413,8 @@ int vaccel_uq_finish(struct vaccel_queue *q)
 	return first;
 }
 
-int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev)
+int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev,
+		     uint64_t point)
 {
 	struct vaccel_uqueue *uq = q->u;
 	unsigned int i;
@@ -1422,44 +1425,122 @@ int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev)
 	if (uq->error)
 		return uq->error;
 	for (i = 0; i < uq->n; i++) {
-		ret = vaccel_queue_signal(uq->q[i], ev->members[i]);
+		ret = vaccel_queue_signal_at(uq->q[i], ev->members[i], point);
 		if (ret)
 			return vaccel_uq_done(q, i, ret);
 	}
 	return 0;
 }
 
-/* A sync_file of the fence member @i's event of @ev holds. */
-static int vaccel_event_member_fd(struct vaccel_event *ev, unsigned int i, int *fd)
+/*
+ * Sync_files of the fences of @count points of events, every member's,
+ * in @fds (@count times the members, -1 where none was made).
+ */
+static int vaccel_uq_export_points(struct vaccel_uqueue *uq,
+				   const struct vaccel_event_point *waits,
+				   unsigned int count, int *fds)
 {
-	struct vaccel_event *m = ev->members[i];
-
-	return drmSyncobjExportSyncFile(m->dev->fd, m->handle, fd) ? -errno : 0;
-}
-
-int vaccel_uq_wait_event(struct vaccel_queue *q, struct vaccel_event *ev)
-{
-	struct vaccel_uqueue *uq = q->u;
-	int fds[VACCEL_UNIFIED_MAX_MEMBERS];
-	unsigned int i, j;
+	unsigned int i, w;
 	int ret = 0;
 
-	if (ev->n != uq->n)
-		return -EINVAL;
+	for (i = 0; i < count * uq->n; i++)
+		fds[i] = -1;
+	for (w = 0; w < count && !ret; w++) {
+		struct vaccel_event *ev = waits[w].event;
+
+		if (ev->n != uq->n)
+			return -EINVAL;
+		for (i = 0; i < uq->n && !ret; i++)
+			ret = vaccel_syncobj_export_point(ev->members[i]->dev,
+							  ev->members[i]->handle,
+							  waits[w].point,
+							  &fds[w * uq->n + i]);
+	}
+	return ret;
+}
+
+int vaccel_uq_wait_points(struct vaccel_queue *q,
+			  const struct vaccel_event_point *waits, unsigned int count)
+{
+	struct vaccel_uqueue *uq = q->u;
+	int fds[VACCEL_QUEUE_MAX_WAITS * VACCEL_UNIFIED_MAX_MEMBERS];
+	unsigned int i, j;
+	int ret;
+
 	if (uq->error)
 		return uq->error;
-	for (i = 0; i < uq->n; i++)
-		fds[i] = -1;
-	/* The fences as they are now, every member's. */
-	for (i = 0; i < uq->n && !ret; i++)
-		ret = vaccel_event_member_fd(ev, i, &fds[i]);
+	if (count > VACCEL_QUEUE_MAX_WAITS)
+		return -EINVAL;
+	/* Every fence as it is now, before any member waits. */
+	ret = vaccel_uq_export_points(uq, waits, count, fds);
+	/* Every member waits for every member's fence. */
 	for (j = 0; j < uq->n && !ret; j++)
-		for (i = 0; i < uq->n && !ret; i++)
+		for (i = 0; i < count * uq->n && !ret; i++)
 			ret = vaccel_queue_wait_sync_file(uq->q[j], fds[i]);
-	for (i = 0; i < uq->n; i++)
+	for (i = 0; i < count * uq->n; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	return ret == -ECANCELED ? (uq->error = ret) : ret;
+}
+
+int vaccel_uq_wait_point(struct vaccel_queue *q, struct vaccel_event *ev,
+			 uint64_t point)
+{
+	const struct vaccel_event_point w = { ev, point };
+
+	return vaccel_uq_wait_points(q, &w, 1);
+}
+
+/* Commands recorded on all the members' queues so far. */
+static uint64_t vaccel_uq_commands(const struct vaccel_uqueue *uq)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < uq->n; i++)
+		n += uq->q[i]->commands;
+	return n;
+}
+
+/*
+ * A command that signals an event starts on every member, whether it
+ * records anything there or not: the unified event is every member's.
+ */
+int vaccel_uq_command_begin(struct vaccel_queue *q, uint64_t *commands)
+{
+	struct vaccel_uqueue *uq = q->u;
+	unsigned int i;
+	int ret;
+
+	*commands = vaccel_uq_commands(uq);
+	if (!q->sig_ev)
+		return 0;
+	if (uq->error)
+		return uq->error;
+	for (i = 0; i < uq->n; i++) {
+		ret = vaccel_queue_sig_start(uq->q[i], q->sig_ev->members[i]);
+		if (ret)
+			return ret == -ECANCELED ? (uq->error = ret) : ret;
+	}
+	return 0;
+}
+
+int vaccel_uq_command_end(struct vaccel_queue *q, uint64_t commands)
+{
+	struct vaccel_uqueue *uq = q->u;
+	struct vaccel_event *ev = q->sig_ev;
+	unsigned int i;
+	int ret;
+
+	if (vaccel_uq_commands(uq) == commands)
+		return 0;
+	q->sig_ev = NULL;
+	for (i = 0; i < uq->n; i++) {
+		ret = vaccel_queue_sig_finish(uq->q[i], ev->members[i], q->sig_point);
+		if (ret)
+			return vaccel_uq_done(q, i, ret);
+	}
+	return 0;
 }
 
 int vaccel_uq_get_stats(struct vaccel_queue *q, struct vaccel_queue_stats *stats)
@@ -1500,7 +1581,7 @@ int vaccel_uq_get_fault(struct vaccel_queue *q, struct vaccel_fault_info *out)
 
 /* --- events --- */
 
-int vaccel_unified_event_create(struct vaccel_device *dev,
+int vaccel_unified_event_create(struct vaccel_device *dev, uint32_t flags,
 				struct vaccel_event **out)
 {
 	struct vaccel_unified *u = dev->unified;
@@ -1512,8 +1593,9 @@ int vaccel_unified_event_create(struct vaccel_device *dev,
 	if (!ev)
 		return -ENOMEM;
 	ev->dev = dev;
+	ev->flags = flags;
 	for (i = 0; i < u->n; i++) {
-		ret = vaccel_event_create(u->members[i], &ev->members[i]);
+		ret = vaccel_event_create_ex(u->members[i], flags, &ev->members[i]);
 		if (ret) {
 			vaccel_unified_event_destroy(ev);
 			return ret;
@@ -1533,30 +1615,26 @@ void vaccel_unified_event_destroy(struct vaccel_event *ev)
 	free(ev);
 }
 
-/* CLOCK_MONOTONIC in ns. */
-static int64_t vaccel_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-int vaccel_unified_event_wait(struct vaccel_event *ev, int64_t timeout_ns)
+/* Waits for @point (0: the fence, or the last point) of every member. */
+int vaccel_unified_event_wait(struct vaccel_event *ev, uint64_t point,
+			      int64_t timeout_ns)
 {
 	int64_t deadline = 0, left = timeout_ns;
 	unsigned int i;
 	int ret, first = 0;
 
 	if (timeout_ns > 0)
-		deadline = vaccel_now_ns() + timeout_ns;
+		deadline = (int64_t)vaccel_now_ns() + timeout_ns;
 	for (i = 0; i < ev->n; i++) {
 		if (timeout_ns > 0) {
-			left = deadline - vaccel_now_ns();
+			left = deadline - (int64_t)vaccel_now_ns();
 			if (left < 0)
 				left = 0;
 		}
-		ret = vaccel_event_wait(ev->members[i], left);
+		if (point)
+			ret = vaccel_event_wait_point(ev->members[i], point, left);
+		else
+			ret = vaccel_event_wait(ev->members[i], left);
 		if (ret == -ETIME)
 			return ret;
 		if (ret && !first)
@@ -1591,18 +1669,18 @@ int vaccel_unified_event_reset(struct vaccel_event *ev)
 	return 0;
 }
 
-/* One sync_file of every member's fence, merged. */
-int vaccel_unified_event_export(struct vaccel_event *ev, int *fd)
+/* One sync_file of every member's fence at @point, merged. */
+int vaccel_unified_event_export(struct vaccel_event *ev, uint64_t point, int *fd)
 {
 	struct sync_merge_data merge;
 	unsigned int i;
 	int cur, next, ret;
 
-	ret = vaccel_event_member_fd(ev, 0, &cur);
+	ret = vaccel_event_export_sync_file_point(ev->members[0], point, &cur);
 	if (ret)
 		return ret;
 	for (i = 1; i < ev->n; i++) {
-		ret = vaccel_event_member_fd(ev, i, &next);
+		ret = vaccel_event_export_sync_file_point(ev->members[i], point, &next);
 		if (ret)
 			break;
 		memset(&merge, 0, sizeof(merge));
@@ -1620,5 +1698,70 @@ int vaccel_unified_event_export(struct vaccel_event *ev, int *fd)
 		return ret;
 	}
 	*fd = cur;
+	return 0;
+}
+
+/* The same fence for every member. */
+int vaccel_unified_event_import(struct vaccel_event *ev, uint64_t point, int fd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->n; i++) {
+		ret = vaccel_event_import_sync_file(ev->members[i], point, fd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The point every member has reached: the lowest of theirs. */
+int vaccel_unified_event_get_point(struct vaccel_event *ev, uint64_t *point)
+{
+	uint64_t p, low = UINT64_MAX;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->n; i++) {
+		ret = vaccel_event_get_point(ev->members[i], &p);
+		if (ret)
+			return ret;
+		low = vaccel_min_u64(low, p);
+	}
+	*point = low;
+	return 0;
+}
+
+int vaccel_unified_event_signal_point(struct vaccel_event *ev, uint64_t point)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->n; i++) {
+		ret = vaccel_event_signal_point(ev->members[i], point);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The first member's submission and start, the last member's end. */
+int vaccel_unified_event_times(struct vaccel_event *ev, struct vaccel_event_times *out)
+{
+	struct vaccel_event_times t;
+	unsigned int i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ev->n; i++) {
+		ret = vaccel_event_times(ev->members[i], &t);
+		if (ret)
+			return ret;
+		out->submitted_ns = i ? vaccel_min_u64(out->submitted_ns, t.submitted_ns) :
+					t.submitted_ns;
+		out->started_ns = i ? vaccel_min_u64(out->started_ns, t.started_ns) :
+				      t.started_ns;
+		out->ended_ns = vaccel_max_u64(out->ended_ns, t.ended_ns);
+	}
 	return 0;
 }

@@ -184,6 +184,8 @@ struct vaccel_unified {
  * @modules: the loaded kernel modules, newest first, linked by
  *	&vaccel_module.next: where a fault's addresses are looked up
  * @next_module_id: the &vaccel_module.id of the next module loaded
+ * @prof_lock: protects @prof_pages and their slots
+ * @prof_pages: the pages of profiling slots of its events (event.c)
  * @parent: for a member of a unified device, that device, whose VA
  *	allocator and modules the member uses; NULL otherwise
  * @unified: for a unified device, its members; NULL otherwise.  @fd and
@@ -209,6 +211,8 @@ struct vaccel_device {
 	pthread_mutex_t modules_lock;
 	struct vaccel_module *modules;
 	uint32_t next_module_id;
+	pthread_mutex_t prof_lock;
+	struct vaccel_prof_page *prof_pages;
 	struct vaccel_device *parent;
 	struct vaccel_unified *unified;
 };
@@ -302,6 +306,14 @@ struct vaccel_cmdbuf {
  * @fault_kernel: the kernel name @fault points to
  * @fault_function: the function name @fault points to
  * @u: for a queue of a unified device, its members' queues; NULL otherwise
+ * @priority: &enum vaccel_priority
+ * @sig_ev: the event vaccel_queue_set_command_sync() set for the next
+ *	command to signal, or NULL
+ * @sig_point: the point @sig_ev is to signal (0: binary)
+ * @sig_watch: a command that signals an event is being recorded: the
+ *	next submission notes its time in @sig_submit_ns
+ * @sig_submit_ns: when the first submission of that command went to the
+ *	kernel; 0 until then
  *
  * Not locked: the caller serialises the use of a queue.
  */
@@ -330,6 +342,11 @@ struct vaccel_queue {
 	char fault_kernel[VACCEL_FAULT_NAME_MAX + 1];
 	char fault_function[VACCEL_FAULT_NAME_MAX + 1];
 	struct vaccel_uqueue *u;
+	uint32_t priority;
+	struct vaccel_event *sig_ev;
+	uint64_t sig_point;
+	bool sig_watch;
+	uint64_t sig_submit_ns;
 };
 
 /**
@@ -354,26 +371,62 @@ struct vaccel_uqueue {
 	int error;
 };
 
+struct vaccel_prof_page;
+
 /**
  * struct vaccel_event - an event, see vaccel.h
  * @dev: the device
- * @handle: its binary syncobj; 0 for an event of a unified device
+ * @handle: its syncobj, binary or timeline; 0 for an event of a unified
+ *	device
+ * @flags: &enum vaccel_event_flags
  * @n: for an event of a unified device, its number of members; else 0
  * @members: then, an event of each member, which the member's queue
  *	signals
+ * @lock: protects @armed, @armed_point and @submitted_ns
+ * @prof_page: for a profiling event, the page of its slot
+ * @prof_slot: the slot's index in @prof_page
+ * @times: the slot's CPU address: started, ended (written by the engine)
+ * @times_va: the slot's GPU address
+ * @armed: a command signals the event and writes its times to the slot
+ * @armed_point: the point it signals (0: the binary fence)
+ * @submitted_ns: when the submission holding its start went to the kernel
  */
 struct vaccel_event {
 	struct vaccel_device *dev;
 	uint32_t handle;
+	uint32_t flags;
 	unsigned int n;
 	struct vaccel_event *members[VACCEL_UNIFIED_MAX_MEMBERS];
+	pthread_mutex_t lock;
+	struct vaccel_prof_page *prof_page;
+	unsigned int prof_slot;
+	volatile uint64_t *times;
+	uint64_t times_va;
+	bool armed;
+	uint64_t armed_point;
+	uint64_t submitted_ns;
 };
 
-/* event.c: binary syncobjs of a device. */
+/* event.c: syncobjs of a device, through libdrm. */
 int vaccel_syncobj_create(struct vaccel_device *dev, uint32_t *handle);
 void vaccel_syncobj_destroy(struct vaccel_device *dev, uint32_t handle);
+int vaccel_syncobj_export_point(struct vaccel_device *dev, uint32_t handle,
+				uint64_t point, int *fd);
 int vaccel_syncobj_status(struct vaccel_device *dev, uint32_t handle,
-			  int *status);
+			  uint64_t point, int *status);
+/* event.c: events' points and profiling. */
+bool vaccel_event_point_ok(const struct vaccel_event *ev, uint64_t point);
+int vaccel_event_get_point_submitted(struct vaccel_event *ev, uint64_t *point);
+void vaccel_event_arm(struct vaccel_event *ev, uint64_t point, uint64_t submitted_ns);
+void vaccel_event_disarm(struct vaccel_event *ev);
+int vaccel_event_times(struct vaccel_event *ev, struct vaccel_event_times *out);
+void vaccel_device_fini_profiling(struct vaccel_device *dev);
+uint64_t vaccel_now_ns(void);
+
+/* error.c: the message of vaccel_last_error_message(), for this thread. */
+__attribute__((format(printf, 2, 3)))
+int vaccel_error(int err, const char *fmt, ...);
+void vaccel_error_clear(void);
 
 /* --- kernel modules --- */
 
@@ -480,6 +533,39 @@ void vaccel_elf_place(const struct vaccel_elf_image *img, void *dst, uint64_t va
  */
 bool vaccel_elf_next_function(const struct vaccel_elf_image *img, uint64_t *pos,
 			      const char **name, uint64_t *offset, uint64_t *size);
+/*
+ * The section named @name, with contents in the file: its offset and
+ * size in *@offset and *@size; false if there is none.
+ */
+bool vaccel_elf_find_section(const struct vaccel_elf_image *img, const char *name,
+			     uint64_t *offset, uint64_t *size);
+/* The file's bytes of [@vaddr, @vaddr + @len) of an executable segment, or NULL. */
+const unsigned char *vaccel_elf_code(const struct vaccel_elf_image *img,
+				     uint64_t vaddr, uint64_t len);
+
+/**
+ * struct vaccel_stack_need - the stack a function needs, from stack.c
+ * @known: @bytes is the most the function and its callees use
+ * @bytes: when @known, that many bytes
+ */
+struct vaccel_stack_need {
+	bool known;
+	uint32_t bytes;
+};
+
+struct vaccel_stack_graph;
+
+/*
+ * stack.c, also compiled alone by the host tests: the call graph of a
+ * module's functions with their frames (clang's .stack_sizes), then the
+ * need of the function at image offset @offset.
+ */
+int vaccel_stack_graph_build(const struct vaccel_elf_image *img,
+			     struct vaccel_stack_graph **out);
+struct vaccel_stack_need vaccel_stack_graph_need(struct vaccel_stack_graph *g,
+						 uint64_t offset);
+void vaccel_stack_graph_free(struct vaccel_stack_graph *g);
+
 /* Stores @value at link address @vaddr of an image placed in @dst. */
 void vaccel_elf_put64(const struct vaccel_elf_image *img, void *dst, uint64_t vaddr,
 		      uint64_t value);
@@ -493,11 +579,29 @@ void vaccel_elf_put64(const struct vaccel_elf_image *img, void *dst, uint64_t va
  * @name: its name, without the symbol's prefix
  * @entry: GPU address of its entry
  * @stack_size: bytes of stack per work-item vaccel_launch() asks for
+ * @stack_need: bytes of stack it needs, when @flags says it is known
+ * @flags: &enum vaccel_kernel_flags
  */
 struct vaccel_kernel {
 	struct vaccel_module *mod;
 	char *name;
 	uint64_t entry;
+	uint32_t stack_size;
+	uint32_t stack_need;
+	uint32_t flags;
+};
+
+/**
+ * struct vaccel_launch_plan - how a launch runs, once checked (module.c)
+ * @first: the first workgroup of its range
+ * @count: workgroups of its range; 0 for the whole grid
+ * @local_size: bytes of local memory per workgroup
+ * @stack_size: bytes of stack per work-item
+ */
+struct vaccel_launch_plan {
+	uint64_t first;
+	uint64_t count;
+	uint32_t local_size;
 	uint32_t stack_size;
 };
 
@@ -582,7 +686,7 @@ int vaccel_bo_alloc_ranges(struct vaccel_device *dev, uint64_t size,
 int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 			       const void *args, size_t args_size,
 			       const uint32_t grid[3], const uint32_t workgroup[3],
-			       uint64_t first_group, uint64_t group_count);
+			       const struct vaccel_launch_plan *plan);
 
 /*
  * queue.c: the workgroups of a grid, 0 if a size is zero or the count
@@ -625,8 +729,7 @@ void vaccel_unified_bo_free(struct vaccel_bo *bo);
 int vaccel_unified_bo_map(struct vaccel_bo *bo, void **ptr);
 int vaccel_unified_bo_export(struct vaccel_bo *bo, int *fd);
 int vaccel_unified_queue_create(struct vaccel_device *dev,
-				enum vaccel_engine_class engine_class,
-				enum vaccel_priority priority,
+				const struct vaccel_queue_desc *desc,
 				struct vaccel_queue **out);
 void vaccel_unified_queue_destroy(struct vaccel_queue *q);
 int vaccel_uq_copy(struct vaccel_queue *q, uint64_t dst, uint64_t src,
@@ -644,21 +747,48 @@ int vaccel_uq_dispatch(struct vaccel_queue *q, uint64_t entry, uint64_t args,
 		       uint32_t local_size, uint32_t stack_size);
 int vaccel_uq_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,
 		     const uint32_t grid[3], const uint32_t wg[3],
-		     const void *args, size_t args_size, uint64_t first,
-		     uint64_t count);
+		     const void *args, size_t args_size,
+		     const struct vaccel_launch_plan *plan);
 int vaccel_uq_flush(struct vaccel_queue *q);
 int vaccel_uq_finish(struct vaccel_queue *q);
-int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev);
-int vaccel_uq_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
+int vaccel_uq_signal(struct vaccel_queue *q, struct vaccel_event *ev,
+		     uint64_t point);
+int vaccel_uq_wait_point(struct vaccel_queue *q, struct vaccel_event *ev,
+			 uint64_t point);
+int vaccel_uq_wait_points(struct vaccel_queue *q,
+			  const struct vaccel_event_point *waits, unsigned int count);
+int vaccel_uq_command_begin(struct vaccel_queue *q, uint64_t *commands);
+int vaccel_uq_command_end(struct vaccel_queue *q, uint64_t commands);
 int vaccel_uq_get_stats(struct vaccel_queue *q, struct vaccel_queue_stats *stats);
 int vaccel_uq_get_fault(struct vaccel_queue *q, struct vaccel_fault_info *out);
-int vaccel_unified_event_create(struct vaccel_device *dev,
+int vaccel_unified_event_create(struct vaccel_device *dev, uint32_t flags,
 				struct vaccel_event **out);
 void vaccel_unified_event_destroy(struct vaccel_event *ev);
-int vaccel_unified_event_wait(struct vaccel_event *ev, int64_t timeout_ns);
+int vaccel_unified_event_wait(struct vaccel_event *ev, uint64_t point,
+			      int64_t timeout_ns);
 int vaccel_unified_event_signal(struct vaccel_event *ev);
 int vaccel_unified_event_reset(struct vaccel_event *ev);
-int vaccel_unified_event_export(struct vaccel_event *ev, int *fd);
+int vaccel_unified_event_export(struct vaccel_event *ev, uint64_t point, int *fd);
+int vaccel_unified_event_import(struct vaccel_event *ev, uint64_t point, int fd);
+int vaccel_unified_event_get_point(struct vaccel_event *ev, uint64_t *point);
+int vaccel_unified_event_signal_point(struct vaccel_event *ev, uint64_t point);
+int vaccel_unified_event_times(struct vaccel_event *ev,
+			       struct vaccel_event_times *out);
+
+/* queue.c: the signal of a command, on a queue of one device. */
+int vaccel_queue_sig_start(struct vaccel_queue *q, struct vaccel_event *ev);
+int vaccel_queue_sig_finish(struct vaccel_queue *q, struct vaccel_event *ev,
+			    uint64_t point);
+int vaccel_queue_wait_at(struct vaccel_queue *q, struct vaccel_event *ev,
+			 uint64_t point);
+int vaccel_queue_signal_at(struct vaccel_queue *q, struct vaccel_event *ev,
+			   uint64_t point);
+int vaccel_queue_create_plain(struct vaccel_device *dev,
+			      const struct vaccel_queue_desc *desc,
+			      struct vaccel_queue **out);
+/* queue.c: around the recording of a command, for its waits and signal. */
+int vaccel_queue_command_begin(struct vaccel_queue *q, uint64_t *commands);
+int vaccel_queue_command_end(struct vaccel_queue *q, uint64_t commands, int ret);
 
 /* bo.c: the building blocks of unified buffers. */
 int vaccel_bo_wrap(struct vaccel_device *dev, uint32_t handle, uint64_t size,
