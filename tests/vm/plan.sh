@@ -158,6 +158,7 @@ run_compute() {
 		group_ranges_compose_the_grid group_range_malformed \
 		group_range_preempted_bit_identical
 	vt_run test_kernels
+	vt_run test_api
 	vt_run test_libvaccel_fault
 }
 
@@ -190,6 +191,7 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_run test_dispatch global_ids_partial_workgroups barrier_and_local_memory \
 		fault_unmapped_store preempted_at_instructions_bit_identical
 	vt_run test_kernels
+	vt_run test_api
 	vt_run test_libvaccel_fault
 	vt_run test_ioctl_dbg
 	vt_run test_mem_leak

@@ -568,7 +568,7 @@ VTEST(launch_ranges)
 		o.group_count = 0;
 		VT_ASSERT_EQ(vaccel_launch_ex(q, k, grid, wg, &args, sizeof(args), &o), -EINVAL);
 		o.first_group = 0;
-		o.reserved[5] = 1;
+		o.reserved[4] = 1;
 		VT_ASSERT_EQ(vaccel_launch_ex(q, k, grid, wg, &args, sizeof(args), &o), -EINVAL);
 		/* Nothing was recorded by the refusals. */
 		VT_ASSERT_OK(vaccel_queue_finish(q));

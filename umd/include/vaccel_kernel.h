@@ -199,6 +199,38 @@ static inline __attribute__((always_inline)) unsigned int vaccel_local_mem_size(
 	return __vaccel_csr(VACCEL_CSR_LOCAL_MEM_SIZE);
 }
 
+/* The ends of the module's VACCEL_LOCAL objects (vaccel-kernel.ld). */
+extern char __vaccel_local_start[] __attribute__((visibility("default")));
+extern char __vaccel_local_end[] __attribute__((visibility("default")));
+
+/* Bytes of local memory before the dynamic part: the module's, 16-aligned. */
+static inline __attribute__((always_inline)) unsigned long __vaccel_static_local(void)
+{
+	unsigned long used = (unsigned long)__vaccel_local_end -
+			     (unsigned long)__vaccel_local_start;
+
+	return (used + 15) & ~15ul;
+}
+
+/*
+ * vaccel_dynamic_local() - the launch's dynamic local memory: the
+ * &vaccel_launch_options.dynamic_local_size bytes each workgroup gets
+ * after the module's VACCEL_LOCAL objects, 16-byte aligned (CUDA's extern
+ * __shared__ arrays)
+ */
+static inline __attribute__((always_inline)) void *vaccel_dynamic_local(void)
+{
+	return (char *)vaccel_local_base() + __vaccel_static_local();
+}
+
+/* vaccel_dynamic_local_size() - bytes at vaccel_dynamic_local(), 0 if none */
+static inline __attribute__((always_inline)) unsigned int vaccel_dynamic_local_size(void)
+{
+	unsigned long size = vaccel_local_mem_size(), used = __vaccel_static_local();
+
+	return size > used ? size - used : 0;
+}
+
 /* vaccel_instret() - instructions the work-item has retired so far */
 static inline __attribute__((always_inline)) uint64_t vaccel_instret(void)
 {
