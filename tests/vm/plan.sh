@@ -336,6 +336,12 @@ for members in 0 0,1 0,1,2,3; do
 			env VACCEL_UNIFIED=$members example-$e
 	done
 done
+# The examples without a kernel, on the first and the last device: a UMD
+# on the raw uapi, and two processes sharing a dma-buf at two priorities.
+for d in 0 3; do
+	vt_check "example.uapi(-d $d)" example-uapi -d $d
+	vt_check "example.share(-d $d)" example-share -d $d
+done
 vt_unload
 
 # Non-default topologies, including the smallest and the largest.
