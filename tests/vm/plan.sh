@@ -159,6 +159,7 @@ run_compute() {
 		group_range_preempted_bit_identical
 	vt_run test_kernels
 	vt_run test_libvaccel_fault
+	vt_run test_toolchain
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
@@ -191,6 +192,7 @@ if [ "${plan:-full}" = smoke ]; then
 		fault_unmapped_store preempted_at_instructions_bit_identical
 	vt_run test_kernels
 	vt_run test_libvaccel_fault
+	vt_run test_toolchain
 	vt_run test_ioctl_dbg
 	vt_run test_mem_leak
 	vt_unload
