@@ -126,6 +126,8 @@ EOF
 	"$READELF" -l "$d/k.elf" | grep -q '0x60766c6d .*0x0100000000000000' ||
 		{ echo "no local memory segment"; return 1; }
 	no_compressed "$d/k.elf" || return 1
+	"$VACCEL_CC" --cxxflags | grep -q -- '-march=rv64imafd .*-fno-exceptions -fno-rtti' ||
+		{ echo "--cxxflags: $("$VACCEL_CC" --cxxflags)"; return 1; }
 	# The compile command has the C++ flags.
 	"$VACCEL_CC" -v -c -o "$d/k.o" "$d/k.cpp" 2>&1 | grep -q 'clang++.* -fno-exceptions -fno-rtti' ||
 		{ echo "-v: clang++ without -fno-exceptions -fno-rtti"; return 1; }
@@ -211,6 +213,17 @@ EOF
 		{ echo "--embed of k.elf failed"; return 1; }
 	"$READELF" -sW "$d/tc_again.o" | grep -qE " $sz OBJECT +GLOBAL .* vaccel_embed_tc_again\$" ||
 		{ echo "--embed of k.elf: not the module's bytes"; return 1; }
+	# -save-temps keeps the module, the generated assembly and the RV64
+	# object, which the host object's name does not overwrite.
+	mkdir -p "$d/st"
+	cp "$d/k.c" "$d/st/"
+	(cd "$d/st" && "$VACCEL_CC" --embed=tc_kept -save-temps -o k.o k.c) ||
+		{ echo "--embed -save-temps failed"; return 1; }
+	{ "$READELF" -h "$d/st/k.o" | grep -q 'Machine: *Advanced Micro Devices X86-64' &&
+		"$READELF" -h "$d/st/k.rv64.o" | grep -q 'Machine: *RISC-V' &&
+		"$READELF" -s "$d/st/k.elf" | grep -q ' __vaccel_kernel_tc_e$' &&
+		grep -q "\.incbin \"$d/st/k.elf\"" "$d/st/k.embed.S"; } ||
+		{ echo "--embed -save-temps: not k.o, k.rv64.o, k.elf and k.embed.S"; return 1; }
 	expect_fail "a bad name" "must be a C identifier" \
 		"$VACCEL_CC" --embed=1x -o "$d/x.o" "$d/k.c" || return 1
 	expect_fail "--embed with -c" "cannot be used together" \
