@@ -25,8 +25,8 @@ PACKAGES=(
 	libdrm-dev pkg-config
 	# vaccel-trace: tracefs and its events, the timeline's pictures
 	libtracefs-dev libtraceevent-dev libcairo2-dev fonts-dejavu-core
-	# compute kernels and the ISA oracle
-	clang-14 lld-14 lld llvm-14 qemu-user qemu-user-static
+	# compute kernels and the ISA oracle; cmake for vaccel_add_kernel()'s test
+	clang-14 lld-14 lld llvm-14 qemu-user qemu-user-static cmake
 	# documentation
 	python3-sphinx
 )

@@ -98,6 +98,44 @@
 #			as nobody), views and frames from chosen samples
 #   vaccel_top_batch	vaccel-top -b -n 2 prints two frames and exits 0;
 #			-h exits 0, bad options 2; output to a pipe is batch
+#
+# The kernel toolchain beyond plain C modules (toolchain.sh):
+#   vaccel_cc_modes	-E preprocesses, -S gives RV64IMAFD assembly, -c of
+#			several sources gives RV64 objects, -x c, sources,
+#			objects and assembly linked into one module,
+#			-save-temps (cwd and obj) keeps .i .bc .s .o; usage
+#			errors
+#   vaccel_cc_cxx	a C++ kernel (namespace, templates, virtual calls,
+#			local memory) links, its kernel unmangled, only
+#			R_RISCV_RELATIVE, no compressed code; clang++ with
+#			-fno-exceptions -fno-rtti; a global constructor and
+#			operator new refused with their messages; an abstract
+#			class gets the runtime's __cxa_pure_virtual
+#   vaccel_cc_embed	--embed=NAME: an x86-64 object whose read-only,
+#			64-byte aligned section holds the module's bytes and
+#			whose NAME_size is their count; a C and a C++ host
+#			program (vaccel_embed.h) see exactly the module; the
+#			stack stays non-executable; a linked .elf wrapped as
+#			it is; bad names and modes refused
+#   vaccel_cc_int128	128-bit division, remainder, overflow checks,
+#			conversions and powi link with the runtime's helpers,
+#			without compressed code; a module that needs none
+#			holds none (the runtime is an archive)
+#   vaccel_cc_long_double	long double arithmetic refused with "long double
+#			arithmetic is not supported on vaccel engines (use
+#			double)", no module left
+#   vaccel_cc_stack_sizes	the module's .stack_sizes is not allocated and
+#			each entry's address is a function's (read from the
+#			ELF file), with its frame size
+#   device_builtins	the runtime's 128-bit helpers compiled for the host
+#			(host_builtins.c, sanitizers on) against the host's
+#			arithmetic and libgcc: edge values in every pair, then
+#			200000 random pairs, conversions in the four rounding
+#			modes, saturation out of range
+#   vaccel_cc_cmake	tests/host/cmake configured and built with cmake
+#			against the build tree: vaccel_add_kernel() of a .elf
+#			and of an EMBED object linked into a program that
+#			checks it; a header change rebuilds the module
 
 set -u
 
@@ -214,7 +252,10 @@ if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
 		vaccel_info_fake libvaccel_mem_fake unified_fake queue_fake \
 		vaccel_sample_fake \
-		vaccel_cc elf_parse device_printf module_fake coredump_decoder; do
+		vaccel_cc elf_parse device_printf module_fake coredump_decoder \
+		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
+		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins \
+		vaccel_cc_cmake; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -772,5 +813,8 @@ vaccel_top_batch() {
 	done
 }
 check vaccel_top_batch vaccel_top_batch
+
+# shellcheck source=toolchain.sh
+. "$ROOT/tests/host/toolchain.sh"
 
 exit $failed

@@ -160,6 +160,7 @@ run_compute() {
 	vt_run test_kernels
 	vt_run test_api
 	vt_run test_libvaccel_fault
+	vt_run test_toolchain
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.
@@ -193,6 +194,7 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_run test_kernels
 	vt_run test_api
 	vt_run test_libvaccel_fault
+	vt_run test_toolchain
 	vt_run test_ioctl_dbg
 	vt_run test_mem_leak
 	vt_unload

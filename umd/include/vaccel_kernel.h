@@ -30,11 +30,19 @@
  *
  * Kernels are freestanding: no C library, no system calls.  The device
  * runtime linked into every module provides memcpy(), memmove(), memset()
- * and memcmp(), and vaccel_printf() below.  The F and D extensions make
+ * and memcmp(), vaccel_printf() below, and the compiler's helpers for
+ * 128-bit integers (__int128 division, remainder, overflow checks and
+ * conversions to and from float and double).  The F and D extensions make
  * float and double arithmetic, square root, fused multiply-add, min, max
  * and conversions single instructions (vaccel_sqrtf() and the others
- * below); there is no libm, and long double (128-bit on RV64) is not
- * supported.
+ * below); there is no libm, and long double (IEEE quad on RV64) is not
+ * supported: vaccel-cc refuses a module whose code computes with it.
+ *
+ * Kernels may be C++ (vaccel-cc compiles .cpp, .cc and .cxx files without
+ * exceptions, run-time type information or a C++ library): VACCEL_KERNEL()
+ * gives a kernel C linkage, so that it keeps its plain name; templates,
+ * classes and virtual functions work, constructors of global objects do
+ * not (nothing runs them).
  *
  * Workgroup-local memory is declared at file scope with VACCEL_LOCAL:
  *
@@ -87,7 +95,7 @@ extern "C" {
  *
  * Defines the function @name with default visibility and the symbol
  * __vaccel_kernel_@name at the same address, by which the loader finds
- * kernels.  Used as a function definition's head:
+ * kernels; in C++, with C linkage.  Used as a function definition's head:
  *
  *	VACCEL_KERNEL(scale, const struct scale_args *a)
  *	{
@@ -98,9 +106,17 @@ extern "C" {
 	__asm__(".globl __vaccel_kernel_" #name "\n"			\
 		".type __vaccel_kernel_" #name ", @function\n"		\
 		".set __vaccel_kernel_" #name ", " #name);		\
+	__VACCEL_KERNEL_LINKAGE						\
 	__attribute__((visibility("default"), used, aligned(4)))	\
 	void name(__VA_ARGS__);						\
-	void name(__VA_ARGS__)
+	__VACCEL_KERNEL_LINKAGE void name(__VA_ARGS__)
+
+/* In C++, kernels have C linkage: the symbol is the plain name, unmangled. */
+#if defined(__cplusplus)
+#define __VACCEL_KERNEL_LINKAGE	extern "C"
+#else
+#define __VACCEL_KERNEL_LINKAGE
+#endif
 
 /*
  * VACCEL_LOCAL - place an object in workgroup-local memory

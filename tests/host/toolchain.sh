@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+#
+# toolchain.sh - the host checks of the kernel toolchain beyond plain C
+# modules: sourced by tests/host/run.sh after its vaccel_cc check, with
+# ROOT, O, TMP, CC, UMD_O, VACCEL_CC, READELF, OBJDUMP, SAN, check(),
+# expect_fail() and expect_out() defined.  See run.sh's list of checks.
+
+TC=$TMP/toolchain
+mkdir -p "$TC"
+
+# tc_kernel FILE LINE...: a kernel source of these lines.
+tc_kernel() {
+	local f=$1
+	shift
+	printf '%s\n' '#include <vaccel_kernel.h>' "$@" >"$f"
+}
+
+# no_compressed MODULE: every instruction of the module is 4 bytes long.
+no_compressed() {
+	"$OBJDUMP" -d --mattr=+m,+a,+f,+d "$1" |
+		awk -F'\t' 'NF > 1 && sub(/^ *[0-9a-f]+: /, "", $1) && split($1, b, " ") != 4 {
+			bad = 1 } END { exit bad }' ||
+		{ echo "$1: an instruction that is not 4 bytes long"; return 1; }
+}
+
+# -E, -S, -c on several sources, -x, -save-temps, sources and objects
+# linked into one module.
+vaccel_cc_modes() {
+	local d=$TC/modes out
+	mkdir -p "$d/st" "$d/obj"
+	tc_kernel "$d/a.c" '#define TC_TWICE(x) ((x) * 2)' \
+		'VACCEL_KERNEL(tc_a, int *o) { o[0] = TC_TWICE(o[1]); }'
+	tc_kernel "$d/b.c" 'VACCEL_KERNEL(tc_b, int *o) { o[0] = 7; }'
+	printf '%s\n' '	.text' '	.globl tc_asm' 'tc_asm:' '	li a0, 3' '	ret' >"$d/c.S"
+	# -E: preprocessed, to standard output or -o.
+	out=$("$VACCEL_CC" -E "$d/a.c") || { echo "-E failed"; return 1; }
+	echo "$out" | grep -q '((o\[1\]) \* 2)' || { echo "-E: the macro is not expanded"; return 1; }
+	echo "$out" | grep -q 'TC_TWICE' && { echo "-E: TC_TWICE left"; return 1; }
+	echo "$out" | grep -q '__asm__(".globl __vaccel_kernel_" "tc_a"' ||
+		{ echo "-E: VACCEL_KERNEL not expanded"; return 1; }
+	{ "$VACCEL_CC" -E -o "$d/a.i" "$d/a.c" && grep -q '((o\[1\]) \* 2)' "$d/a.i"; } ||
+		{ echo "-E -o: no preprocessed file"; return 1; }
+	# -S: RV64 assembly, no compressed instructions, the kernel symbol.
+	(cd "$d" && "$VACCEL_CC" -S a.c) || { echo "-S failed"; return 1; }
+	grep -q 'rv64i2p0_m2p0_a2p0_f2p0_d2p0"' "$d/a.s" ||
+		{ echo "-S: a.s is not RV64IMAFD assembly"; return 1; }
+	{ grep -qE '^tc_a:' "$d/a.s" && grep -q '__vaccel_kernel_tc_a' "$d/a.s"; } ||
+		{ echo "-S: no kernel in a.s"; return 1; }
+	grep -qE '\bc\.[a-z]' "$d/a.s" && { echo "-S: compressed instructions"; return 1; }
+	# -c of several sources, without -o: one RV64 object each.
+	(cd "$d/obj" && "$VACCEL_CC" -c ../a.c ../b.c ../c.S) || { echo "-c a.c b.c c.S failed"; return 1; }
+	for o in a b c; do
+		{ "$READELF" -h "$d/obj/$o.o" | grep -q 'Type: *REL' &&
+			"$READELF" -h "$d/obj/$o.o" | grep -q 'Machine: *RISC-V'; } ||
+			{ echo "-c: $o.o is not an RV64 object"; return 1; }
+	done
+	"$READELF" -h "$d/obj/a.o" | grep -q 'Flags: *0x4, double-float ABI$' ||
+		{ echo "-c: a.o is not double-float without RVC"; return 1; }
+	expect_fail "-c -o with two sources" "takes one source" \
+		"$VACCEL_CC" -c -o "$d/x.o" "$d/a.c" "$d/b.c" || return 1
+	# A source, an object and assembly in one module.
+	"$VACCEL_CC" -o "$d/mix.elf" "$d/a.c" "$d/obj/b.o" "$d/c.S" ||
+		{ echo "a.c b.o c.S did not link"; return 1; }
+	for s in __vaccel_kernel_tc_a __vaccel_kernel_tc_b tc_asm; do
+		"$READELF" -s "$d/mix.elf" | grep -q " $s\$" || { echo "mix.elf: no $s"; return 1; }
+	done
+	# -x c: a C source of another suffix.
+	cp "$d/b.c" "$d/b.kern"
+	"$VACCEL_CC" -c -x c -o "$d/bk.o" "$d/b.kern" || { echo "-x c failed"; return 1; }
+	expect_fail "unknown suffix" "not a C, C++, assembly" \
+		"$VACCEL_CC" -c -o "$d/bk.o" "$d/b.kern" || return 1
+	# -save-temps: the intermediate files in the current directory, and
+	# next to the output with =obj.
+	(cd "$d/st" && "$VACCEL_CC" -save-temps -o m.elf ../a.c ../b.c) ||
+		{ echo "-save-temps failed"; return 1; }
+	for f in a.i a.bc a.s a.o b.i b.o m.elf; do
+		[ -s "$d/st/$f" ] || { echo "-save-temps: no $f"; return 1; }
+	done
+	"$VACCEL_CC" -save-temps=obj -o "$d/obj/t.elf" "$d/a.c" ||
+		{ echo "-save-temps=obj failed"; return 1; }
+	{ [ -s "$d/obj/a.i" ] && [ -s "$d/obj/a.s" ] && [ -s "$d/obj/a.o" ]; } ||
+		{ echo "-save-temps=obj: no a.i, a.s or a.o next to the output"; return 1; }
+	cmp -s <("$READELF" -s "$d/st/m.elf" | grep -c __vaccel_kernel) <(echo 2) ||
+		{ echo "-save-temps: the module has not both kernels"; return 1; }
+	expect_fail "-S with -E" "cannot be used together" \
+		"$VACCEL_CC" -S -E "$d/a.c" || return 1
+	expect_fail "-save-temps=x" "takes cwd or obj" \
+		"$VACCEL_CC" -save-temps=x "$d/a.c"
+}
+
+# A C++ kernel: templates, virtual calls, its plain name; what C++ cannot
+# have on the device, refused with a message.
+vaccel_cc_cxx() {
+	local d=$TC/cxx
+	mkdir -p "$d"
+	cat >"$d/k.cpp" <<'EOF'
+#include <vaccel_kernel.h>
+namespace tc {
+template <typename T> struct acc { T v; T add(T x) { v += x; return v; } };
+struct op { virtual int f(int x) const = 0; };
+struct triple : op { int f(int x) const override { return 3 * x; } };
+static __attribute__((noinline)) int call(const op &o, int x) { return o.f(x); }
+}
+VACCEL_LOCAL int tc_tile[16];
+VACCEL_KERNEL(tc_cxx, int *o)
+{
+	tc::acc<long> a{1};
+	tc::triple t;
+	tc_tile[0] = o[2];
+	vaccel_barrier();
+	o[0] = (int)a.add(o[1]) + tc::call(t, tc_tile[0]);
+}
+EOF
+	"$VACCEL_CC" -Wall -Wextra -Werror -std=c++17 -o "$d/k.elf" "$d/k.cpp" ||
+		{ echo "the C++ kernel did not build"; return 1; }
+	"$READELF" -s "$d/k.elf" | grep -q ' FUNC .* tc_cxx$' ||
+		{ echo "no plain tc_cxx function"; return 1; }
+	"$READELF" -s "$d/k.elf" | grep -q ' __vaccel_kernel_tc_cxx$' ||
+		{ echo "no __vaccel_kernel_tc_cxx"; return 1; }
+	"$READELF" -s "$d/k.elf" | grep -q '_Z.*tc_cxx' && { echo "tc_cxx is mangled"; return 1; }
+	"$READELF" -s "$d/k.elf" | grep -q ' _ZTVN2tc6tripleE$' ||
+		{ echo "no virtual table (devirtualised?)"; return 1; }
+	"$READELF" -r "$d/k.elf" | awk '/^0/ { print $3 }' | sort -u |
+		grep -qvx R_RISCV_RELATIVE && { echo "relocations other than R_RISCV_RELATIVE"; return 1; }
+	"$READELF" -l "$d/k.elf" | grep -q '0x60766c6d .*0x0100000000000000' ||
+		{ echo "no local memory segment"; return 1; }
+	no_compressed "$d/k.elf" || return 1
+	"$VACCEL_CC" --cxxflags | grep -q -- '-march=rv64imafd .*-fno-exceptions -fno-rtti' ||
+		{ echo "--cxxflags: $("$VACCEL_CC" --cxxflags)"; return 1; }
+	# The compile command has the C++ flags.
+	"$VACCEL_CC" -v -c -o "$d/k.o" "$d/k.cpp" 2>&1 | grep -q 'clang++.* -fno-exceptions -fno-rtti' ||
+		{ echo "-v: clang++ without -fno-exceptions -fno-rtti"; return 1; }
+	# Global constructors: refused by the linker script, explained.
+	printf '%s\n' '#include <vaccel_kernel.h>' 'extern volatile int tc_seed;' \
+		'struct S { int v; S() : v(tc_seed) {} };' 'volatile int tc_seed = 3;' 'static S s;' \
+		'VACCEL_KERNEL(tc_c, int *o) { o[0] = s.v; }' >"$d/ctor.cpp"
+	expect_fail "a global constructor" "global objects with constructors or destructors are not supported" \
+		"$VACCEL_CC" -o "$d/ctor.elf" "$d/ctor.cpp" || return 1
+	[ ! -e "$d/ctor.elf" ] || { echo "a refused module was left"; return 1; }
+	printf '%s\n' '#include <vaccel_kernel.h>' \
+		'VACCEL_KERNEL(tc_n, int *o) { int *p = new int(o[1]); o[0] = *p; }' >"$d/new.cpp"
+	expect_fail "operator new" "no operator new or delete on the device" \
+		"$VACCEL_CC" -o "$d/new.elf" "$d/new.cpp" || return 1
+	# A pure virtual function: the runtime's __cxa_pure_virtual.
+	printf '%s\n' '#include <vaccel_kernel.h>' \
+		'struct B { B(); virtual int f() = 0; int g() { return f(); } };' \
+		'struct D : B { int f() override { return 2; } };' 'B::B() {}' \
+		'VACCEL_KERNEL(tc_p, int *o) { D d; o[0] = d.g(); }' >"$d/pure.cpp"
+	"$VACCEL_CC" -O0 -o "$d/pure.elf" "$d/pure.cpp" ||
+		{ echo "an abstract class did not link"; return 1; }
+	"$READELF" -s "$d/pure.elf" | grep -q ' __cxa_pure_virtual$' ||
+		{ echo "no __cxa_pure_virtual in the module"; return 1; }
+}
+
+# The embed mode: an x86-64 object with the module and its size, which a
+# C and a C++ host program link through vaccel_embed.h.
+vaccel_cc_embed() {
+	local d=$TC/embed out sz
+	mkdir -p "$d"
+	tc_kernel "$d/k.c" 'VACCEL_KERNEL(tc_e, int *o) { o[0] = 1; }'
+	"$VACCEL_CC" --embed=tc_demo -o "$d/k.o" "$d/k.c" || { echo "--embed failed"; return 1; }
+	"$VACCEL_CC" -o "$d/k.elf" "$d/k.c" || return 1
+	{ "$READELF" -h "$d/k.o" | grep -q 'Type: *REL' &&
+		"$READELF" -h "$d/k.o" | grep -q 'Machine: *Advanced Micro Devices X86-64'; } ||
+		{ echo "k.o is not an x86-64 object"; return 1; }
+	out=$("$READELF" -sW "$d/k.o")
+	echo "$out" | grep -qE ' OBJECT +GLOBAL +DEFAULT +[0-9]+ vaccel_embed_tc_demo$' ||
+		{ echo "no global object vaccel_embed_tc_demo"; return 1; }
+	echo "$out" | grep -qE ' 8 OBJECT +GLOBAL +DEFAULT +[0-9]+ vaccel_embed_tc_demo_size$' ||
+		{ echo "no 8-byte vaccel_embed_tc_demo_size"; return 1; }
+	sz=$(stat -c %s "$d/k.elf")
+	echo "$out" | grep -qE " $sz OBJECT +GLOBAL .* vaccel_embed_tc_demo\$" ||
+		{ echo "vaccel_embed_tc_demo is not of the module's $sz bytes"; return 1; }
+	out=$("$READELF" -SW "$d/k.o")
+	echo "$out" | grep -qE '\.rodata\.vaccel_embed_tc_demo +PROGBITS .* A +0 +0 +64$' ||
+		{ echo "the module's section is not read-only and 64-byte aligned"; return 1; }
+	echo "$out" | grep -q '\.note\.GNU-stack' || { echo "no .note.GNU-stack"; return 1; }
+	echo "$out" | grep -E '\.rodata\.vaccel' | grep -qE ' [A-Z]*[WX][A-Z]* +[0-9]+ +[0-9]+ +[0-9]+$' &&
+		{ echo "the module's section is writable or executable"; return 1; }
+	# A C and a C++ program: the bytes are the module's.
+	cat >"$d/main.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <vaccel_embed.h>
+VACCEL_EMBED_DECLARE(tc_demo);
+static int load(const void *image, size_t size)
+{
+	FILE *f = fopen(TC_ELF, "rb");
+	static unsigned char buf[1 << 20];
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+
+	return n == size && !memcmp(buf, image, size) && (size_t)image % 64 == 0 ? 0 : 1;
+}
+int main(void)
+{
+	return load(VACCEL_EMBED(tc_demo));
+}
+EOF
+	cp "$d/main.c" "$d/main.cc"
+	# shellcheck disable=SC2086 # CFLAGS are words
+	"$CC" $CFLAGS -I"$ROOT/umd/include" -DTC_ELF="\"$d/k.elf\"" -o "$d/main" \
+		"$d/main.c" "$d/k.o" || { echo "the C host program did not link"; return 1; }
+	"$d/main" || { echo "the C host program sees other bytes"; return 1; }
+	g++ -O2 -Wall -Wextra -Werror -I"$ROOT/umd/include" -DTC_ELF="\"$d/k.elf\"" \
+		-o "$d/main++" "$d/main.cc" "$d/k.o" || { echo "the C++ host program did not link"; return 1; }
+	"$d/main++" || { echo "the C++ host program sees other bytes"; return 1; }
+	# The stack of a program linked with it stays non-executable.
+	"$READELF" -lW "$d/main" | grep -qE 'GNU_STACK .* RW +0x' ||
+		{ echo "the program's stack is executable"; return 1; }
+	# A module already linked, wrapped as it is; the default output NAME.o.
+	{ (cd "$d" && "$VACCEL_CC" --embed=tc_again k.elf) && [ -s "$d/tc_again.o" ]; } ||
+		{ echo "--embed of k.elf failed"; return 1; }
+	"$READELF" -sW "$d/tc_again.o" | grep -qE " $sz OBJECT +GLOBAL .* vaccel_embed_tc_again\$" ||
+		{ echo "--embed of k.elf: not the module's bytes"; return 1; }
+	# -save-temps keeps the module, the generated assembly and the RV64
+	# object, which the host object's name does not overwrite.
+	mkdir -p "$d/st"
+	cp "$d/k.c" "$d/st/"
+	(cd "$d/st" && "$VACCEL_CC" --embed=tc_kept -save-temps -o k.o k.c) ||
+		{ echo "--embed -save-temps failed"; return 1; }
+	{ "$READELF" -h "$d/st/k.o" | grep -q 'Machine: *Advanced Micro Devices X86-64' &&
+		"$READELF" -h "$d/st/k.rv64.o" | grep -q 'Machine: *RISC-V' &&
+		"$READELF" -s "$d/st/k.elf" | grep -q ' __vaccel_kernel_tc_e$' &&
+		grep -q "\.incbin \"$d/st/k.elf\"" "$d/st/k.embed.S"; } ||
+		{ echo "--embed -save-temps: not k.o, k.rv64.o, k.elf and k.embed.S"; return 1; }
+	expect_fail "a bad name" "must be a C identifier" \
+		"$VACCEL_CC" --embed=1x -o "$d/x.o" "$d/k.c" || return 1
+	expect_fail "--embed with -c" "cannot be used together" \
+		"$VACCEL_CC" -c --embed=x "$d/k.c" || return 1
+	expect_fail "a module without --embed" "only taken alone, by --embed" \
+		"$VACCEL_CC" -o "$d/y.elf" "$d/k.elf"
+}
+
+# 128-bit arithmetic links with the runtime's helpers, without compressed
+# code, and a module that does not need them holds none.
+vaccel_cc_int128() {
+	local d=$TC/int128 out
+	mkdir -p "$d"
+	tc_kernel "$d/k.c" \
+		'VACCEL_KERNEL(tc_i, __int128 *o)' '{' \
+		'	unsigned __int128 u = (unsigned __int128)o[1];' \
+		'	__int128 p;' \
+		'	o[0] = o[1] / o[2] + o[3] % o[4] + (__int128)(u / (unsigned __int128)o[2]);' \
+		'	o[5] = (__int128)(u % 10) * o[6] + (o[7] << (int)o[8]) + (o[7] >> (int)o[8]);' \
+		'	o[9] = __builtin_mul_overflow(o[1], o[2], &p) + (__int128)((double *)o)[20];' \
+		'	((double *)o)[21] = (double)o[1] + (double)u;' \
+		'	((float *)o)[50] = (float)o[1] + (float)u + __builtin_powif(2.0f, (int)o[3]);' \
+		'	((double *)o)[26] = __builtin_powi(1.5, (int)o[3]) + (double)(unsigned __int128)((double *)o)[27];' \
+		'}'
+	"$VACCEL_CC" -Wall -Wextra -Werror -o "$d/k.elf" "$d/k.c" ||
+		{ echo "a kernel of 128-bit arithmetic did not link"; return 1; }
+	out=$("$READELF" -s "$d/k.elf")
+	for s in __divti3 __modti3 __udivti3 __umodti3 __udivmodti4 __muloti4 __fixdfti \
+		__fixunsdfti __floattidf __floatuntidf __floattisf __floatuntisf __powidf2 __powisf2; do
+		echo "$out" | grep -q " $s\$" || { echo "no $s in the module"; return 1; }
+	done
+	no_compressed "$d/k.elf" || return 1
+	tc_kernel "$d/plain.c" 'VACCEL_KERNEL(tc_p, long *o) { o[0] = o[1] / o[2]; }'
+	"$VACCEL_CC" -o "$d/plain.elf" "$d/plain.c" || return 1
+	"$READELF" -s "$d/plain.elf" | grep -qE ' (__divti3|__muloti4|__fixdfti|memcpy|vaccel_printf)$' &&
+		{ echo "a module without 128-bit arithmetic holds runtime helpers"; return 1; }
+	return 0
+}
+
+# long double: refused with the message, no module left.
+vaccel_cc_long_double() {
+	local d=$TC/ld
+	mkdir -p "$d"
+	tc_kernel "$d/k.c" \
+		'VACCEL_KERNEL(tc_l, double *o) { long double x = o[1]; o[0] = (double)(x / 3 + o[2]); }'
+	expect_fail "long double" "long double arithmetic is not supported on vaccel engines (use double)" \
+		"$VACCEL_CC" -o "$d/k.elf" "$d/k.c" || return 1
+	[ ! -e "$d/k.elf" ] || { echo "a refused module was left"; return 1; }
+	# Doubles, and long double objects that are only stored, link.
+	tc_kernel "$d/ok.c" 'VACCEL_KERNEL(tc_d, double *o) { o[0] = o[1] / 3 + o[2]; }'
+	"$VACCEL_CC" -o "$d/ok.elf" "$d/ok.c" || { echo "double arithmetic refused"; return 1; }
+}
+
+# .stack_sizes: in the module, not loaded, an entry per function whose
+# address is the function's (read here from the file) and the frame size.
+vaccel_cc_stack_sizes() {
+	local d=$TC/stack
+	mkdir -p "$d"
+	tc_kernel "$d/k.c" \
+		'static __attribute__((noinline)) int tc_deep(volatile int *p)' \
+		'{ int a[100]; for (int i = 0; i < 100; i++) a[i] = p[i]; return a[p[0]]; }' \
+		'VACCEL_KERNEL(tc_s, int *o) { o[0] = tc_deep(o); vaccel_printf("%d\n", o[0]); }' \
+		'VACCEL_KERNEL(tc_t, int *o) { o[1] = 2; }'
+	"$VACCEL_CC" -o "$d/k.elf" "$d/k.c" || return 1
+	"$READELF" -SW "$d/k.elf" | grep -qE '\.stack_sizes +PROGBITS +0+ [0-9a-f]+ [0-9a-f]+ 00 +L ' ||
+		{ echo "no non-allocated .stack_sizes: $("$READELF" -SW "$d/k.elf" | grep stack)"; return 1; }
+	python3 - "$d/k.elf" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb').read()
+shoff, = struct.unpack_from('<Q', f, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from('<HHH', f, 0x3a)
+secs = [struct.unpack_from('<IIQQQQIIQQ', f, shoff + i * shentsize) for i in range(shnum)]
+strtab = secs[shstrndx]
+def name(off, tab):
+    s = tab[4] + off
+    return f[s:f.index(b'\0', s)].decode()
+by = {name(s[0], strtab): s for s in secs}
+symtab, sstr = by['.symtab'], secs[by['.symtab'][6]]
+funcs = {}
+for i in range(symtab[5] // 24):
+    st_name, info, other, shndx, value, size = struct.unpack_from('<IBBHQQ', f, symtab[4] + i * 24)
+    if info & 0xf == 2:
+        funcs.setdefault(value, []).append(name(st_name, sstr))
+ss = by['.stack_sizes']
+if ss[2] & 2:
+    sys.exit('.stack_sizes is allocated')
+p, end, sizes = ss[4], ss[4] + ss[5], {}
+while p < end:
+    addr, = struct.unpack_from('<Q', f, p)
+    p += 8
+    size = shift = 0
+    while True:
+        b = f[p]
+        p += 1
+        size |= (b & 0x7f) << shift
+        shift += 7
+        if not b & 0x80:
+            break
+    if addr not in funcs:
+        sys.exit('an entry at 0x%x, where no function is' % addr)
+    for n in funcs[addr]:
+        sizes[n] = size
+for n in ('tc_s', 'tc_t', 'tc_deep', 'vaccel_printf'):
+    if n not in sizes:
+        sys.exit('no entry for ' + n)
+if sizes['tc_deep'] < 400 or sizes['tc_t'] != 0:
+    sys.exit('frame sizes: tc_deep %d, tc_t %d' % (sizes['tc_deep'], sizes['tc_t']))
+PY
+}
+
+# The runtime's 128-bit helpers compiled for the host, against the
+# host's arithmetic.
+device_builtins() {
+	local k=$ROOT/umd/kernel
+	# shellcheck disable=SC2086 # CFLAGS and SAN are words
+	"$CC" -std=gnu11 -O2 -g $CFLAGS $SAN -frounding-math -D'RT_NAME(n)=host_##n' \
+		-I"$k" "$ROOT/tests/host/host_builtins.c" "$k/rt_divti.c" "$k/rt_multi.c" \
+		"$k/rt_shiftti.c" "$k/rt_bitsti.c" "$k/rt_fixti.c" "$k/rt_floatti.c" \
+		"$k/rt_powi.c" -o "$O/bin/host_builtins" -lm || return 1
+	"$O/bin/host_builtins" 200000
+}
+
+# vaccel_add_kernel(): a CMake project configured and built against the
+# build tree, a header change rebuilding the module.
+vaccel_cc_cmake() {
+	local d=$TC/cmake out
+	command -v cmake >/dev/null || { echo "no cmake (scripts/install-deps.sh)"; return 1; }
+	cp -r "$ROOT/tests/host/cmake" "$d-src"
+	cmake -S "$d-src" -B "$d" -DCMAKE_MODULE_PATH="$UMD_O/lib/cmake/vaccel" \
+		-DCMAKE_C_COMPILER="$CC" >"$d.log" 2>&1 || { tail -n 3 "$d.log"; return 1; }
+	grep -q "^VACCEL_CC:FILEPATH=$UMD_O/bin/vaccel-cc\$" "$d/CMakeCache.txt" ||
+		{ echo "vaccel-cc not found next to VaccelKernel.cmake: $(grep VACCEL_CC "$d/CMakeCache.txt")"; return 1; }
+	cmake --build "$d" -j 2 >>"$d.log" 2>&1 || { tail -n 3 "$d.log"; return 1; }
+	[ -s "$d/tc_scale.elf" ] || { echo "no tc_scale.elf"; return 1; }
+	"$READELF" -s "$d/tc_scale.elf" | grep -q ' __vaccel_kernel_tc_scale$' ||
+		{ echo "tc_scale.elf has no kernel"; return 1; }
+	out=$("$d/embed_check") || { echo "embed_check: $out"; return 1; }
+	touch -d '+2 seconds' "$d-src/include/tc_cmake.h"
+	out=$(cmake --build "$d" 2>&1) || { echo "$out" | tail -n 3; return 1; }
+	echo "$out" | grep -q 'vaccel-cc tc_scale' ||
+		{ echo "a header change did not rebuild tc_scale.elf"; return 1; }
+}
+
+check vaccel_cc_modes vaccel_cc_modes
+check vaccel_cc_cxx vaccel_cc_cxx
+check vaccel_cc_embed vaccel_cc_embed
+check vaccel_cc_int128 vaccel_cc_int128
+check vaccel_cc_long_double vaccel_cc_long_double
+check vaccel_cc_stack_sizes vaccel_cc_stack_sizes
+check device_builtins device_builtins
+check vaccel_cc_cmake vaccel_cc_cmake
