@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: MIT
 #
 # run.sh - the host tests: no module, no VM.  Builds libvaccel and the test
-# programs, runs every check and prints one line per check:
+# programs, runs every check and prints a TAP stream (version 13, numbered
+# by tap_stream of scripts/lib.sh), one line per check:
 #
-#	ok host.<name>
-#	not ok host.<name>: <why>
+#	ok <N> - host.<name>
+#	not ok <N> - host.<name> # <why>
+#
+# then the plan, `1..N`.
 #
 # usage: tests/host/run.sh [O=/abs/out] [UMD_O=/abs/umd-out] [ROOT=repo] [CC=cc]
 #
@@ -98,6 +101,11 @@
 #			as nobody), views and frames from chosen samples
 #   vaccel_top_batch	vaccel-top -b -n 2 prints two frames and exits 0;
 #			-h exits 0, bad options 2; output to a pipe is batch
+#   tap_streams		the TAP streams (tap_stream and tap_run_self of
+#			scripts/lib.sh) parse with perl's TAP::Parser with the
+#			right counts: a stand-in runner with odd lines, one
+#			with no result (it bails out), streams numbered on as
+#			check.sh does, and tests/isa/run-rv.sh at 1 % scale
 
 set -u
 
@@ -114,6 +122,9 @@ for arg in "$@"; do
 	*) echo "usage: $0 [O=dir] [UMD_O=dir] [ROOT=dir] [CC=cc]" >&2; exit 2 ;;
 	esac
 done
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+tap_run_self host bash "$0" "$@"
 O=${O:-$ROOT/.build/tests/host}
 UMD_O=${UMD_O:-$O/umd}
 mkdir -p "$O/bin" "$O/log"
@@ -772,5 +783,54 @@ vaccel_top_batch() {
 	done
 }
 check vaccel_top_batch vaccel_top_batch
+
+# The TAP streams of the runners, read by perl's TAP::Parser.
+tap_streams() {
+	local runner=$TMP/runner.sh st
+	# shellcheck source=../../scripts/lib.sh
+	. "$ROOT/scripts/lib.sh"
+	# A runner whose lines come from its own functions and from programs,
+	# with lines that are not results and reasons that look like
+	# directives, which fails.
+	cat >"$runner" <<-EOF
+	#!/usr/bin/env bash
+	. "$ROOT/scripts/lib.sh"
+	tap_run_self fake bash "\$0" "\$@"
+	echo "ok fake.one"
+	echo "some output"
+	echo "not ok fake.two: skipped a step"
+	printf 'ok fake.three: todo list # done\nnot ok fake.four#x: why\n\n' | cat
+	echo "to stderr" >&2
+	echo "ok fake.five"
+	exit 1
+	EOF
+	bash "$runner" >"$TMP/fake.tap"
+	st=$?
+	[ $st = 1 ] || { echo "the runner's status is lost: $st"; return 1; }
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/fake.tap" 3 2 || return 1
+	grep -q '^not ok 4 - fake.four\\#x # why$' "$TMP/fake.tap" ||
+		{ echo "no escaped name: $(cat "$TMP/fake.tap")"; return 1; }
+	grep -q '^# to stderr$' "$TMP/fake.tap" || { echo "stderr is lost"; return 1; }
+	# No result at all: it bails out, an empty plan would pass.
+	printf '%s\n' '#!/usr/bin/env bash' ". '$ROOT/scripts/lib.sh'" \
+		'tap_run_self empty bash "$0" "$@"' 'echo nothing' >"$runner"
+	bash "$runner" >"$TMP/empty.tap"
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/empty.tap" 0 0 bail || return 1
+	# Streams numbered on, prefixed, as check.sh collects them.
+	{
+		echo "TAP version 13"
+		tap_stream -c "$TMP/n" <"$TMP/fake.tap"
+		tap_stream -s "$(cat "$TMP/n")" -x stock. -c "$TMP/n" <"$TMP/fake.tap"
+		echo "1..$(cat "$TMP/n")"
+	} >"$TMP/check.tap"
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/check.tap" 6 4 || return 1
+	grep -q '^ok 10 - stock.fake.five$' "$TMP/check.tap" ||
+		{ echo "not numbered on: $(tail -n 3 "$TMP/check.tap")"; return 1; }
+	# A real runner.
+	RV_OUT=$O/isa-rv "$ROOT/tests/isa/run-rv.sh" -n 1 >"$TMP/rv.tap" ||
+		{ echo "run-rv.sh: exit $?"; grep '^not ok' "$TMP/rv.tap"; return 1; }
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/rv.tap" "$(grep -c '^ok ' "$TMP/rv.tap")" 0
+}
+check tap_streams tap_streams
 
 exit $failed
