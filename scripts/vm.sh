@@ -16,8 +16,11 @@
 #           default for `run`, `bench` and `shell`.
 #
 #   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
-#                 print `ok`/`not ok` lines, then `N passed, N failed`;
-#                 exit 1 on any failure
+#                 print a TAP stream (`ok N - name`, `not ok N - name #
+#                 why`, the guest's other lines as `#` comments, the plan
+#                 `1..N`; also in $VACCEL_CACHE/vm/<kernel>/test/
+#                 results.tap), then `vmtest: N passed, N failed`; exit 1
+#                 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
 #   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
 #   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
@@ -384,8 +387,11 @@ info "booting Linux $krel ($kernel) under QEMU (${accel%% -cpu*}), mode $mode"
 
 case "$mode" in
 test)
-	run_and_stream test "$accel" || true
-	check_run "plan done"
+	# One TAP stream: the plan's lines as they come, then the host's.
+	{
+		run_and_stream test "$accel" || true
+		check_run "plan done"
+	} | tap_stream -h -p -n vm | tee "$work/results.tap"
 	save_files
 	summarise
 	;;
