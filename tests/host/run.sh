@@ -38,6 +38,11 @@
 #			the compute limits of uapi 1.4, the buffer, packet
 #			and file limits of uapi 1.5, and the device memory and
 #			cost model of uapi 1.7 included
+#   vaccel_info_json	vaccel-info --json on the same fake devices: one
+#			JSON object (python3's json) with the values of the
+#			text; null for what an older uapi lacks; an error
+#			object and exit 1 for a node that is no device, its
+#			path escaped; --json in -h, an unknown option exits 2
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
@@ -223,7 +228,7 @@ check va_alloc va_alloc
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake libvaccel_mem_fake unified_fake queue_fake \
+		vaccel_info_fake vaccel_info_json libvaccel_mem_fake unified_fake queue_fake \
 		vaccel_sample_fake \
 		vaccel_cc elf_parse device_printf module_fake coredump_decoder; do
 		not_ok $t "libvaccel did not build"
@@ -377,6 +382,85 @@ vaccel_info_fake() {
 	expect_count '^/' 1
 }
 check vaccel_info_fake vaccel_info_fake
+
+vaccel_info_json() {
+	local dir=$TMP/fakejson rc bad
+	build_fake || return 1
+	mkdir -p "$dir"
+	ln -sf /dev/zero "$dir/accel10"
+	ln -sf /dev/null "$dir/accel1"
+	ln -sf /dev/zero "$dir/accel2"
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_COMPUTE=3 VT_COPY=2 VT_VA_BITS=40 \
+		"$INFO" --json >"$TMP/info.json" 2>"$TMP/info.err" ||
+		{ echo "exit $?: $(cat "$TMP/info.err")"; return 1; }
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_DEVICE_MEM_MB=16 VT_COST_PEER_NS=200 \
+		"$INFO" -j -d 0 >"$TMP/info-mem.json" || { echo "-j -d 0: exit $?"; return 1; }
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_NO_COMPUTE=1 \
+		"$INFO" --json -d 0 >"$TMP/info-old.json" || { echo "uapi 1.3: exit $?"; return 1; }
+	# A node that is no device, and a path that needs escaping.
+	bad=$TMP/$'no"such\\\n\xff'
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE \
+		"$INFO" --json "$dir/accel2" /dev/null "$bad" >"$TMP/info-bad.json" 2>/dev/null
+	rc=$?
+	[ $rc = 1 ] || { echo "a bad node: exit $rc"; return 1; }
+	python3 - "$TMP" "$dir" <<'PY' || return 1
+import json, sys
+tmp, d = sys.argv[1], sys.argv[2]
+def load(name):
+    try:
+        return json.load(open('%s/%s' % (tmp, name), encoding='utf-8'))
+    except ValueError as e:
+        sys.exit('%s: not JSON: %s' % (name, e))
+def want(what, got, exp):
+    if got != exp:
+        sys.exit('%s: %r, not %r' % (what, got, exp))
+j = load('info.json')
+want('format', j['format'], 'vaccel-info 1')
+want('paths', [x['path'] for x in j['devices']], [d + '/accel2', d + '/accel10'])
+x = j['devices'][0]
+want('driver', x['driver']['name'], 'vaccel')
+want('uapi', x['uapi'], {'major': 1, 'minor': 7})
+want('engine_counts', x['engine_counts'], {'compute': 3, 'copy': 2, 'paging': 1})
+want('engines_total', x['engines_total'], 6)
+want('engine classes', [e['class'] for e in x['engines']],
+     ['compute'] * 3 + ['copy'] * 2 + ['paging'])
+want('supported', x['engines'][0]['supported'][:2], ['dma-buffer', 'packet'])
+want('va', (x['va_bits'], x['va_start'], x['va_end']),
+     (40, '0x0000000000010000', '0x0000010000000000'))
+want('max_bo_size', x['max_bo_size'], 4294967296)
+want('max_bind_ops', x['max_bind_ops'], 1024)
+want('max_bos_per_file', x['max_bos_per_file'], 65536)
+want('kernels', x['kernels'], {'max_workgroup_items': 1024, 'max_local_size': 65536,
+     'max_stack_size': 65536, 'max_private_size': 4194304,
+     'local_base': '0x0100000000000000', 'private_base': '0x0200000000000000'})
+want('buffer_limits', x['buffer_limits'], {'hang_timeout_ms': 2000, 'time_limit_ms': 30000})
+want('packet_limits', x['packet_limits'],
+     {'max_grid_items': 4294967296, 'max_copy_size': 4294967296})
+want('file_limits', x['file_limits'],
+     {'max_jobs': 4096, 'max_mappings': 65536, 'max_page_table_size': 64 << 20})
+want('device_memory', x['device_memory']['size'], 0)
+want('cost_model', x['cost_model'], {'system_ns_per_kib': 0, 'peer_ns_per_kib': 0})
+x = load('info-mem.json')['devices']
+want('-d 0', len(x), 1)
+want('device_memory', x[0]['device_memory'],
+     {'size': 16 << 20, 'base': '0x0000010000000000', 'free': 8 << 20})
+want('cost_model', x[0]['cost_model'], {'system_ns_per_kib': 0, 'peer_ns_per_kib': 200})
+x = load('info-old.json')['devices'][0]
+for k in ('kernels', 'packet_limits', 'file_limits', 'device_memory', 'cost_model'):
+    want('uapi 1.3 ' + k, x[k], None)
+x = load('info-bad.json')['devices']
+want('bad: devices', len(x), 3)
+want('bad: the device', x[0]['path'], d + '/accel2')
+want('bad: /dev/null', x[1], {'path': '/dev/null', 'error': 'not a vaccel device'})
+want('bad: escaped path', x[2]['path'], tmp + '/no"such\\\n\ufffd')
+want('bad: error', x[2]['error'], 'No such file or directory')
+PY
+	"$INFO" -h | grep -q -- '-j, --json' || { echo "-h: no --json"; return 1; }
+	"$INFO" --bogus >/dev/null 2>"$TMP/err"; rc=$?
+	[ $rc = 2 ] && grep -q "unrecognized option '--bogus'" "$TMP/err" ||
+		{ echo "--bogus: exit $rc, $(cat "$TMP/err")"; return 1; }
+}
+check vaccel_info_json vaccel_info_json
 
 libvaccel_mem_fake() {
 	build_fake || return 1
