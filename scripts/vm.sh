@@ -22,7 +22,8 @@
 #                 results.tap), then `vmtest: N passed, N failed`; exit 1
 #                 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
-#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
+#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh); their
+#                 results as JSON in $VACCEL_CACHE/bench/results.json
 #   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
@@ -372,6 +373,23 @@ save_timeline() {
 	fi
 }
 
+# The JSON results of the benchmarks (scripts/guest/bench.sh), exported by
+# the guest, to $VACCEL_CACHE/bench/results.json, once they parse.
+save_bench_results() {
+	local json=$work/files/results.json dir=$VACCEL_CACHE/bench err
+	if [ ! -f "$json" ]; then
+		info "warning: the benchmarks exported no results.json (logs in $work)"
+		return 0
+	fi
+	if ! err=$(python3 -m json.tool "$json" 2>&1 >/dev/null); then
+		info "warning: the benchmarks' results.json does not parse: $err"
+		return 0
+	fi
+	mkdir -p "$dir"
+	cp "$json" "$dir/results.json"
+	info "benchmark results as JSON: $dir/results.json"
+}
+
 summarise() {
 	local passed failed
 	passed=$(grep -c '^ok ' "$work/results" || true)
@@ -398,6 +416,8 @@ test)
 bench)
 	run_and_stream bench "$accel" || true
 	check_run "bench done" >/dev/null
+	save_files
+	save_bench_results
 	if grep -q '^not ok' "$work/results"; then
 		grep '^not ok' "$work/results"
 		die "the benchmark run failed (logs in $work)"

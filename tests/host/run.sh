@@ -106,6 +106,12 @@
 #			as nobody), views and frames from chosen samples
 #   vaccel_top_batch	vaccel-top -b -n 2 prints two frames and exits 0;
 #			-h exits 0, bad options 2; output to a pipe is batch
+#   bench_json		make bench's JSON: scripts/guest/bench.sh runs two
+#			stand-in benchmarks (host_bench.c with
+#			tests/bench/bench.h: every kind of target, no target,
+#			NaN, a benchmark that dies), and its results.json,
+#			and the copy it exports to the host, parse with every
+#			figure, verdict, count and escaped error
 #   tap_streams		the TAP streams (tap_stream and tap_run_self of
 #			scripts/lib.sh) parse with perl's TAP::Parser with the
 #			right counts: a stand-in runner with odd lines, one
@@ -867,6 +873,59 @@ vaccel_top_batch() {
 	done
 }
 check vaccel_top_batch vaccel_top_batch
+
+# make bench's JSON, from stand-in benchmarks run by the guest's script.
+bench_json() {
+	local bin=$TMP/benchbin out=$TMP/benchout
+	mkdir -p "$bin"
+	"$CC" -std=gnu11 $CFLAGS -Wno-missing-field-initializers -I"$ROOT/tests/bench" \
+		$UAPI_INC "$ROOT/tests/host/host_bench.c" -o "$bin/bench_fake" -lm || return 1
+	ln -sf bench_fake "$bin/bench_fake_dies"
+	BENCH_BIN=$bin BENCH_KO='' BENCH_OUT=$out sh "$ROOT/scripts/guest/bench.sh" \
+		>"$TMP/bench.log" 2>&1 || { echo "bench.sh: exit $?"; tail -n 3 "$TMP/bench.log"; return 1; }
+	grep -q '^bench.fake.le_ratio 1.250 PASS$' "$TMP/bench.log" &&
+		grep -q '^bench.fake.plain_mips 123.46$' "$TMP/bench.log" ||
+		{ echo "the text lines changed: $(grep '^bench' "$TMP/bench.log")"; return 1; }
+	# What vm.sh decodes is the same file.
+	sed -n '/^=== vaccel: file begin results.json$/,/^=== vaccel: file end$/p' \
+		"$TMP/bench.log" | sed '1d;$d' | base64 -d | gunzip >"$TMP/exported.json" ||
+		{ echo "the export does not decode"; return 1; }
+	cmp -s "$TMP/exported.json" "$out/results.json" ||
+		{ echo "the export differs from results.json"; return 1; }
+	jq -e . "$out/results.json" >/dev/null || { echo "jq: not JSON"; return 1; }
+	python3 - "$out/results.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def want(what, got, exp):
+    if got != exp:
+        sys.exit('%s: %r, not %r' % (what, got, exp))
+want('format', j['format'], 'vaccel-bench 1')
+for k in ('date', 'machine', 'kernel', 'module'):
+    if not j.get(k):
+        sys.exit('no ' + k)
+want('cpus', type(j['machine']['cpus']), int)
+b = {x['name']: x for x in j['benchmarks']}
+want('benchmarks', sorted(b), ['bench_fake', 'bench_fake_dies'])
+m = {x['name'].split('.')[-1]: x for x in b['bench_fake']['metrics']}
+want('figures', len(m), 10)
+want('le_ratio', m['le_ratio'], {'name': 'bench.fake.le_ratio', 'value': 1.25,
+     'unit': 'ratio', 'target': {'op': '<=', 'value': 2.0}, 'pass': True})
+want('verdicts', {k: v['pass'] for k, v in m.items()},
+     {'le_ratio': True, 'lt_us': True, 'ge_index': True, 'gt_ratio': False,
+      'in_pct': True, 'out_pct': False, 'broken_ratio': False, 'plain_mips': None,
+      'nan_ratio': False, 'inf_ratio': None})
+want('in_pct target', m['in_pct']['target'], {'op': 'in', 'min': 0.5, 'max': 2.0})
+want('plain_mips', (m['plain_mips']['value'], m['plain_mips']['target']), (123.46, None))
+want('nan_ratio value', m['nan_ratio']['value'], None)
+want('bench_fake', (b['bench_fake']['exit_status'], b['bench_fake']['error']), (0, None))
+d = b['bench_fake_dies']
+want('dies: status', d['exit_status'], 1)
+want('dies: error', d['error'], 'not ok bench.fake: the "device" is gone \\ 7')
+want('dies: figures', [x['name'] for x in d['metrics']], ['bench.fake.before_dying'])
+want('counts', (j['passed'], j['failed'], j['untargeted']), (4, 4, 3))
+PY
+}
+check bench_json bench_json
 
 # The TAP streams of the runners, read by perl's TAP::Parser.
 tap_streams() {
