@@ -22,7 +22,8 @@
 #                 results.tap), then `vmtest: N passed, N failed`; exit 1
 #                 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
-#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh); their
+#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh), or those
+#                 BENCH_ONLY names ("bench_migrate bench_rt"); their
 #                 results as JSON in $VACCEL_CACHE/bench/results.json
 #   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
 #   vm.sh shell   an interactive shell with the module loaded
@@ -244,7 +245,7 @@ run_qemu() {
 	timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\"" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\" bench_only=\"${BENCH_ONLY:-}\"" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
 		</dev/null
 }

@@ -19,12 +19,14 @@
 #
 # The environment may set:
 #   BENCH_ONLY  the benchmarks to run, such as "bench_migrate bench_rt"
-#               (default: every /vaccel/bin/bench_*)
+#               (default: every /vaccel/bin/bench_*); vm.sh passes its
+#               own BENCH_ONLY as bench_only on the kernel command line
 #   BENCH_BIN   where the benchmarks are (default /vaccel/bin)
 #   BENCH_KO    the module to load (default /vaccel/vaccel.ko; empty: load
 #               nothing, the host test of the JSON does so)
 #   BENCH_OUT   the directory of the results (default /tmp/bench)
 
+only=${BENCH_ONLY:-${bench_only:-}}
 bin=${BENCH_BIN:-/vaccel/bin}
 ko=${BENCH_KO-/vaccel/vaccel.ko}
 out=${BENCH_OUT:-/tmp/bench}
@@ -55,8 +57,8 @@ names=
 for b in "$bin"/bench_*; do
 	[ -x "$b" ] || continue
 	name=$(basename "$b")
-	if [ -n "${BENCH_ONLY:-}" ]; then
-		case " $BENCH_ONLY " in
+	if [ -n "$only" ]; then
+		case " $only " in
 		*" $name "*) ;;
 		*) continue ;;
 		esac
