@@ -108,19 +108,26 @@ tap_stream() {
 	}'
 }
 
-# tap_run_self NAME SCRIPT ARGS...: the first thing a runner does.  Runs
-# SCRIPT again with ARGS, its output made a TAP stream by tap_stream, and
-# exits with its status; in that second run (VACCEL_TAP_INNER set, and
-# unset for what it runs in turn), returns at once.
-tap_run_self() {
-	local name=$1 st
-	shift
+# A runner makes its output a TAP stream by running itself again through
+# tap_stream, its first lines being
+#
+#	if tap_outer; then tap_wrap NAME bash "$0" "$@"; exit; fi
+#
+# tap_outer is true in the first run; in the second (VACCEL_TAP_INNER set,
+# and unset for what that run starts in turn) it is false.
+tap_outer() {
 	if [ -n "${VACCEL_TAP_INNER:-}" ]; then
 		unset VACCEL_TAP_INNER
-		return 0
+		return 1
 	fi
-	set +e
+	return 0
+}
+
+# tap_wrap NAME COMMAND...: COMMAND as the second run, its output and
+# errors through `tap_stream -h -p -n NAME`; returns COMMAND's status.
+tap_wrap() {
+	local name=$1
+	shift
 	VACCEL_TAP_INNER=1 "$@" 2>&1 | tap_stream -h -p -n "$name"
-	st=${PIPESTATUS[0]}
-	exit "$st"
+	return "${PIPESTATUS[0]}"
 }

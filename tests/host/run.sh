@@ -112,7 +112,7 @@
 #			NaN, a benchmark that dies), and its results.json,
 #			and the copy it exports to the host, parse with every
 #			figure, verdict, count and escaped error
-#   tap_streams		the TAP streams (tap_stream and tap_run_self of
+#   tap_streams		the TAP streams (tap_stream, tap_outer and tap_wrap of
 #			scripts/lib.sh) parse with perl's TAP::Parser with the
 #			right counts: a stand-in runner with odd lines, one
 #			with no result (it bails out), streams numbered on as
@@ -135,7 +135,7 @@ for arg in "$@"; do
 done
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
-tap_run_self host bash "$0" "$@"
+if tap_outer; then tap_wrap host bash "$0" "$@"; exit; fi
 O=${O:-$ROOT/.build/tests/host}
 UMD_O=${UMD_O:-$O/umd}
 mkdir -p "$O/bin" "$O/log"
@@ -938,7 +938,7 @@ tap_streams() {
 	cat >"$runner" <<-EOF
 	#!/usr/bin/env bash
 	. "$ROOT/scripts/lib.sh"
-	tap_run_self fake bash "\$0" "\$@"
+	if tap_outer; then tap_wrap fake bash "\$0" "\$@"; exit; fi
 	echo "ok fake.one"
 	echo "some output"
 	echo "not ok fake.two: skipped a step"
@@ -955,8 +955,9 @@ tap_streams() {
 		{ echo "no escaped name: $(cat "$TMP/fake.tap")"; return 1; }
 	grep -q '^# to stderr$' "$TMP/fake.tap" || { echo "stderr is lost"; return 1; }
 	# No result at all: it bails out, an empty plan would pass.
+	# shellcheck disable=SC2016 # $0 and $@ are the stand-in's
 	printf '%s\n' '#!/usr/bin/env bash' ". '$ROOT/scripts/lib.sh'" \
-		'tap_run_self empty bash "$0" "$@"' 'echo nothing' >"$runner"
+		'if tap_outer; then tap_wrap empty bash "$0" "$@"; exit; fi' 'echo nothing' >"$runner"
 	bash "$runner" >"$TMP/empty.tap"
 	perl "$ROOT/tests/host/tap_check.pl" "$TMP/empty.tap" 0 0 bail || return 1
 	# Streams numbered on, prefixed, as check.sh collects them.

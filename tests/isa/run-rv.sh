@@ -34,7 +34,7 @@ mkdir -p "$out"
 # The checks' lines as a TAP stream (scripts/lib.sh); not bench's tables.
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
-[ "${1:-}" = bench ] || tap_run_self isa-rv bash "$0" "$@"
+if [ "${1:-}" != bench ] && tap_outer; then tap_wrap isa-rv bash "$0" "$@"; exit; fi
 
 for t in "${CLANG:-clang-14}" "${LLD:-ld.lld-14}" "${QEMU:-qemu-riscv64}"; do
 	if ! command -v "$t" >/dev/null; then
