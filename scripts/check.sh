@@ -156,9 +156,12 @@ info "KUnit"
 scripts/kunit.sh >"$logs/kunit.log" 2>&1
 collect "$logs/kunit.log" "" 60
 # KUnit's own KTAP, as the kernel printed it, for tools that read KTAP.
-python3 "$VACCEL_CACHE/src/linux-source-6.12/tools/testing/kunit/kunit.py" parse \
-	--raw_output=kunit <"$VACCEL_CACHE/kunit-build/test.log" >"$logs/kunit.ktap" 2>/dev/null ||
-	rm -f "$logs/kunit.ktap"
+rm -f "$logs/kunit.ktap"
+if [ -f "$VACCEL_CACHE/kunit-build/test.log" ]; then
+	python3 "$VACCEL_CACHE/src/linux-source-6.12/tools/testing/kunit/kunit.py" parse \
+		--raw_output=kunit <"$VACCEL_CACHE/kunit-build/test.log" \
+		>"$logs/kunit.ktap" 2>/dev/null || rm -f "$logs/kunit.ktap"
+fi
 
 info "VM tests on the debug kernel"
 VACCEL_KERNEL=debug scripts/vm.sh test >"$logs/vm.log" 2>&1
