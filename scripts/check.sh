@@ -17,8 +17,13 @@
 #             fixed-seed campaign), then the smoke subset on the stock
 #             kernel users load, its results named stock.*
 #
-# Every check prints `ok <name>` or `not ok <name>: <why>`; the last line is
-# `N passed, N failed`, and the exit status is 1 if anything failed.
+# The output is one TAP stream (version 13, https://testanything.org),
+# every check of every runner numbered in it: `ok <N> - <name>` or `not ok
+# <N> - <name> # <why>`, details as `# ` comments, the plan `1..N` after
+# the last check; the stream is also written to $VACCEL_CACHE/check/
+# results.tap (the result lines alone to results), KUnit's own KTAP to
+# kunit.ktap there.  The last line, after the plan, is `N passed, N
+# failed`, and the exit status is 1 if anything failed.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,10 +34,24 @@ load_kernel_env
 build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
 logs=$VACCEL_CACHE/check
 results=$logs/results
+tap=$logs/results.tap
 mkdir -p "$logs"
 : >"$results"
 
-report() { echo "$1" | tee -a "$results"; }
+# The stream goes to the terminal and to $tap; tap_n counts its results.
+emit() { tee -a "$tap"; }
+echo "TAP version 13" >"$tap"
+echo "TAP version 13"
+tap_n=0
+
+# report LINE: one result, `ok <name>` or `not ok <name>: <why>`.
+report() {
+	printf '%s\n' "$1" | tap_stream -s "$tap_n" -c "$logs/tap.count" | emit
+	tap_n=$(cat "$logs/tap.count")
+}
+
+# diag: its input as `#` comments of the stream, indented.
+diag() { sed 's/^/#     /' | emit; }
 
 # step NAME LOGFILE COMMAND...: one check from a command's exit status.
 step() {
@@ -42,7 +61,7 @@ step() {
 		report "ok $name"
 	else
 		report "not ok $name: see $log"
-		tail -n 30 "$log" | sed 's/^/    /'
+		tail -n 30 "$log" | diag
 	fi
 }
 
@@ -51,15 +70,23 @@ no_warnings() {
 	local name=$1 log=$2
 	if grep -q -E 'warning:|error:' "$log"; then
 		report "not ok $name: $(grep -c -E 'warning:|error:' "$log") warnings, see $log"
-		grep -E 'warning:|error:' "$log" | head -n 20 | sed 's/^/    /'
+		grep -E 'warning:|error:' "$log" | head -n 20 | diag
 	else
 		report "ok $name"
 	fi
 }
 
-# Collects the ok/not ok lines a sub-runner printed.
+# collect LOG [PREFIX [TAIL]]: the results a sub-runner printed in LOG,
+# numbered on in the stream (their names prefixed with PREFIX), then the
+# last TAIL (default 30) of its other lines, the `[vaccel]` messages
+# excepted, as comments.
 collect() {
-	grep -a -E '^(ok|not ok) ' "$1" >>"$results" || true
+	local log=$1 prefix=${2:-} tail=${3:-30}
+	grep -a -E '^(ok|not ok) ' "$log" |
+		tap_stream -s "$tap_n" -c "$logs/tap.count" -x "$prefix" | emit
+	tap_n=$(cat "$logs/tap.count")
+	grep -a -v -E '^(ok|not ok) |^(TAP|KTAP) version |^1\.\.[0-9]+|^.{0,12}\[vaccel\]' \
+		"$log" | tail -n "$tail" | diag
 }
 
 cd "$root" || exit 1
@@ -77,7 +104,7 @@ info "static checks"
 make --no-print-directory sparse >"$logs/sparse.log" 2>&1
 if grep -q -E 'warning:|error:' "$logs/sparse.log"; then
 	report "not ok static.sparse: see $logs/sparse.log"
-	grep -E 'warning:|error:' "$logs/sparse.log" | head -n 20 | sed 's/^/    /'
+	grep -E 'warning:|error:' "$logs/sparse.log" | head -n 20 | diag
 elif ! grep -q ' CHECK ' "$logs/sparse.log"; then
 	report "not ok static.sparse: sparse did not run, see $logs/sparse.log"
 else
@@ -105,20 +132,18 @@ for f in $(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
 		report "ok static.checkpatch.$f"
 	else
 		report "not ok static.checkpatch.$f"
-		grep -E '(WARNING|ERROR|CHECK):' <<<"$out" | head -n 10 | sed 's/^/    /'
+		grep -E '(WARNING|ERROR|CHECK):' <<<"$out" | head -n 10 | diag
 	fi
 done
 
 info "host tests"
 tests/host/run.sh O="$build/host" UMD_O="$build/umd" >"$logs/host.log" 2>&1
-cat "$logs/host.log"
 collect "$logs/host.log"
 grep -q -E '^(ok|not ok) ' "$logs/host.log" || report "not ok host.run: no result, see $logs/host.log"
 
 info "ISA tests"
 for t in fp rv; do
 	tests/isa/run-$t.sh >"$logs/isa-$t.log" 2>&1
-	grep -v '^ok ' "$logs/isa-$t.log" | tail -n 30
 	collect "$logs/isa-$t.log"
 	grep -q -E '^(ok|not ok) ' "$logs/isa-$t.log" ||
 		report "not ok isa.run_$t: no result, see $logs/isa-$t.log"
@@ -129,13 +154,18 @@ step docs.build "$logs/docs.log" scripts/docs.sh
 
 info "KUnit"
 scripts/kunit.sh >"$logs/kunit.log" 2>&1
-grep -v '^ok ' "$logs/kunit.log" | tail -n 60
-collect "$logs/kunit.log"
+collect "$logs/kunit.log" "" 60
+# KUnit's own KTAP, as the kernel printed it, for tools that read KTAP.
+rm -f "$logs/kunit.ktap"
+if [ -f "$VACCEL_CACHE/kunit-build/test.log" ]; then
+	python3 "$VACCEL_CACHE/src/linux-source-6.12/tools/testing/kunit/kunit.py" parse \
+		--raw_output=kunit <"$VACCEL_CACHE/kunit-build/test.log" \
+		>"$logs/kunit.ktap" 2>/dev/null || rm -f "$logs/kunit.ktap"
+fi
 
 info "VM tests on the debug kernel"
 VACCEL_KERNEL=debug scripts/vm.sh test >"$logs/vm.log" 2>&1
-grep -v -E '^ok |^\[' "$logs/vm.log" | tail -n 80
-collect "$logs/vm.log"
+collect "$logs/vm.log" "" 80
 
 # The trace test_trace recorded and the plan exported: valid by the
 # format's rules, and drawn.
@@ -156,13 +186,18 @@ fi
 
 info "VM smoke tests on the stock kernel"
 VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
-sed -E 's/^(ok|not ok) /\1 stock./' "$logs/vm-stock.log" >"$logs/vm-stock.results"
-grep -v -E '^ok |^\[' "$logs/vm-stock.results" | tail -n 40
-collect "$logs/vm-stock.results"
+collect "$logs/vm-stock.log" stock. 40
 
+# The plan, what failed, where the stream is, and the line CI reads.
+grep -a -E '^(ok|not ok) ' "$tap" >"$results"
 passed=$(grep -c '^ok ' "$results")
 failed=$(grep -c '^not ok ' "$results")
-echo
-grep '^not ok ' "$results" | sed 's/^/FAILED: /'
+if [ "$tap_n" -gt 0 ]; then
+	echo "1..$tap_n" | emit
+else
+	echo "Bail out! check: no result" | emit
+fi
+grep '^not ok ' "$results" | sed 's/^/# FAILED: /' | emit
+echo "# the TAP stream: $tap"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -26,3 +26,108 @@ kernel_log_problems() {
 	rule=$(dirname "${BASH_SOURCE[0]}")/kernel-log
 	grep -E -f "$rule/problems" | grep -v -F -f "$rule/allowed" || true
 }
+
+# --- TAP ----------------------------------------------------------------
+#
+# Every runner prints TAP version 13 (https://testanything.org) that CI
+# systems parse, built from the one line per check the tests print:
+#
+#	ok <name>[: <detail>]		->  ok <N> - <name>[ # <detail>]
+#	not ok <name>: <why>		->  not ok <N> - <name> # <why>
+#
+# Lines already numbered (the stream of another runner) are numbered
+# again; a stream's own `TAP version` and `1..N` lines are dropped;
+# `#` comments and `Bail out!` pass; blank lines are dropped; any other
+# line becomes a `# ` comment.  A `#` in a name is escaped as `\#`; a
+# reason or detail that starts with "skip" or "todo" is written "reason:
+# ..." so that no parser takes it for a SKIP or TODO directive (only an
+# `ok` line that already carries ` # SKIP` keeps it).
+#
+# tap_stream [-h] [-p] [-s START] [-c FILE] [-x PREFIX] [-n NAME]
+#	-h	print `TAP version 13` first
+#	-p	print the plan `1..N` last; with no result at all, `Bail out!`
+#		instead (an empty plan would pass)
+#	-s N	number from N + 1 (a stream continued)
+#	-c FILE	write the number of the last result to FILE
+#	-x P	prefix every name with P (`stock.`)
+#	-n NAME	the runner's name, for the `Bail out!` line
+# The filter flushes every line: the stream of a long run is seen live.
+tap_stream() {
+	local opt header=0 plan=0 start=0 count='' prefix='' name=tests OPTIND=1
+	while getopts 'hps:c:x:n:' opt; do
+		case $opt in
+		h) header=1 ;;
+		p) plan=1 ;;
+		s) start=$OPTARG ;;
+		c) count=$OPTARG ;;
+		x) prefix=$OPTARG ;;
+		n) name=$OPTARG ;;
+		*) return 2 ;;
+		esac
+	done
+	awk -v header="$header" -v plan="$plan" -v start="$start" -v count="$count" \
+	    -v prefix="$prefix" -v name="$name" '
+	function emit(s) { print s; fflush() }
+	BEGIN { n = start; if (header) emit("TAP version 13") }
+	/^(TAP|KTAP) version [0-9]/ || /^1\.\.[0-9]+/ { next }
+	/^(ok|not ok) / {
+		fail = substr($0, 1, 6) == "not ok"
+		desc = substr($0, fail ? 8 : 4)
+		if (desc ~ /^[0-9]+ - /)
+			sub(/^[0-9]+ - /, "", desc)
+		else if (desc ~ /^[0-9]+$/)
+			desc = ""
+		why = ""
+		directive = 0
+		if ((i = index(desc, " # ")) > 0) {
+			why = substr(desc, i + 3)
+			directive = !fail
+			desc = substr(desc, 1, i - 1)
+		} else if ((i = index(desc, ": ")) > 0) {
+			why = substr(desc, i + 2)
+			desc = substr(desc, 1, i - 1)
+		}
+		gsub(/\\#/, "#", desc)
+		gsub(/#/, "\\#", desc)
+		line = (fail ? "not ok " : "ok ") ++n " - " prefix desc
+		if (!directive && tolower(why) ~ /^[ \t]*(skip|todo)/)
+			why = "reason: " why
+		if (why != "")
+			line = line " # " why
+		emit(line)
+		next
+	}
+	/^#/ || /^Bail out!/ { emit($0); next }
+	/^[ \t\r]*$/ { next }
+	{ emit("# " $0) }
+	END {
+		if (plan)
+			emit(n > 0 ? "1.." n : "Bail out! " name ": no test result")
+		if (count != "")
+			print n >count
+	}'
+}
+
+# A runner makes its output a TAP stream by running itself again through
+# tap_stream, its first lines being
+#
+#	if tap_outer; then tap_wrap NAME bash "$0" "$@"; exit; fi
+#
+# tap_outer is true in the first run; in the second (VACCEL_TAP_INNER set,
+# and unset for what that run starts in turn) it is false.
+tap_outer() {
+	if [ -n "${VACCEL_TAP_INNER:-}" ]; then
+		unset VACCEL_TAP_INNER
+		return 1
+	fi
+	return 0
+}
+
+# tap_wrap NAME COMMAND...: COMMAND as the second run, its output and
+# errors through `tap_stream -h -p -n NAME`; returns COMMAND's status.
+tap_wrap() {
+	local name=$1
+	shift
+	VACCEL_TAP_INNER=1 "$@" 2>&1 | tap_stream -h -p -n "$name"
+	return "${PIPESTATUS[0]}"
+}

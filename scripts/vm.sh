@@ -16,10 +16,15 @@
 #           default for `run`, `bench` and `shell`.
 #
 #   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
-#                 print `ok`/`not ok` lines, then `N passed, N failed`;
-#                 exit 1 on any failure
+#                 print a TAP stream (`ok N - name`, `not ok N - name #
+#                 why`, the guest's other lines as `#` comments, the plan
+#                 `1..N`; also in $VACCEL_CACHE/vm/<kernel>/test/
+#                 results.tap), then `vmtest: N passed, N failed`; exit 1
+#                 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
-#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh)
+#   vm.sh bench   run the benchmarks (scripts/guest/bench.sh), or those
+#                 BENCH_ONLY names ("bench_migrate bench_rt"); their
+#                 results as JSON in $VACCEL_CACHE/bench/results.json
 #   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
@@ -240,7 +245,7 @@ run_qemu() {
 	timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\"" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\" bench_only=\"${BENCH_ONLY:-}\"" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
 		</dev/null
 }
@@ -369,6 +374,23 @@ save_timeline() {
 	fi
 }
 
+# The JSON results of the benchmarks (scripts/guest/bench.sh), exported by
+# the guest, to $VACCEL_CACHE/bench/results.json, once they parse.
+save_bench_results() {
+	local json=$work/files/results.json dir=$VACCEL_CACHE/bench err
+	if [ ! -f "$json" ]; then
+		info "warning: the benchmarks exported no results.json (logs in $work)"
+		return 0
+	fi
+	if ! err=$(python3 -m json.tool "$json" 2>&1 >/dev/null); then
+		info "warning: the benchmarks' results.json does not parse: $err"
+		return 0
+	fi
+	mkdir -p "$dir"
+	cp "$json" "$dir/results.json"
+	info "benchmark results as JSON: $dir/results.json"
+}
+
 summarise() {
 	local passed failed
 	passed=$(grep -c '^ok ' "$work/results" || true)
@@ -384,14 +406,19 @@ info "booting Linux $krel ($kernel) under QEMU (${accel%% -cpu*}), mode $mode"
 
 case "$mode" in
 test)
-	run_and_stream test "$accel" || true
-	check_run "plan done"
+	# One TAP stream: the plan's lines as they come, then the host's.
+	{
+		run_and_stream test "$accel" || true
+		check_run "plan done"
+	} | tap_stream -h -p -n vm | tee "$work/results.tap"
 	save_files
 	summarise
 	;;
 bench)
 	run_and_stream bench "$accel" || true
 	check_run "bench done" >/dev/null
+	save_files
+	save_bench_results
 	if grep -q '^not ok' "$work/results"; then
 		grep '^not ok' "$work/results"
 		die "the benchmark run failed (logs in $work)"

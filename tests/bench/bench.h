@@ -38,6 +38,128 @@ static inline void bench_die(const char *fmt, ...)
 	exit(1);
 }
 
+/**
+ * struct bench_metric - one figure of a benchmark
+ * @key: its name after "bench.<bench_name>."
+ * @value: the figure
+ * @decimals: digits after the point, in the line and in the JSON
+ * @unit: what @value counts: "ratio", "us", "pct", "mips", "ioctls",
+ *	"index" (a Jain fairness index)
+ * @op: NULL for a figure shown without a target; else how @value must
+ *	compare with @target: "<=", "<", ">=", ">", or "in" (from @target
+ *	to @target_max, both included)
+ * @target: the target
+ * @target_max: the upper bound of "in"
+ * @broken: the run behind the figure went wrong: FAIL whatever @value is
+ */
+struct bench_metric {
+	const char *key;
+	double value;
+	int decimals;
+	const char *unit;
+	const char *op;
+	double target, target_max;
+	int broken;
+};
+
+/* Writes @s as a JSON string. */
+static inline void bench_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Writes @v with @decimals digits, or null when it is not a number. */
+static inline void bench_json_number(FILE *f, double v, int decimals)
+{
+	if (v != v || v - v != 0)	/* NaN or an infinity: JSON has neither */
+		fputs("null", f);
+	else
+		fprintf(f, "%.*f", decimals, v);
+}
+
+/*
+ * Prints the line `bench.<bench_name>.<key> <value>[ PASS|FAIL]` that
+ * `make bench` shows; when the environment names a file in BENCH_JSON
+ * (scripts/guest/bench.sh does), appends the figure there as one JSON
+ * object on a line of its own:
+ *
+ *   {"name": "bench.migrate.throughput_ratio", "value": 1.688,
+ *    "unit": "ratio", "target": {"op": ">=", "value": 0.8},
+ *    "pass": true}
+ *
+ * with "target": null and "pass": null for a figure without a target, and
+ * "value": null for a figure that is not a number.  Return: the verdict,
+ * 1 for a figure without a target.
+ */
+static inline int bench_report(const struct bench_metric *m)
+{
+	const char *path = getenv("BENCH_JSON");
+	double v = m->value, t = m->target;
+	char name[128];
+	int pass = 1;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "bench.%s.%s", bench_name, m->key);
+	if (m->op) {
+		if (!strcmp(m->op, "<="))
+			pass = v <= t;
+		else if (!strcmp(m->op, "<"))
+			pass = v < t;
+		else if (!strcmp(m->op, ">="))
+			pass = v >= t;
+		else if (!strcmp(m->op, ">"))
+			pass = v > t;
+		else if (!strcmp(m->op, "in"))
+			pass = v >= t && v <= m->target_max;
+		else
+			pass = 0;
+		pass = pass && !m->broken;
+	}
+	printf("%s %.*f%s\n", name, m->decimals, v, m->op ? pass ? " PASS" : " FAIL" : "");
+	fflush(stdout);
+	if (!path || !*path)
+		return pass;
+	f = fopen(path, "a");
+	if (!f)
+		bench_die("BENCH_JSON %s: %s", path, strerror(errno));
+	fputs("{\"name\": ", f);
+	bench_json_string(f, name);
+	fputs(", \"value\": ", f);
+	bench_json_number(f, v, m->decimals);
+	fputs(", \"unit\": ", f);
+	bench_json_string(f, m->unit);
+	if (m->op) {
+		fputs(", \"target\": {\"op\": ", f);
+		bench_json_string(f, m->op);
+		if (!strcmp(m->op, "in")) {
+			fputs(", \"min\": ", f);
+			bench_json_number(f, t, m->decimals);
+			fputs(", \"max\": ", f);
+			bench_json_number(f, m->target_max, m->decimals);
+		} else {
+			fputs(", \"value\": ", f);
+			bench_json_number(f, t, m->decimals);
+		}
+		fprintf(f, "}, \"pass\": %s}\n", pass ? "true" : "false");
+	} else {
+		fputs(", \"target\": null, \"pass\": null}\n", f);
+	}
+	if (fclose(f))
+		bench_die("BENCH_JSON %s: %s", path, strerror(errno));
+	return pass;
+}
+
 /* CLOCK_MONOTONIC in ns: the clock of the engines' TIMESTAMP packets. */
 static inline __u64 bench_now_ns(void)
 {

@@ -421,22 +421,31 @@ int main(int argc, char **argv)
 			       direct[k], cost[k]);
 	}
 	printf("\n");
-	printf("bench.compute.int_native_ratio %.2f %s\n", t_eng[KIND_INT] / t_nat[KIND_INT],
-	       t_eng[KIND_INT] / t_nat[KIND_INT] <= INT_TARGET ? "PASS" : "FAIL");
-	printf("bench.compute.fp_native_ratio %.2f %s\n", t_eng[KIND_FP] / t_nat[KIND_FP],
-	       t_eng[KIND_FP] / t_nat[KIND_FP] <= FP_TARGET ? "PASS" : "FAIL");
-	printf("bench.compute.int_qemu_ratio %.2f\n", t_eng[KIND_INT] / t_qemu[KIND_INT]);
-	printf("bench.compute.fp_qemu_ratio %.2f\n", t_eng[KIND_FP] / t_qemu[KIND_FP]);
-	printf("bench.compute.int_bare_native_ratio %.2f\n", t_bare / t_nat[KIND_INT]);
-	printf("bench.compute.int_engine_bare_ratio %.2f\n", t_eng[KIND_INT] / t_bare);
-	printf("bench.compute.int_mips %.2f\n", insns[KIND_INT] / (t_eng[KIND_INT] / 1e3));
-	printf("bench.compute.fp_mips %.2f\n", insns[KIND_FP] / (t_eng[KIND_FP] / 1e3));
+	bench_report(&(struct bench_metric){ "int_native_ratio",
+		t_eng[KIND_INT] / t_nat[KIND_INT], 2, "ratio", "<=", INT_TARGET });
+	bench_report(&(struct bench_metric){ "fp_native_ratio",
+		t_eng[KIND_FP] / t_nat[KIND_FP], 2, "ratio", "<=", FP_TARGET });
+	bench_report(&(struct bench_metric){ "int_qemu_ratio",
+		t_eng[KIND_INT] / t_qemu[KIND_INT], 2, "ratio" });
+	bench_report(&(struct bench_metric){ "fp_qemu_ratio",
+		t_eng[KIND_FP] / t_qemu[KIND_FP], 2, "ratio" });
+	bench_report(&(struct bench_metric){ "int_bare_native_ratio",
+		t_bare / t_nat[KIND_INT], 2, "ratio" });
+	bench_report(&(struct bench_metric){ "int_engine_bare_ratio",
+		t_eng[KIND_INT] / t_bare, 2, "ratio" });
+	bench_report(&(struct bench_metric){ "int_mips",
+		insns[KIND_INT] / (t_eng[KIND_INT] / 1e3), 2, "mips" });
+	bench_report(&(struct bench_metric){ "fp_mips",
+		insns[KIND_FP] / (t_eng[KIND_FP] / 1e3), 2, "mips" });
 	for (k = KIND_INT; checks && k <= KIND_FP; k++) {
 		const char *name = k == KIND_INT ? "int" : "fp";
+		char key[64];
 
-		printf("bench.compute.check_cost_%s_pct %.2f %s\n", name, cost[k],
-		       cost[k] < CHECK_TARGET ? "PASS" : "FAIL");
-		printf("bench.compute.check_cost_%s_direct_pct %.2f\n", name, direct[k]);
+		snprintf(key, sizeof(key), "check_cost_%s_pct", name);
+		bench_report(&(struct bench_metric){ key, cost[k], 2, "pct", "<",
+			CHECK_TARGET });
+		snprintf(key, sizeof(key), "check_cost_%s_direct_pct", name);
+		bench_report(&(struct bench_metric){ key, direct[k], 2, "pct" });
 	}
 	return 0;
 }

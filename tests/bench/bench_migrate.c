@@ -239,8 +239,9 @@ int main(int argc, char **argv)
 	cold = time_migrate(a, DRM_VACCEL_REGION_SYSTEM, out, &warm);
 	printf("# a return to system memory 1.5 s after leaving it: %.3f ms\n",
 	       cold / 1e6);
-	printf("bench.migrate.throughput_ratio %.3f %s\n", ratio,
-	       ratio >= RATIO_TARGET ? "PASS" : "FAIL");
-	printf("bench.migrate.cold_return_ratio %.3f\n", copy_med / cold);
+	bench_report(&(struct bench_metric){ "throughput_ratio", ratio, 3, "ratio", ">=",
+		RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "cold_return_ratio", copy_med / cold, 3,
+		"ratio" });
 	return 0;
 }

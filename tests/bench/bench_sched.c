@@ -443,11 +443,6 @@ static __u64 nap(void)
 	return bench_now_ns() - t0 - ns;
 }
 
-static const char *verdict(int pass)
-{
-	return pass ? "PASS" : "FAIL";
-}
-
 /* --- (1) preemption latency --- */
 
 /* The reference: a thread asleep on a futex, woken. */
@@ -790,6 +785,7 @@ int main(int argc, char **argv)
 	struct cmd c;
 	pthread_t sleeper;
 	struct dev *d;
+	char key[64];
 	__u64 start;
 	int gran;
 
@@ -919,23 +915,27 @@ int main(int argc, char **argv)
 	       "innocent resets)\n", ETIMEDOUT, DRM_VACCEL_BAN_HANG);
 
 	printf("\n");
-	printf("bench.sched.preempt_delay_p99_us %.1f %s\n", dly.p99 / 1e3,
-	       verdict(dly.p99 / 1e3 < LAT_P99_TARGET_US));
-	printf("bench.sched.preempt_delay_p99_ratio %.2f %s\n", dly.p99 / dly.ref99,
-	       verdict(dly.p99 / dly.ref99 <= LAT_RATIO_TARGET));
-	printf("bench.sched.preempt_fill_p99_us %.1f %s\n", fil.p99 / 1e3,
-	       verdict(fil.p99 / 1e3 < LAT_P99_TARGET_US));
-	printf("bench.sched.preempt_fill_p99_ratio %.2f %s\n", fil.p99 / fil.ref99,
-	       verdict(fil.p99 / fil.ref99 <= LAT_RATIO_TARGET));
-	for (k = 0; k < 3; k++)
-		printf("bench.sched.jain_%u %.4f %s\n", fair_n[k], fair[k].jain,
-		       verdict(fair[k].jain >= JAIN_TARGET));
+	bench_report(&(struct bench_metric){ "preempt_delay_p99_us", dly.p99 / 1e3, 1, "us",
+		"<", LAT_P99_TARGET_US });
+	bench_report(&(struct bench_metric){ "preempt_delay_p99_ratio", dly.p99 / dly.ref99, 2,
+		"ratio", "<=", LAT_RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "preempt_fill_p99_us", fil.p99 / 1e3, 1, "us",
+		"<", LAT_P99_TARGET_US });
+	bench_report(&(struct bench_metric){ "preempt_fill_p99_ratio", fil.p99 / fil.ref99, 2,
+		"ratio", "<=", LAT_RATIO_TARGET });
+	for (k = 0; k < 3; k++) {
+		snprintf(key, sizeof(key), "jain_%u", fair_n[k]);
+		bench_report(&(struct bench_metric){ key, fair[k].jain, 4, "index", ">=",
+			JAIN_TARGET });
+	}
 	for (i = 4; i-- > 0;) {
-		int pass = i == 3 ? band_pct[i] >= RT_PCT_TARGET :
-			   band_pct[i] >= LOWER_PCT_MIN && band_pct[i] <= LOWER_PCT_MAX;
-
-		printf("bench.sched.band_%s_pct %.2f %s\n", band_keys[i], band_pct[i],
-		       verdict(pass));
+		snprintf(key, sizeof(key), "band_%s_pct", band_keys[i]);
+		if (i == 3)
+			bench_report(&(struct bench_metric){ key, band_pct[i], 2, "pct", ">=",
+				RT_PCT_TARGET });
+		else
+			bench_report(&(struct bench_metric){ key, band_pct[i], 2, "pct", "in",
+				LOWER_PCT_MIN, LOWER_PCT_MAX });
 	}
 	for (k = 0; k < 2; k++) {
 		double target_ratio = 1.0 + (double)slice_ns / timeout_ns;
@@ -943,10 +943,13 @@ int main(int argc, char **argv)
 
 		if (!rec_n[k])
 			continue;
-		printf("bench.sched.recovery_%s_hang_ratio %.4f %s\n", name, worst[k][0],
-		       verdict(rec_ok[k] && worst[k][0] <= target_ratio));
-		printf("bench.sched.recovery_%s_innocent_ratio %.4f %s\n", name, worst[k][1],
-		       verdict(rec_ok[k] && worst[k][1] <= target_ratio));
+		/* An unexpected status or ban fails the figure, whatever its time. */
+		snprintf(key, sizeof(key), "recovery_%s_hang_ratio", name);
+		bench_report(&(struct bench_metric){ key, worst[k][0], 4, "ratio", "<=",
+			target_ratio, .broken = !rec_ok[k] });
+		snprintf(key, sizeof(key), "recovery_%s_innocent_ratio", name);
+		bench_report(&(struct bench_metric){ key, worst[k][1], 4, "ratio", "<=",
+			target_ratio, .broken = !rec_ok[k] });
 	}
 	for (i = 0; i < ndev; i++)
 		close(devs[i].fd);

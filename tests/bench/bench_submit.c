@@ -364,11 +364,6 @@ static bool trace_round_trips(struct trace_cost *tc)
 	return true;
 }
 
-static const char *verdict(int pass)
-{
-	return pass ? "PASS" : "FAIL";
-}
-
 int main(int argc, char **argv)
 {
 	static __u64 nop[ITERS], fut[ITERS], lat[ITERS];
@@ -423,17 +418,18 @@ int main(int argc, char **argv)
 	printf("  of which the SUBMIT loop %.2f us per buffer; %.2f context switches "
 	       "per buffer\n", cost.submit_ns / 1e3, cost.ctxsw);
 
-	printf("bench.submit.nop_rt_p50_ratio %.3f %s\n", r50, verdict(r50 <= RT_RATIO_TARGET));
-	printf("bench.submit.pipelined_per_job_ioctls %.3f %s\n", per,
-	       verdict(per <= PIPELINED_TARGET));
-	printf("bench.submit.wake_latency_p50_us %.1f\n", lat50);
+	bench_report(&(struct bench_metric){ "nop_rt_p50_ratio", r50, 3, "ratio", "<=",
+		RT_RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "pipelined_per_job_ioctls", per, 3, "ioctls", "<=",
+		PIPELINED_TARGET });
+	bench_report(&(struct bench_metric){ "wake_latency_p50_us", lat50, 1, "us" });
 	if (traced) {
 		printf("NOP round trip p50, %u rounds of %u: events off %.1f us, vaccel's on "
 		       "%.1f us (%.3fx), with gpu_scheduler's and dma_fence's %.1f us (%.3fx)\n",
 		       TRACE_ROUNDS, ITERS, tc.off50 / 1e3, tc.vaccel50 / 1e3,
 		       tc.vaccel50 / tc.off50, tc.all50 / 1e3, tc.all50 / tc.off50);
-		printf("bench.submit.trace_nop_rt_p50_ratio %.3f %s\n", tc.vaccel50 / tc.off50,
-		       verdict(tc.vaccel50 / tc.off50 <= TRACE_RATIO_TARGET));
+		bench_report(&(struct bench_metric){ "trace_nop_rt_p50_ratio",
+			tc.vaccel50 / tc.off50, 3, "ratio", "<=", TRACE_RATIO_TARGET });
 	} else {
 		printf("# no tracefs at " TRACEFS ": the tracing ratio is not measured\n");
 	}

@@ -169,8 +169,9 @@ int main(void)
 	printf("%-28s %10.1f\n", "one device", t1);
 	printf("%-28s %10.1f\n", "unified, two devices", t2);
 	printf("%-28s %10.1f\n", "two devices, half each", tp);
-	printf("\nbench.unified.speedup_2 %.2f %s\n", speedup,
-	       speedup >= TARGET ? "(target >= 1.6: met)" : "(target >= 1.6: missed)");
-	printf("bench.unified.two_devices_by_hand_speedup %.2f\n", t1 / tp);
+	printf("\n");
+	bench_report(&(struct bench_metric){ "speedup_2", speedup, 2, "ratio", ">=", TARGET });
+	bench_report(&(struct bench_metric){ "two_devices_by_hand_speedup", t1 / tp, 2,
+		"ratio" });
 	return 0;
 }

@@ -183,11 +183,6 @@ static void measure_munmap(__u64 size, struct result *r)
 	r->munmap_reps = reps;
 }
 
-static const char *verdict(double x, double target)
-{
-	return x <= target ? "PASS" : "FAIL";
-}
-
 int main(int argc, char **argv)
 {
 	struct drm_vaccel_device_info info;
@@ -252,12 +247,12 @@ int main(int argc, char **argv)
 	       "empty VM's %llu, %.4f %% of the bytes mapped\n",
 	       (unsigned long long)(mapped.pt_bytes - empty.pt_bytes),
 	       (unsigned long long)empty.pt_bytes, pct);
-	printf("bench.vm_bind.map_ratio_max %.3f %s\n", map_max,
-	       verdict(map_max, MAP_RATIO_TARGET));
-	printf("bench.vm_bind.unmap_ratio_max %.3f %s\n", unmap_max,
-	       verdict(unmap_max, UNMAP_RATIO_TARGET));
-	printf("bench.vm_bind.pt_overhead_pct %.4f %s\n", pct,
-	       verdict(pct, PT_PCT_TARGET));
+	bench_report(&(struct bench_metric){ "map_ratio_max", map_max, 3, "ratio", "<=",
+		MAP_RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "unmap_ratio_max", unmap_max, 3, "ratio", "<=",
+		UNMAP_RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "pt_overhead_pct", pct, 4, "pct", "<=",
+		PT_PCT_TARGET });
 	close(fd);
 	return 0;
 }

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: MIT
 #
 # run.sh - the host tests: no module, no VM.  Builds libvaccel and the test
-# programs, runs every check and prints one line per check:
+# programs, runs every check and prints a TAP stream (version 13, numbered
+# by tap_stream of scripts/lib.sh), one line per check:
 #
-#	ok host.<name>
-#	not ok host.<name>: <why>
+#	ok <N> - host.<name>
+#	not ok <N> - host.<name> # <why>
+#
+# then the plan, `1..N`.
 #
 # usage: tests/host/run.sh [O=/abs/out] [UMD_O=/abs/umd-out] [ROOT=repo] [CC=cc]
 #
@@ -35,6 +38,11 @@
 #			the compute limits of uapi 1.4, the buffer, packet
 #			and file limits of uapi 1.5, and the device memory and
 #			cost model of uapi 1.7 included
+#   vaccel_info_json	vaccel-info --json on the same fake devices: one
+#			JSON object (python3's json) with the values of the
+#			text; null for what an older uapi lacks; an error
+#			object and exit 1 for a node that is no device, its
+#			path escaped; --json in -h, an unknown option exits 2
 #   libvaccel_mem_fake	libvaccel's buffers on the fake device: reference
 #			counts, unwinding of failed steps, threads
 #			(host_libvaccel_mem.c)
@@ -136,6 +144,17 @@
 #			against the build tree: vaccel_add_kernel() of a .elf
 #			and of an EMBED object linked into a program that
 #			checks it; a header change rebuilds the module
+#   bench_json		make bench's JSON: scripts/guest/bench.sh runs two
+#			stand-in benchmarks (host_bench.c with
+#			tests/bench/bench.h: every kind of target, no target,
+#			NaN, a benchmark that dies), and its results.json,
+#			and the copy it exports to the host, parse with every
+#			figure, verdict, count and escaped error
+#   tap_streams		the TAP streams (tap_stream, tap_outer and tap_wrap of
+#			scripts/lib.sh) parse with perl's TAP::Parser with the
+#			right counts: a stand-in runner with odd lines, one
+#			with no result (it bails out), streams numbered on as
+#			check.sh does, and tests/isa/run-rv.sh at 1 % scale
 
 set -u
 
@@ -152,6 +171,9 @@ for arg in "$@"; do
 	*) echo "usage: $0 [O=dir] [UMD_O=dir] [ROOT=dir] [CC=cc]" >&2; exit 2 ;;
 	esac
 done
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+if tap_outer; then tap_wrap host bash "$0" "$@"; exit; fi
 O=${O:-$ROOT/.build/tests/host}
 UMD_O=${UMD_O:-$O/umd}
 mkdir -p "$O/bin" "$O/log"
@@ -250,7 +272,7 @@ check va_alloc va_alloc
 
 if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
-		vaccel_info_fake libvaccel_mem_fake unified_fake queue_fake \
+		vaccel_info_fake vaccel_info_json libvaccel_mem_fake unified_fake queue_fake \
 		vaccel_sample_fake \
 		vaccel_cc elf_parse device_printf module_fake coredump_decoder \
 		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
@@ -407,6 +429,85 @@ vaccel_info_fake() {
 	expect_count '^/' 1
 }
 check vaccel_info_fake vaccel_info_fake
+
+vaccel_info_json() {
+	local dir=$TMP/fakejson rc bad
+	build_fake || return 1
+	mkdir -p "$dir"
+	ln -sf /dev/zero "$dir/accel10"
+	ln -sf /dev/null "$dir/accel1"
+	ln -sf /dev/zero "$dir/accel2"
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_COMPUTE=3 VT_COPY=2 VT_VA_BITS=40 \
+		"$INFO" --json >"$TMP/info.json" 2>"$TMP/info.err" ||
+		{ echo "exit $?: $(cat "$TMP/info.err")"; return 1; }
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_DEVICE_MEM_MB=16 VT_COST_PEER_NS=200 \
+		"$INFO" -j -d 0 >"$TMP/info-mem.json" || { echo "-j -d 0: exit $?"; return 1; }
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE VT_NO_COMPUTE=1 \
+		"$INFO" --json -d 0 >"$TMP/info-old.json" || { echo "uapi 1.3: exit $?"; return 1; }
+	# A node that is no device, and a path that needs escaping.
+	bad=$TMP/$'no"such\\\n\xff'
+	VACCEL_DEVICE_DIR=$dir LD_PRELOAD=$FAKE \
+		"$INFO" --json "$dir/accel2" /dev/null "$bad" >"$TMP/info-bad.json" 2>/dev/null
+	rc=$?
+	[ $rc = 1 ] || { echo "a bad node: exit $rc"; return 1; }
+	python3 - "$TMP" "$dir" <<'PY' || return 1
+import json, sys
+tmp, d = sys.argv[1], sys.argv[2]
+def load(name):
+    try:
+        return json.load(open('%s/%s' % (tmp, name), encoding='utf-8'))
+    except ValueError as e:
+        sys.exit('%s: not JSON: %s' % (name, e))
+def want(what, got, exp):
+    if got != exp:
+        sys.exit('%s: %r, not %r' % (what, got, exp))
+j = load('info.json')
+want('format', j['format'], 'vaccel-info 1')
+want('paths', [x['path'] for x in j['devices']], [d + '/accel2', d + '/accel10'])
+x = j['devices'][0]
+want('driver', x['driver']['name'], 'vaccel')
+want('uapi', x['uapi'], {'major': 1, 'minor': 7})
+want('engine_counts', x['engine_counts'], {'compute': 3, 'copy': 2, 'paging': 1})
+want('engines_total', x['engines_total'], 6)
+want('engine classes', [e['class'] for e in x['engines']],
+     ['compute'] * 3 + ['copy'] * 2 + ['paging'])
+want('supported', x['engines'][0]['supported'][:2], ['dma-buffer', 'packet'])
+want('va', (x['va_bits'], x['va_start'], x['va_end']),
+     (40, '0x0000000000010000', '0x0000010000000000'))
+want('max_bo_size', x['max_bo_size'], 4294967296)
+want('max_bind_ops', x['max_bind_ops'], 1024)
+want('max_bos_per_file', x['max_bos_per_file'], 65536)
+want('kernels', x['kernels'], {'max_workgroup_items': 1024, 'max_local_size': 65536,
+     'max_stack_size': 65536, 'max_private_size': 4194304,
+     'local_base': '0x0100000000000000', 'private_base': '0x0200000000000000'})
+want('buffer_limits', x['buffer_limits'], {'hang_timeout_ms': 2000, 'time_limit_ms': 30000})
+want('packet_limits', x['packet_limits'],
+     {'max_grid_items': 4294967296, 'max_copy_size': 4294967296})
+want('file_limits', x['file_limits'],
+     {'max_jobs': 4096, 'max_mappings': 65536, 'max_page_table_size': 64 << 20})
+want('device_memory', x['device_memory']['size'], 0)
+want('cost_model', x['cost_model'], {'system_ns_per_kib': 0, 'peer_ns_per_kib': 0})
+x = load('info-mem.json')['devices']
+want('-d 0', len(x), 1)
+want('device_memory', x[0]['device_memory'],
+     {'size': 16 << 20, 'base': '0x0000010000000000', 'free': 8 << 20})
+want('cost_model', x[0]['cost_model'], {'system_ns_per_kib': 0, 'peer_ns_per_kib': 200})
+x = load('info-old.json')['devices'][0]
+for k in ('kernels', 'packet_limits', 'file_limits', 'device_memory', 'cost_model'):
+    want('uapi 1.3 ' + k, x[k], None)
+x = load('info-bad.json')['devices']
+want('bad: devices', len(x), 3)
+want('bad: the device', x[0]['path'], d + '/accel2')
+want('bad: /dev/null', x[1], {'path': '/dev/null', 'error': 'not a vaccel device'})
+want('bad: escaped path', x[2]['path'], tmp + '/no"such\\\n\ufffd')
+want('bad: error', x[2]['error'], 'No such file or directory')
+PY
+	"$INFO" -h | grep -q -- '-j, --json' || { echo "-h: no --json"; return 1; }
+	"$INFO" --bogus >/dev/null 2>"$TMP/err"; rc=$?
+	[ $rc = 2 ] && grep -q "unrecognized option '--bogus'" "$TMP/err" ||
+		{ echo "--bogus: exit $rc, $(cat "$TMP/err")"; return 1; }
+}
+check vaccel_info_json vaccel_info_json
 
 libvaccel_mem_fake() {
 	build_fake || return 1
@@ -816,5 +917,107 @@ check vaccel_top_batch vaccel_top_batch
 
 # shellcheck source=toolchain.sh
 . "$ROOT/tests/host/toolchain.sh"
+# make bench's JSON, from stand-in benchmarks run by the guest's script.
+bench_json() {
+	local bin=$TMP/benchbin out=$TMP/benchout
+	mkdir -p "$bin"
+	"$CC" -std=gnu11 $CFLAGS -Wno-missing-field-initializers -I"$ROOT/tests/bench" \
+		$UAPI_INC "$ROOT/tests/host/host_bench.c" -o "$bin/bench_fake" -lm || return 1
+	ln -sf bench_fake "$bin/bench_fake_dies"
+	BENCH_BIN=$bin BENCH_KO='' BENCH_OUT=$out sh "$ROOT/scripts/guest/bench.sh" \
+		>"$TMP/bench.log" 2>&1 || { echo "bench.sh: exit $?"; tail -n 3 "$TMP/bench.log"; return 1; }
+	grep -q '^bench.fake.le_ratio 1.250 PASS$' "$TMP/bench.log" &&
+		grep -q '^bench.fake.plain_mips 123.46$' "$TMP/bench.log" ||
+		{ echo "the text lines changed: $(grep '^bench' "$TMP/bench.log")"; return 1; }
+	# What vm.sh decodes is the same file.
+	sed -n '/^=== vaccel: file begin results.json$/,/^=== vaccel: file end$/p' \
+		"$TMP/bench.log" | sed '1d;$d' | base64 -d | gunzip >"$TMP/exported.json" ||
+		{ echo "the export does not decode"; return 1; }
+	cmp -s "$TMP/exported.json" "$out/results.json" ||
+		{ echo "the export differs from results.json"; return 1; }
+	jq -e . "$out/results.json" >/dev/null || { echo "jq: not JSON"; return 1; }
+	python3 - "$out/results.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def want(what, got, exp):
+    if got != exp:
+        sys.exit('%s: %r, not %r' % (what, got, exp))
+want('format', j['format'], 'vaccel-bench 1')
+for k in ('date', 'machine', 'kernel', 'module'):
+    if not j.get(k):
+        sys.exit('no ' + k)
+want('cpus', type(j['machine']['cpus']), int)
+b = {x['name']: x for x in j['benchmarks']}
+want('benchmarks', sorted(b), ['bench_fake', 'bench_fake_dies'])
+m = {x['name'].split('.')[-1]: x for x in b['bench_fake']['metrics']}
+want('figures', len(m), 10)
+want('le_ratio', m['le_ratio'], {'name': 'bench.fake.le_ratio', 'value': 1.25,
+     'unit': 'ratio', 'target': {'op': '<=', 'value': 2.0}, 'pass': True})
+want('verdicts', {k: v['pass'] for k, v in m.items()},
+     {'le_ratio': True, 'lt_us': True, 'ge_index': True, 'gt_ratio': False,
+      'in_pct': True, 'out_pct': False, 'broken_ratio': False, 'plain_mips': None,
+      'nan_ratio': False, 'inf_ratio': None})
+want('in_pct target', m['in_pct']['target'], {'op': 'in', 'min': 0.5, 'max': 2.0})
+want('plain_mips', (m['plain_mips']['value'], m['plain_mips']['target']), (123.46, None))
+want('nan_ratio value', m['nan_ratio']['value'], None)
+want('bench_fake', (b['bench_fake']['exit_status'], b['bench_fake']['error']), (0, None))
+d = b['bench_fake_dies']
+want('dies: status', d['exit_status'], 1)
+want('dies: error', d['error'], 'not ok bench.fake: the "device" is gone \\ 7')
+want('dies: figures', [x['name'] for x in d['metrics']], ['bench.fake.before_dying'])
+want('counts', (j['passed'], j['failed'], j['untargeted']), (4, 4, 3))
+PY
+}
+check bench_json bench_json
+
+# The TAP streams of the runners, read by perl's TAP::Parser.
+tap_streams() {
+	local runner=$TMP/runner.sh st
+	# shellcheck source=../../scripts/lib.sh
+	. "$ROOT/scripts/lib.sh"
+	# A runner whose lines come from its own functions and from programs,
+	# with lines that are not results and reasons that look like
+	# directives, which fails.
+	cat >"$runner" <<-EOF
+	#!/usr/bin/env bash
+	. "$ROOT/scripts/lib.sh"
+	if tap_outer; then tap_wrap fake bash "\$0" "\$@"; exit; fi
+	echo "ok fake.one"
+	echo "some output"
+	echo "not ok fake.two: skipped a step"
+	printf 'ok fake.three: todo list # done\nnot ok fake.four#x: why\n\n' | cat
+	echo "to stderr" >&2
+	echo "ok fake.five"
+	exit 1
+	EOF
+	bash "$runner" >"$TMP/fake.tap"
+	st=$?
+	[ $st = 1 ] || { echo "the runner's status is lost: $st"; return 1; }
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/fake.tap" 3 2 || return 1
+	grep -q '^not ok 4 - fake.four\\#x # why$' "$TMP/fake.tap" ||
+		{ echo "no escaped name: $(cat "$TMP/fake.tap")"; return 1; }
+	grep -q '^# to stderr$' "$TMP/fake.tap" || { echo "stderr is lost"; return 1; }
+	# No result at all: it bails out, an empty plan would pass.
+	# shellcheck disable=SC2016 # $0 and $@ are the stand-in's
+	printf '%s\n' '#!/usr/bin/env bash' ". '$ROOT/scripts/lib.sh'" \
+		'if tap_outer; then tap_wrap empty bash "$0" "$@"; exit; fi' 'echo nothing' >"$runner"
+	bash "$runner" >"$TMP/empty.tap"
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/empty.tap" 0 0 bail || return 1
+	# Streams numbered on, prefixed, as check.sh collects them.
+	{
+		echo "TAP version 13"
+		tap_stream -c "$TMP/n" <"$TMP/fake.tap"
+		tap_stream -s "$(cat "$TMP/n")" -x stock. -c "$TMP/n" <"$TMP/fake.tap"
+		echo "1..$(cat "$TMP/n")"
+	} >"$TMP/check.tap"
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/check.tap" 6 4 || return 1
+	grep -q '^ok 10 - stock.fake.five$' "$TMP/check.tap" ||
+		{ echo "not numbered on: $(tail -n 3 "$TMP/check.tap")"; return 1; }
+	# A real runner.
+	RV_OUT=$O/isa-rv "$ROOT/tests/isa/run-rv.sh" -n 1 >"$TMP/rv.tap" ||
+		{ echo "run-rv.sh: exit $?"; grep '^not ok' "$TMP/rv.tap"; return 1; }
+	perl "$ROOT/tests/host/tap_check.pl" "$TMP/rv.tap" "$(grep -c '^ok ' "$TMP/rv.tap")" 0
+}
+check tap_streams tap_streams
 
 exit $failed

@@ -10,7 +10,9 @@
 # Builds the library for the host (tests/isa/shim provides <linux/types.h>)
 # and the freestanding RV64 oracles (clang, ld.lld), then prints one line
 # per check, `ok isa.softfloat_<what>` or `not ok isa.softfloat_<what>:
-# <why>`, and exits 1 if any failed:
+# <why>`, as a TAP stream (`TAP version 13`, `ok <N> - <name>`, `not ok
+# <N> - <name> # <why>`, the plan `1..N` last; tap_stream of
+# scripts/lib.sh), and exits 1 if any failed:
 #
 #   softfloat_build	     the host build, -Wall -Wextra -Werror
 #   softfloat_integer_only   the library includes <linux/types.h> and its
@@ -48,6 +50,10 @@ for arg in "$@"; do
 	*) echo "usage: $0 [SEED=n] [COUNT=n] | --regen" >&2; exit 2 ;;
 	esac
 done
+# The checks' lines as a TAP stream (scripts/lib.sh); not --regen's.
+# shellcheck source=../../scripts/lib.sh
+. "$root/scripts/lib.sh"
+if [ $regen = 0 ] && tap_outer; then tap_wrap isa-fp bash "$0" "$@"; exit; fi
 mkdir -p "$out"
 
 cc=${CC:-cc}

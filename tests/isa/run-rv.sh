@@ -11,7 +11,8 @@
 # then runs rv_diff, which prints one line per group of generated
 # instruction sequences, `ok isa.rv_<group>` or `not ok isa.rv_<group>:
 # <sequence, first instruction that differs, register, expected, got>`,
-# and exits 1 if any failed.  -s seed (default fixed), -n scales the
+# as a TAP stream (`ok <N> - <name>`, `not ok <N> - <name> # <why>`, the
+# plan last; tap_stream of scripts/lib.sh), and exits 1 if any failed.  -s seed (default fixed), -n scales the
 # number of sequences (percent), -k keeps the generated programs.
 #
 # `bench` builds and runs rv_bench instead: C kernels compiled for RV64G
@@ -30,6 +31,10 @@ out=${RV_OUT:-${VACCEL_CACHE:-/var/cache/vaccel}/build/tests/isa}
 drv=$root/drivers/accel/vaccel
 cc=${CC:-cc}
 mkdir -p "$out"
+# The checks' lines as a TAP stream (scripts/lib.sh); not bench's tables.
+# shellcheck source=../../scripts/lib.sh
+. "$root/scripts/lib.sh"
+if [ "${1:-}" != bench ] && tap_outer; then tap_wrap isa-rv bash "$0" "$@"; exit; fi
 
 for t in "${CLANG:-clang-14}" "${LLD:-ld.lld-14}" "${QEMU:-qemu-riscv64}"; do
 	if ! command -v "$t" >/dev/null; then

@@ -4,7 +4,10 @@
 #
 # Loads the module with several topologies and runs the test programs
 # against each.  Every check prints one line, `ok <name>` or
-# `not ok <name>: <why>`, which scripts/vm.sh counts.  The test programs
+# `not ok <name>: <why>`, which scripts/vm.sh counts and numbers into a TAP
+# stream (tap_stream of scripts/lib.sh: the guest has no numbering of its
+# own, so that a program's own lines and vt_ok's share one count); other
+# lines become `#` comments there.  The test programs
 # read the topology they should see from VT_DEVICES, VT_COMPUTE, VT_COPY
 # and VT_VA_BITS, and the scheduling parameters from VT_TIMEOUT_MS,
 # VT_TIMESLICE_MS and VT_GRANULARITY, which vt_load sets.

@@ -9,11 +9,13 @@
  *	vaccel-info		every vaccel device
  *	vaccel-info -d N	the device of index N
  *	vaccel-info PATH...	the given nodes
+ *	vaccel-info --json	the same as one JSON object (see usage())
  *
  * Exits 0 when every device asked for was printed, 1 otherwise (no device,
  * an error), 2 on a usage error.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -29,18 +31,162 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [-h] [-d INDEX] [PATH...]\n"
+		"usage: " PROG " [-h] [-j] [-d INDEX] [PATH...]\n"
 		"Print the vaccel devices: node, driver, limits and engines.\n"
 		"\n"
-		"  -d INDEX  only the device of this index (0 = first vaccel node)\n"
-		"  -h        this help\n"
-		"  PATH      only these device nodes, such as /dev/accel/accel0\n");
+		"  -d INDEX     only the device of this index (0 = first vaccel node)\n"
+		"  -j, --json   print one JSON object instead of text (below)\n"
+		"  -h, --help   this help\n"
+		"  PATH         only these device nodes, such as /dev/accel/accel0\n"
+		"\n"
+		"--json prints {\"format\": \"vaccel-info 1\", \"devices\": [...]}, one\n"
+		"object per device asked for, with these keys (a later format only adds\n"
+		"keys; addresses are strings \"0x\" and 16 hex digits, sizes in bytes):\n"
+		"  path, driver {name, description, major, minor, patchlevel},\n"
+		"  uapi {major, minor}, device_index, flags, single_use,\n"
+		"  engines_total, engine_counts {compute, copy, paging},\n"
+		"  hw_queue_depth, va_bits, page_size, va_start, va_end,\n"
+		"  max_bo_size, max_bind_ops, max_bos_per_file (null: not reported),\n"
+		"  kernels {max_workgroup_items, max_local_size, max_stack_size,\n"
+		"    max_private_size, local_base, private_base} (null before uapi 1.4),\n"
+		"  buffer_limits {hang_timeout_ms, time_limit_ms},\n"
+		"  packet_limits {max_grid_items, max_copy_size},\n"
+		"  file_limits {max_jobs, max_mappings, max_page_table_size}\n"
+		"    (null before uapi 1.5),\n"
+		"  device_memory {size, base, free} (size 0: none),\n"
+		"  cost_model {system_ns_per_kib, peer_ns_per_kib} (0: off)\n"
+		"    (null before uapi 1.7),\n"
+		"  engines [{class, instance, hw_queue_depth, preemption, supported []}].\n"
+		"A device that cannot be read is {path or index, error}.\n");
 }
 
-static void print_caps(uint32_t caps)
+/*
+ * JSON output: a small writer that indents by two spaces and puts the
+ * commas.  @first[d] is set while the object or array at depth d has no
+ * member yet.
+ */
+struct json {
+	FILE *f;
+	int depth;
+	bool first[8];
+};
+
+/* Writes @s as a JSON string: escapes, and U+FFFD for bytes not UTF-8. */
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		unsigned int n = 0, i;
+
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+			continue;
+		}
+		if (*p < 0x80) {
+			fputc(*p++, f);
+			continue;
+		}
+		/* A UTF-8 sequence: lead byte, then n continuation bytes. */
+		if (*p >= 0xc2 && *p <= 0xdf)
+			n = 1;
+		else if (*p >= 0xe0 && *p <= 0xef)
+			n = 2;
+		else if (*p >= 0xf0 && *p <= 0xf4)
+			n = 3;
+		for (i = 1; n && i <= n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				n = 0;
+		if (!n) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n + 1, f);
+		p += n + 1;
+	}
+	fputc('"', f);
+}
+
+/* Starts a member: the comma, the indentation and "@key": (none in arrays). */
+static void json_member(struct json *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputc(',', j->f);
+	j->first[j->depth] = false;
+	fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
+	if (key) {
+		json_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void json_open(struct json *j, const char *key, char bracket)
+{
+	if (j->depth >= 0)
+		json_member(j, key);
+	fputc(bracket, j->f);
+	j->first[++j->depth] = true;
+}
+
+static void json_close(struct json *j, char bracket)
+{
+	if (!j->first[j->depth--])
+		fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
+	fputc(bracket, j->f);
+}
+
+static void json_str(struct json *j, const char *key, const char *v)
+{
+	json_member(j, key);
+	json_string(j->f, v);
+}
+
+static void json_u64(struct json *j, const char *key, uint64_t v)
+{
+	json_member(j, key);
+	fprintf(j->f, "%" PRIu64, v);
+}
+
+/* @v, or null when it is 0: a limit the module does not report. */
+static void json_u64_or_null(struct json *j, const char *key, uint64_t v)
+{
+	json_member(j, key);
+	if (v)
+		fprintf(j->f, "%" PRIu64, v);
+	else
+		fputs("null", j->f);
+}
+
+/* An address, as a string: JSON numbers are exact to 2^53 only. */
+static void json_addr(struct json *j, const char *key, uint64_t v)
+{
+	json_member(j, key);
+	fprintf(j->f, "\"0x%016" PRIx64 "\"", v);
+}
+
+static void json_bool(struct json *j, const char *key, bool v)
+{
+	json_member(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+static void json_null(struct json *j, const char *key)
+{
+	json_member(j, key);
+	fputs("null", j->f);
+}
+
+static void print_caps(uint32_t caps, struct json *j)
 {
 	const char *sep = "";
 	unsigned int g;
+	char buf[16];
 
 	for (g = 0; g < 32; g++) {
 		const char *name;
@@ -48,13 +194,17 @@ static void print_caps(uint32_t caps)
 		if (!(caps & (1u << g)))
 			continue;
 		name = vaccel_preempt_granularity_name(g);
-		if (name)
-			printf("%s%s", sep, name);
+		if (!name) {
+			snprintf(buf, sizeof(buf), "#%u", g);
+			name = buf;
+		}
+		if (j)
+			json_str(j, NULL, name);
 		else
-			printf("%s#%u", sep, g);
+			printf("%s%s", sep, name);
 		sep = ",";
 	}
-	if (!*sep)
+	if (!j && !*sep)
 		printf("none");
 }
 
@@ -68,6 +218,57 @@ static const char *class_name(unsigned int cls, char *buf, size_t len)
 	return buf;
 }
 
+/* Reads the raw device information; false if the query fails. */
+static bool query_raw(const struct vaccel_device *dev, struct drm_vaccel_device_info *raw)
+{
+	uint32_t size = sizeof(*raw);
+
+	memset(raw, 0, sizeof(*raw));
+	return !vaccel_device_query((struct vaccel_device *)dev, DRM_VACCEL_QUERY_DEVICE,
+				    raw, &size);
+}
+
+/*
+ * The limits of uapi 1.5 and the device memory of 1.7 that libvaccel's
+ * device information does not carry, from the raw query, as JSON: null for
+ * an older module.
+ */
+static void json_limits(const struct vaccel_device *dev, struct json *j)
+{
+	struct drm_vaccel_device_info raw;
+	bool v15 = query_raw(dev, &raw) && raw.max_jobs_per_file;
+	bool v17 = v15 && raw.uapi_minor >= 7;
+
+	if (v15) {
+		json_open(j, "packet_limits", '{');
+		json_u64(j, "max_grid_items", raw.max_grid_items);
+		json_u64(j, "max_copy_size", raw.max_copy_size);
+		json_close(j, '}');
+		json_open(j, "file_limits", '{');
+		json_u64(j, "max_jobs", raw.max_jobs_per_file);
+		json_u64(j, "max_mappings", raw.max_mappings);
+		json_u64(j, "max_page_table_size", raw.max_pt_bytes);
+		json_close(j, '}');
+	} else {
+		json_null(j, "packet_limits");
+		json_null(j, "file_limits");
+	}
+	if (v17) {
+		json_open(j, "device_memory", '{');
+		json_u64(j, "size", raw.device_mem_size);
+		json_addr(j, "base", raw.device_mem_base);
+		json_u64(j, "free", raw.device_mem_free);
+		json_close(j, '}');
+		json_open(j, "cost_model", '{');
+		json_u64(j, "system_ns_per_kib", raw.cost_system_ns);
+		json_u64(j, "peer_ns_per_kib", raw.cost_peer_ns);
+		json_close(j, '}');
+	} else {
+		json_null(j, "device_memory");
+		json_null(j, "cost_model");
+	}
+}
+
 /*
  * The limits of uapi 1.5 that libvaccel's device information does not
  * carry, from the raw query; nothing for an older module.
@@ -75,10 +276,8 @@ static const char *class_name(unsigned int cls, char *buf, size_t len)
 static void print_limits(const struct vaccel_device *dev)
 {
 	struct drm_vaccel_device_info raw;
-	uint32_t size = sizeof(raw);
 
-	if (vaccel_device_query((struct vaccel_device *)dev, DRM_VACCEL_QUERY_DEVICE,
-				&raw, &size) || !raw.max_jobs_per_file)
+	if (!query_raw(dev, &raw) || !raw.max_jobs_per_file)
 		return;
 	printf("  packet limits   %" PRIu64 " work-items a grid, %" PRIu64
 	       " MiB a COPY or FILL\n", (uint64_t)raw.max_grid_items,
@@ -98,6 +297,104 @@ static void print_limits(const struct vaccel_device *dev)
 	if (raw.cost_system_ns || raw.cost_peer_ns)
 		printf("  cost model      %" PRIu32 " ns per KiB of system memory, %" PRIu32
 		       " of a peer's\n", raw.cost_system_ns, raw.cost_peer_ns);
+}
+
+/* The device as one JSON object (the keys usage() lists). */
+static int json_device(const struct vaccel_device *dev, struct json *j)
+{
+	struct vaccel_device_info info;
+	struct vaccel_engine_info e;
+	unsigned int cls;
+	char buf[32];
+	int i, n, ret;
+
+	ret = vaccel_device_get_info(dev, &info);
+	if (ret)
+		return ret;
+	n = vaccel_device_engine_count(dev);
+	if (n < 0)
+		return n;
+
+	json_open(j, NULL, '{');
+	json_str(j, "path", vaccel_device_path(dev));
+	json_open(j, "driver", '{');
+	json_str(j, "name", info.driver_name);
+	json_str(j, "description", info.driver_desc);
+	json_u64(j, "major", info.driver_major);
+	json_u64(j, "minor", info.driver_minor);
+	json_u64(j, "patchlevel", info.driver_patchlevel);
+	json_close(j, '}');
+	json_open(j, "uapi", '{');
+	json_u64(j, "major", info.uapi_major);
+	json_u64(j, "minor", info.uapi_minor);
+	json_close(j, '}');
+	json_u64(j, "device_index", info.device_index);
+	json_u64(j, "flags", info.flags);
+	json_bool(j, "single_use", info.single_use);
+	json_u64(j, "engines_total", info.engines_total);
+	json_open(j, "engine_counts", '{');
+	for (cls = 0; cls < VACCEL_MAX_ENGINE_CLASSES; cls++) {
+		if (cls >= 3 && !info.engine_count[cls])
+			continue;
+		json_u64(j, class_name(cls, buf, sizeof(buf)), info.engine_count[cls]);
+	}
+	json_close(j, '}');
+	json_u64(j, "hw_queue_depth", info.hw_queue_depth);
+	json_u64(j, "va_bits", info.va_bits);
+	json_u64(j, "page_size", info.page_size);
+	json_addr(j, "va_start", info.va_start);
+	json_addr(j, "va_end", info.va_end);
+	json_u64_or_null(j, "max_bo_size", info.max_bo_size);
+	json_u64_or_null(j, "max_bind_ops", info.max_bind_ops);
+	json_u64_or_null(j, "max_bos_per_file", info.max_bos_per_file);
+	if (info.max_workgroup_items) {
+		json_open(j, "kernels", '{');
+		json_u64(j, "max_workgroup_items", info.max_workgroup_items);
+		json_u64(j, "max_local_size", info.max_local_size);
+		json_u64(j, "max_stack_size", info.max_stack_size);
+		json_u64(j, "max_private_size", info.max_private_size);
+		json_addr(j, "local_base", info.local_base);
+		json_addr(j, "private_base", info.private_base);
+		json_close(j, '}');
+	} else {
+		json_null(j, "kernels");
+	}
+	if (info.time_limit_ns) {
+		json_open(j, "buffer_limits", '{');
+		json_u64(j, "hang_timeout_ms", info.hang_timeout_ns / 1000000);
+		json_u64(j, "time_limit_ms", info.time_limit_ns / 1000000);
+		json_close(j, '}');
+	} else {
+		json_null(j, "buffer_limits");
+	}
+	json_limits(dev, j);
+
+	json_open(j, "engines", '[');
+	for (i = 0; i < n; i++) {
+		const char *gran;
+
+		ret = vaccel_device_get_engine(dev, i, &e);
+		if (ret)
+			break;
+		gran = vaccel_preempt_granularity_name(e.preempt_granularity);
+		json_open(j, NULL, '{');
+		json_str(j, "class", class_name(e.engine_class, buf, sizeof(buf)));
+		json_u64(j, "instance", e.instance);
+		json_u64(j, "hw_queue_depth", e.hw_queue_depth);
+		if (gran)
+			json_str(j, "preemption", gran);
+		else
+			json_null(j, "preemption");
+		json_open(j, "supported", '[');
+		print_caps(e.preempt_caps, j);
+		json_close(j, ']');
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	if (ret)
+		json_str(j, "error", strerror(-ret));
+	json_close(j, '}');
+	return ret;
 }
 
 static int print_device(const struct vaccel_device *dev)
@@ -180,16 +477,20 @@ static int print_device(const struct vaccel_device *dev)
 		printf("  %-8s %-8u %-5u %-12s ",
 		       class_name(e.engine_class, buf, sizeof(buf)), e.instance,
 		       e.hw_queue_depth, gran ? gran : "?");
-		print_caps(e.preempt_caps);
+		print_caps(e.preempt_caps, NULL);
 		printf("\n");
 	}
 	return 0;
 }
 
-/* Opens by @path, or by @index when @path is NULL; prints. Return: 0 or 1. */
-static int show(const char *path, unsigned int index, int first)
+/*
+ * Opens by @path, or by @index when @path is NULL; prints, as text or, with
+ * @j, as an element of the JSON array of devices.  Return: 0 or 1.
+ */
+static int show(const char *path, unsigned int index, int first, struct json *j)
 {
 	struct vaccel_device *dev;
+	const char *why;
 	int ret;
 
 	if (path)
@@ -197,20 +498,32 @@ static int show(const char *path, unsigned int index, int first)
 	else
 		ret = vaccel_device_open(index, &dev);
 	if (ret) {
-		if (path && ret == -ENODEV)
-			fprintf(stderr, PROG ": %s: not a vaccel device\n", path);
-		else if (path)
-			fprintf(stderr, PROG ": %s: %s\n", path, strerror(-ret));
+		why = ret == -ENODEV ? "not a vaccel device" : strerror(-ret);
+		if (path)
+			fprintf(stderr, PROG ": %s: %s\n", path, why);
 		else if (ret == -ENODEV)
 			fprintf(stderr, PROG ": no vaccel device of index %u\n", index);
 		else
-			fprintf(stderr, PROG ": device %u: %s\n", index, strerror(-ret));
+			fprintf(stderr, PROG ": device %u: %s\n", index, why);
+		if (j) {
+			json_open(j, NULL, '{');
+			if (path)
+				json_str(j, "path", path);
+			else
+				json_u64(j, "index", index);
+			json_str(j, "error", why);
+			json_close(j, '}');
+		}
 		return 1;
 	}
 
-	if (!first)
-		printf("\n");
-	ret = print_device(dev);
+	if (j) {
+		ret = json_device(dev, j);
+	} else {
+		if (!first)
+			printf("\n");
+		ret = print_device(dev);
+	}
 	if (ret)
 		fprintf(stderr, PROG ": %s: %s\n", vaccel_device_path(dev),
 			strerror(-ret));
@@ -218,18 +531,56 @@ static int show(const char *path, unsigned int index, int first)
 	return ret ? 1 : 0;
 }
 
+/* Every device asked for; the status of main(). */
+static int show_all(int argc, char **argv, bool by_index, unsigned long index,
+		    struct json *j)
+{
+	int i, n, status = 0;
+
+	if (optind < argc) {
+		for (i = optind; i < argc; i++)
+			status |= show(argv[i], 0, i == optind, j);
+		return status;
+	}
+	if (by_index)
+		return show(NULL, index, 1, j);
+
+	n = vaccel_device_count();
+	if (n < 0) {
+		fprintf(stderr, PROG ": cannot list the devices: %s\n", strerror(-n));
+		return 1;
+	}
+	if (!n) {
+		fprintf(stderr,
+			"no vaccel device found: is the module loaded? (insmod vaccel.ko)\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		status |= show(NULL, i, !i, j);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct json json = { .f = stdout, .depth = -1 };
 	unsigned long index = 0;
-	int opt, i, n, status = 0;
-	bool by_index = false;
+	bool by_index = false, as_json = false;
+	int opt, status;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "hd:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "hjd:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'j':
+			as_json = true;
+			break;
 		case 'd':
 			errno = 0;
 			index = strtoul(optarg, &end, 0);
@@ -250,25 +601,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (optind < argc) {
-		for (i = optind; i < argc; i++)
-			status |= show(argv[i], 0, i == optind);
-		return status;
-	}
-	if (by_index)
-		return show(NULL, index, 1);
+	if (!as_json)
+		return show_all(argc, argv, by_index, index, NULL);
 
-	n = vaccel_device_count();
-	if (n < 0) {
-		fprintf(stderr, PROG ": cannot list the devices: %s\n", strerror(-n));
-		return 1;
-	}
-	if (!n) {
-		fprintf(stderr,
-			"no vaccel device found: is the module loaded? (insmod vaccel.ko)\n");
-		return 1;
-	}
-	for (i = 0; i < n; i++)
-		status |= show(NULL, i, !i);
+	json_open(&json, NULL, '{');
+	json_str(&json, "format", "vaccel-info 1");
+	json_open(&json, "devices", '[');
+	status = show_all(argc, argv, by_index, index, &json);
+	json_close(&json, ']');
+	json_close(&json, '}');
+	printf("\n");
 	return status;
 }
