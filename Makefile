@@ -165,6 +165,11 @@ INSTALLED_SYSTEM := $(UDEVRULESDIR)/70-vaccel.rules \
 INSTALLED_DIRS := $(EXAMPLEDIR)/modprobe.d $(EXAMPLEDIR)/modules-load.d \
 	$(EXAMPLEDIR) $(DOCDIR)
 
+# A live rule is read by udevd at its next reload; devices that exist
+# already get it from `udevadm trigger --subsystem-match=accel`.
+udev_reload = if [ -z "$(DESTDIR)" ] && [ "$(UDEVRULESDIR)" = /usr/lib/udev/rules.d ]; then \
+		udevadm control --reload 2>/dev/null || true; fi
+
 install: umd man
 	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX) install
 	$(INSTALL) -d $(sort $(addprefix $(DESTDIR),$(dir $(INSTALLED_MAN) $(INSTALLED_SYSTEM))))
@@ -175,8 +180,7 @@ install: umd man
 		$(DESTDIR)$(EXAMPLEDIR)/modprobe.d/vaccel.conf
 	$(INSTALL) -m 0644 scripts/install/modules-load-vaccel.conf \
 		$(DESTDIR)$(EXAMPLEDIR)/modules-load.d/vaccel.conf
-	@if [ -z "$(DESTDIR)" ] && [ "$(UDEVRULESDIR)" = /usr/lib/udev/rules.d ]; then \
-		udevadm control --reload 2>/dev/null || true; fi
+	@$(udev_reload)
 
 uninstall:
 	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX) uninstall
@@ -184,6 +188,7 @@ uninstall:
 	for d in $(addprefix $(DESTDIR),$(INSTALLED_DIRS)); do \
 		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
 	done
+	@$(udev_reload)
 
 # DKMS.  The version is dkms.conf's, which must be the uapi's
 # MAJOR.MINOR.0, the DRM driver version the module reports.
