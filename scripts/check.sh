@@ -152,8 +152,9 @@ pkg_dkms_version() {
 
 # dkms add and build of the staged source tree against the 6.12 headers,
 # with scratch trees and a scratch signing key (dkms would otherwise make
-# one in /var/lib/dkms); a vaccel.ko for that kernel must come out.
-pkg_dkms_build() {
+# one in /var/lib/dkms); a vaccel.ko for that kernel must come out.  A
+# subshell, so that the exported variables go no further.
+pkg_dkms_build() (
 	local d=$pkg/dkms version ko vermagic
 	local trees=(--dkmstree "$d/tree" --sourcetree "$d/src" --installtree "$d/install")
 	mkdir -p "$d/tree" "$d/src" "$d/install"
@@ -170,7 +171,7 @@ pkg_dkms_build() {
 	vermagic=$(modinfo -F vermagic "$ko")
 	echo "$ko: vermagic $vermagic"
 	[ "${vermagic%% *}" = "$VACCEL_KREL" ]
-}
+)
 
 # udevadm reads the rule alone, in a private mount namespace whose /run
 # and /dev are empty tmpfs: no rule is installed and no node is touched.
@@ -218,8 +219,8 @@ pkg_install_layout() {
 
 # A program built against the stage, as against a sysroot: the system's
 # libdrm headers are linked in, where libdrm.pc's flags, prefixed by
-# PKG_CONFIG_SYSROOT_DIR, look for them.
-pkg_pkgconfig() {
+# PKG_CONFIG_SYSROOT_DIR, look for them.  A subshell, as above.
+pkg_pkgconfig() (
 	local lib=$stage/usr/lib/$multiarch v val flags
 	ln -s /usr/include/libdrm "$stage/usr/include/libdrm"
 	export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_PATH=$lib/pkgconfig
@@ -259,7 +260,7 @@ PROG
 		fi
 	done
 	"$(pkg-config --variable=vaccel_cc libvaccel)" --version
-}
+)
 
 # make uninstall leaves no file behind (the libdrm link is the check's).
 pkg_uninstall() {
