@@ -11,8 +11,15 @@
 #   make fuzz      vaccel-fuzz in the dev VM on the debug kernel, FUZZ_S s
 #   make shell     an interactive dev VM with the module loaded
 #   make bench     the benchmarks in the dev VM, as ratios to references
-#   make docs      the HTML documentation
-#   make install   libvaccel, its headers and tools (PREFIX, DESTDIR)
+#   make docs      the HTML documentation and the man pages
+#   make man       the man pages only
+#   make install   libvaccel, its headers, tools, man pages, the udev rule
+#                  and examples of modprobe.d and modules-load.d files
+#                  (PREFIX, DESTDIR)
+#   make uninstall remove what make install installed (same variables)
+#   make dkms      register the module with DKMS, build and install it for
+#                  the running kernel (DKMS_KERNEL= another one)
+#   make dkms-remove  remove it from DKMS and /usr/src
 #   make clean     remove the build outputs
 #
 # Build outputs live in the cache, outside the work tree: $(O), by default
@@ -40,7 +47,8 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 	echo "$(ROOT)" > $(O)/.root; fi)
 
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell \
-	bench docs install clean sparse debug-kernel module-debug fuzz fuzzer
+	bench docs man install uninstall clean sparse debug-kernel module-debug \
+	fuzz fuzzer dkms dkms-source dkms-remove
 
 all: module umd
 
@@ -131,8 +139,95 @@ bench: deps
 docs: deps
 	@scripts/docs.sh
 
-install: umd
+man:
+	@scripts/docs.sh man
+
+# Installation.  libvaccel and the tools go where umd/Makefile says (LIBDIR
+# is Debian's multiarch directory); the man pages to $(MANDIR)/manN.  The
+# udev rule is live only under /usr/lib/udev/rules.d, so it goes there when
+# PREFIX=/usr and is otherwise installed as an example, like the modprobe.d
+# and modules-load.d files, which change how the system boots and are
+# never installed live: copy them to /etc to use them.  UDEVRULESDIR=
+# chooses another place.  uninstall removes the files of the same lists.
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/vaccel
+EXAMPLEDIR := $(DOCDIR)/examples
+UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(EXAMPLEDIR))
+INSTALL ?= install
+
+MAN_PAGES := vaccel-info.1 vaccel-sample.1 vaccel-top.1 vaccel-trace.1 \
+	vaccel-coredump.1 vaccel-cc.1 libvaccel.3 vaccel.4
+INSTALLED_MAN := $(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(p))
+INSTALLED_SYSTEM := $(UDEVRULESDIR)/70-vaccel.rules \
+	$(EXAMPLEDIR)/modprobe.d/vaccel.conf $(EXAMPLEDIR)/modules-load.d/vaccel.conf
+# Directories of vaccel's own, deepest first.
+INSTALLED_DIRS := $(EXAMPLEDIR)/modprobe.d $(EXAMPLEDIR)/modules-load.d \
+	$(EXAMPLEDIR) $(DOCDIR)
+
+# A live rule is read by udevd at its next reload; devices that exist
+# already get it from `udevadm trigger --subsystem-match=accel`.
+udev_reload = if [ -z "$(DESTDIR)" ] && [ "$(UDEVRULESDIR)" = /usr/lib/udev/rules.d ]; then \
+		udevadm control --reload 2>/dev/null || true; fi
+
+install: umd man
 	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX) install
+	$(INSTALL) -d $(sort $(addprefix $(DESTDIR),$(dir $(INSTALLED_MAN) $(INSTALLED_SYSTEM))))
+	$(foreach p,$(MAN_PAGES),$(INSTALL) -m 0644 $(O)/docs/man/$(p) \
+		$(DESTDIR)$(filter %/$(p),$(INSTALLED_MAN)) &&) true
+	$(INSTALL) -m 0644 scripts/install/70-vaccel.rules $(DESTDIR)$(UDEVRULESDIR)/
+	$(INSTALL) -m 0644 scripts/install/modprobe-vaccel.conf \
+		$(DESTDIR)$(EXAMPLEDIR)/modprobe.d/vaccel.conf
+	$(INSTALL) -m 0644 scripts/install/modules-load-vaccel.conf \
+		$(DESTDIR)$(EXAMPLEDIR)/modules-load.d/vaccel.conf
+	@$(udev_reload)
+
+uninstall:
+	$(MAKE) -C umd O=$(O)/umd ROOT=$(ROOT) PREFIX=$(PREFIX) uninstall
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_MAN) $(INSTALLED_SYSTEM))
+	for d in $(addprefix $(DESTDIR),$(INSTALLED_DIRS)); do \
+		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
+	done
+	@$(udev_reload)
+
+# DKMS.  The version is dkms.conf's, which must be the uapi's
+# MAJOR.MINOR.0, the DRM driver version the module reports.
+DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+UAPI_VERSION = $(shell sed -n 's/^\#define[[:space:]]*DRM_VACCEL_UAPI_MAJOR[[:space:]]*\([0-9]*\).*/\1/p' \
+	uapi/drm/vaccel_accel.h).$(shell sed -n \
+	's/^\#define[[:space:]]*DRM_VACCEL_UAPI_MINOR[[:space:]]*\([0-9]*\).*/\1/p' \
+	uapi/drm/vaccel_accel.h).0
+DKMS_SOURCE_TREE ?= /usr/src
+DKMS_SRC = $(DKMS_SOURCE_TREE)/vaccel-$(DKMS_VERSION)
+DKMS_KERNEL ?= $(shell uname -r)
+DKMS_SOURCES := Kbuild dkms.conf $(shell find drivers uapi -type f)
+
+# The DKMS source tree: the module's sources, dkms.conf, and a Makefile for
+# DKMS's build.  DKMS_SOURCE_TREE= stages it elsewhere (make check does).
+dkms-source:
+	@test "$(DKMS_VERSION)" = "$(UAPI_VERSION)" || \
+		{ echo "dkms.conf: PACKAGE_VERSION is $(DKMS_VERSION), the uapi is $(UAPI_VERSION)" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -a --parents $(DKMS_SOURCES) $(DKMS_SRC)/
+	cp scripts/install/dkms.mk $(DKMS_SRC)/Makefile
+
+dkms: dkms-source
+	@command -v dkms >/dev/null || \
+		{ echo "no dkms: apt-get install dkms (or scripts/install-deps.sh)" >&2; exit 1; }
+	@if dkms status -m vaccel -v $(DKMS_VERSION) | grep -q .; then \
+		dkms remove -m vaccel -v $(DKMS_VERSION) --all; fi
+	dkms add -m vaccel -v $(DKMS_VERSION)
+	dkms build -m vaccel -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
+	dkms install -m vaccel -v $(DKMS_VERSION) -k $(DKMS_KERNEL)
+
+dkms-remove:
+	@command -v dkms >/dev/null || \
+		{ echo "no dkms: apt-get install dkms (or scripts/install-deps.sh)" >&2; exit 1; }
+	@if dkms status -m vaccel -v $(DKMS_VERSION) | grep -q .; then \
+		dkms remove -m vaccel -v $(DKMS_VERSION) --all; \
+	else echo "vaccel $(DKMS_VERSION) is not registered with DKMS"; fi
+	rm -rf $(DKMS_SRC)
 
 clean:
 	rm -rf $(O)

@@ -87,3 +87,34 @@ html_title = 'vaccel documentation'
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
+
+# -- man pages ---------------------------------------------------------------
+#
+# `scripts/docs.sh man` (`make man`) writes these into $VACCEL_BUILD/docs/man;
+# `make install` installs them under $(PREFIX)/share/man/manN.  The sources
+# are in Documentation/man/ and are also pages of the HTML documentation
+# (building.rst's toctree).  Each page's own title is dropped by the man
+# writer: NAME is made of the name and the description below.
+
+man_pages = [
+    ('man/vaccel-info', 'vaccel-info', 'describe vaccel devices',
+     [author], 1),
+    ('man/vaccel-sample', 'vaccel-sample',
+     'fill and copy buffers on a vaccel device and time it', [author], 1),
+    ('man/vaccel-top', 'vaccel-top',
+     'show the engines, memory and queues of vaccel devices per process',
+     [author], 1),
+    ('man/vaccel-trace', 'vaccel-trace',
+     'record and draw a timeline of vaccel engines', [author], 1),
+    ('man/vaccel-coredump', 'vaccel-coredump',
+     'decode vaccel device coredumps', [author], 1),
+    ('man/vaccel-cc', 'vaccel-cc', 'build vaccel compute kernels',
+     [author], 1),
+    ('man/libvaccel', 'libvaccel',
+     'user-mode library of the vaccel virtual compute accelerator',
+     [author], 3),
+    ('man/vaccel', 'vaccel', 'virtual compute accelerator, DRM accel driver',
+     [author], 4),
+]
+man_show_urls = False
+man_make_section_directory = False

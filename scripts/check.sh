@@ -10,7 +10,10 @@
 #   host      tests/host: uapi layout on 32 and 64 bit, exported symbols, ...
 #   isa       tests/isa: soft-float and the RV64 interpreter against
 #             qemu-riscv64
-#   docs      the Sphinx build, warnings are errors
+#   docs      the Sphinx build (HTML and man pages), warnings are errors
+#   packaging dkms add/build in scratch trees, the udev rule, make install
+#             into a stage, a program built with the staged libvaccel.pc,
+#             make uninstall, the man pages rendered by groff
 #   kunit     the KUnit suites under UML with lockdep
 #   vm        the whole VM plan on the debug kernel (sanitizers, kmemleak,
 #             fault injection, the fuzzer's regressions and a short
@@ -151,6 +154,166 @@ done
 
 info "documentation"
 step docs.build "$logs/docs.log" scripts/docs.sh
+
+info "packaging"
+# Everything happens in scratch directories under $logs: the machine's
+# /usr/src, /var/lib/dkms, /usr and udev are never touched.
+pkg=$logs/packaging
+rm -rf "$pkg"
+mkdir -p "$pkg"
+
+# dkms.conf's version is the uapi's MAJOR.MINOR.0, the DRM driver version.
+pkg_dkms_version() {
+	local major minor want have
+	major=$(sed -n 's/^#define[[:space:]]*DRM_VACCEL_UAPI_MAJOR[[:space:]]*\([0-9]*\).*/\1/p' \
+		uapi/drm/vaccel_accel.h)
+	minor=$(sed -n 's/^#define[[:space:]]*DRM_VACCEL_UAPI_MINOR[[:space:]]*\([0-9]*\).*/\1/p' \
+		uapi/drm/vaccel_accel.h)
+	want=$major.$minor.0
+	have=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+	echo "dkms.conf: $have, uapi: $want"
+	[ -n "$major" ] && [ -n "$minor" ] && [ "$have" = "$want" ]
+}
+
+# dkms add and build of the staged source tree against the 6.12 headers,
+# with scratch trees and a scratch signing key (dkms would otherwise make
+# one in /var/lib/dkms); a vaccel.ko for that kernel must come out.  A
+# subshell, so that the exported variables go no further.
+pkg_dkms_build() (
+	local d=$pkg/dkms version ko vermagic
+	local trees=(--dkmstree "$d/tree" --sourcetree "$d/src" --installtree "$d/install")
+	mkdir -p "$d/tree" "$d/src" "$d/install"
+	make --no-print-directory dkms-source DKMS_SOURCE_TREE="$d/src" || return 1
+	version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+	export mok_signing_key=$d/mok.key mok_certificate=$d/mok.pub
+	dkms add -m vaccel -v "$version" "${trees[@]}" || return 1
+	dkms build -m vaccel -v "$version" -k "$VACCEL_KREL" "${trees[@]}" || {
+		cat "$d/tree/vaccel/$version/build/make.log" 2>/dev/null
+		return 1
+	}
+	ko=$(find "$d/tree/vaccel/$version/$VACCEL_KREL" -name 'vaccel.ko*' | head -n 1)
+	[ -n "$ko" ] || { echo "no vaccel.ko in $d/tree"; return 1; }
+	vermagic=$(modinfo -F vermagic "$ko")
+	echo "$ko: vermagic $vermagic"
+	[ "${vermagic%% *}" = "$VACCEL_KREL" ]
+)
+
+# udevadm reads the rule alone, in a private mount namespace whose /run
+# and /dev are empty tmpfs: no rule is installed and no node is touched.
+pkg_udev_rule() {
+	local out
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	out=$(unshare -m sh -c 'mount -t tmpfs none /run && mount -t tmpfs none /dev &&
+		mkdir -p /run/udev/rules.d && cp "$1" /run/udev/rules.d/ &&
+		udevadm test /sys/class/mem/null 2>&1' sh \
+		"$root/scripts/install/70-vaccel.rules") || { echo "$out"; return 1; }
+	grep -F 'rules.d/70-vaccel.rules' <<<"$out"
+	grep -q -F 'Reading rules file: /run/udev/rules.d/70-vaccel.rules' <<<"$out" ||
+		{ echo "udevadm did not read the rule"; return 1; }
+	! grep -q '^/run/udev/rules.d/70-vaccel.rules' <<<"$out"
+}
+
+stage=$pkg/stage
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+
+# Every file the install is documented to put, and nothing outside /usr.
+pkg_install_layout() {
+	local f bad=0 lib=usr/lib/$multiarch
+	for f in "$lib/libvaccel.so" "$lib/libvaccel.so.1" "$lib/libvaccel.a" \
+		 "$lib/pkgconfig/libvaccel.pc" "$lib/vaccel/rt_mem.o" \
+		 "$lib/vaccel/rt_print.o" "$lib/vaccel/vaccel-kernel.ld" \
+		 usr/include/vaccel/vaccel.h usr/include/vaccel/vaccel_kernel.h \
+		 usr/include/vaccel/drm/vaccel_accel.h \
+		 usr/include/vaccel/drm/vaccel_coredump.h \
+		 usr/lib/udev/rules.d/70-vaccel.rules \
+		 usr/share/doc/vaccel/examples/modprobe.d/vaccel.conf \
+		 usr/share/doc/vaccel/examples/modules-load.d/vaccel.conf \
+		 usr/share/man/man3/libvaccel.3 usr/share/man/man4/vaccel.4; do
+		[ -f "$stage/$f" ] || { echo "missing: /$f"; bad=1; }
+	done
+	for f in vaccel-info vaccel-sample vaccel-top vaccel-trace vaccel-coredump \
+		 vaccel-cc; do
+		[ -x "$stage/usr/bin/$f" ] || { echo "missing: /usr/bin/$f"; bad=1; }
+		[ -f "$stage/usr/share/man/man1/$f.1" ] ||
+			{ echo "missing: /usr/share/man/man1/$f.1"; bad=1; }
+	done
+	f=$(find "$stage" -mindepth 1 -maxdepth 1 ! -name usr)
+	[ -z "$f" ] || { echo "outside /usr: $f"; bad=1; }
+	return "$bad"
+}
+
+# A program built against the stage, as against a sysroot: the system's
+# libdrm headers are linked in, where libdrm.pc's flags, prefixed by
+# PKG_CONFIG_SYSROOT_DIR, look for them.  A subshell, as above.
+pkg_pkgconfig() (
+	local lib=$stage/usr/lib/$multiarch v val flags
+	ln -s /usr/include/libdrm "$stage/usr/include/libdrm"
+	export PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_PATH=$lib/pkgconfig
+	cat >"$pkg/prog.c" <<'PROG'
+#include <stdio.h>
+#include <vaccel.h>
+#include <drm/vaccel_accel.h>
+
+int main(void)
+{
+	int n = vaccel_device_count();
+
+	printf("uapi %d.%d, %d devices\n", DRM_VACCEL_UAPI_MAJOR,
+	       DRM_VACCEL_UAPI_MINOR, n);
+	return n == 0 ? 0 : 1;
+}
+PROG
+	flags=$(pkg-config --cflags --libs libvaccel) || return 1
+	echo "flags: $flags"
+	# shellcheck disable=SC2086
+	gcc -Wall -Werror -o "$pkg/prog" "$pkg/prog.c" $flags || return 1
+	mkdir -p "$pkg/no-devices"
+	LD_LIBRARY_PATH=$lib VACCEL_DEVICE_DIR=$pkg/no-devices "$pkg/prog" || return 1
+	LD_LIBRARY_PATH=$lib ldd "$pkg/prog" | grep -F "$lib/libvaccel.so.1" || return 1
+	for v in vaccel_cc:usr/bin/vaccel-cc \
+		 vaccel_kernel_includedir:usr/include/vaccel/vaccel_kernel.h \
+		 vaccel_runtimedir:usr/lib/$multiarch/vaccel/rt_mem.o \
+		 vaccel_ldscript:usr/lib/$multiarch/vaccel/vaccel-kernel.ld; do
+		val=$(pkg-config --variable="${v%%:*}" libvaccel)
+		echo "${v%%:*}=$val"
+		case ${v%%:*} in
+		vaccel_kernel_includedir|vaccel_runtimedir) val=$val/${v##*/} ;;
+		esac
+		if [ "$val" != "$stage/${v#*:}" ] || [ ! -e "$val" ]; then
+			echo "${v%%:*} does not name /${v#*:} in the stage"
+			return 1
+		fi
+	done
+	"$(pkg-config --variable=vaccel_cc libvaccel)" --version
+)
+
+# make uninstall leaves no file behind (the libdrm link is the check's).
+pkg_uninstall() {
+	local left
+	rm -f "$stage/usr/include/libdrm"
+	make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr || return 1
+	left=$(find "$stage" ! -type d)
+	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
+}
+
+step packaging.dkms_version "$pkg/dkms-version.log" pkg_dkms_version
+step packaging.dkms_build "$pkg/dkms.log" pkg_dkms_build
+step packaging.udev_rule "$pkg/udev.log" pkg_udev_rule
+step packaging.install "$pkg/install.log" \
+	make --no-print-directory install DESTDIR="$stage" PREFIX=/usr
+step packaging.install_layout "$pkg/layout.log" pkg_install_layout
+step packaging.pkgconfig "$pkg/pkgconfig.log" pkg_pkgconfig
+step packaging.uninstall "$pkg/uninstall.log" pkg_uninstall
+# Each man page renders without a warning (-ww: all of groff's warnings).
+for page in "$build"/docs/man/*.[0-9]; do
+	[ -f "$page" ] || { report "not ok packaging.man: no man pages in $build/docs/man"; break; }
+	name=$(basename "$page")
+	if out=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>&1) && [ -z "$out" ]; then
+		report "ok packaging.man.$name"
+	else
+		report "not ok packaging.man.$name: $(head -n 1 <<<"$out")"
+	fi
+done
 
 info "KUnit"
 scripts/kunit.sh >"$logs/kunit.log" 2>&1

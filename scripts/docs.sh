@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# docs.sh - build the vaccel documentation (HTML) with Sphinx.
+# docs.sh - build the vaccel documentation with Sphinx: HTML and man pages.
+#
+#   scripts/docs.sh            both
+#   scripts/docs.sh html       the HTML documentation only
+#   scripts/docs.sh man        the man pages only (Documentation/man/)
 #
 # Uses Debian's Sphinx (python3-sphinx) and the kernel-doc extension of the
 # Linux 6.12 source tree, extracted into the cache if needed.  Any Sphinx or
@@ -10,12 +14,16 @@
 # Environment:
 #   VACCEL_CACHE  the cache (default /var/cache/vaccel as root, else
 #                 ${XDG_CACHE_HOME:-$HOME/.cache}/vaccel)
+#   VACCEL_BUILD  the build outputs (default $VACCEL_CACHE/build; the
+#                 Makefile sets it to its O)
 #   VACCEL_KSRC   the extracted kernel tree
 #                 (default $VACCEL_CACHE/src/linux-source-6.12)
 #   KDOC_WERROR   1 (default): kernel-doc warnings are errors; 0: they are
 #                 only printed
 #
-# Output: $VACCEL_CACHE/build/docs/html/index.html
+# Output: $VACCEL_BUILD/docs/html/index.html and $VACCEL_BUILD/docs/man/,
+# the pages named in Documentation/conf.py's man_pages (vaccel-info.1, ...,
+# libvaccel.3, vaccel.4), which `make install` installs.
 set -euo pipefail
 
 if [ -z "${VACCEL_CACHE:-}" ] && [ "$(id -u)" != 0 ]; then
@@ -61,24 +69,50 @@ find_ksrc() {
 	have_kerneldoc "$VACCEL_KSRC" || die "extracting $KSRC_TAR failed"
 }
 
+# build BUILDER OUTDIR WHAT: one Sphinx build.  -E: read every page every
+# time, so that a page with a warning is never taken from the saved
+# environment and the warning is never lost.
+build() {
+	local builder=$1 dir=$2 what=$3
+	info "building $what (Sphinx $("$PYTHON" -c \
+		'import sphinx; print(sphinx.__version__)'), kernel-doc from $VACCEL_KSRC)"
+	"$PYTHON" -m sphinx -b "$builder" -E -W --keep-going -q \
+		-d "$out/doctrees-$builder" "$REPO/Documentation" "$dir" ||
+		die "$what: build failed (warnings are errors)"
+}
+
 main() {
+	local html=0 man=0 arg
+	[ $# -gt 0 ] || set -- html man
+	for arg in "$@"; do
+		case $arg in
+		html) html=1 ;;
+		man) man=1 ;;
+		-h|--help)
+			sed -n '3,9s/^# \{0,1\}//p' "$0"
+			return 0 ;;
+		*) die "unknown argument '$arg': expected html, man or nothing (both)" ;;
+		esac
+	done
 	"$PYTHON" -c 'import sphinx' 2>/dev/null ||
 		die "no Sphinx for $PYTHON: run scripts/install-deps.sh (python3-sphinx)"
 	find_ksrc
 
-	local out=$VACCEL_CACHE/build/docs
+	out=${VACCEL_BUILD:-$VACCEL_CACHE/build}/docs
 	mkdir -p "$out"
 	export VACCEL_CACHE VACCEL_KSRC
 	export KDOC_WERROR=${KDOC_WERROR:-1}
 
-	info "building HTML documentation (Sphinx $("$PYTHON" -c \
-		'import sphinx; print(sphinx.__version__)'), kernel-doc from $VACCEL_KSRC)"
-	# -E: read every page every time, so that a page with a warning is never
-	# taken from the saved environment and the warning is never lost.
-	"$PYTHON" -m sphinx -b html -E -W --keep-going -q \
-		-d "$out/doctrees" "$REPO/Documentation" "$out/html" ||
-		die "documentation build failed (warnings are errors)"
-	info "HTML documentation: $out/html/index.html"
+	if [ "$html" = 1 ]; then
+		build html "$out/html" "HTML documentation"
+		info "HTML documentation: $out/html/index.html"
+	fi
+	if [ "$man" = 1 ]; then
+		# Pages of names no longer in man_pages must not be installed.
+		rm -rf "$out/man"
+		build man "$out/man" "man pages"
+		info "man pages: $out/man ($(cd "$out/man" && echo *.[0-9]))"
+	fi
 }
 
 main "$@"

@@ -27,8 +27,11 @@ PACKAGES=(
 	libtracefs-dev libtraceevent-dev libcairo2-dev fonts-dejavu-core
 	# compute kernels and the ISA oracle; cmake for vaccel_add_kernel()'s test
 	clang-14 lld-14 lld llvm-14 qemu-user qemu-user-static cmake
-	# documentation
-	python3-sphinx
+	# documentation, and the man pages rendered by make check
+	python3-sphinx groff-base
+	# packaging: DKMS, the udev rule's check (udevadm), the libabigail
+	# tools (abidiff) of the ABI check
+	dkms udev abigail-tools
 )
 
 missing_packages() {
