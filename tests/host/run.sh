@@ -65,6 +65,11 @@
 #			initialised VACCEL_LOCAL object, a kernel compiled
 #			with -fPIE or for rv64gc, a call to a function
 #			nobody defines
+#   stack_needs		stack.c's needs of stack_kernel.c's kernels against
+#			the frames llvm-readelf reports: the deepest chain of
+#			calls, a call of the device runtime, a leaf; unknown
+#			for recursion and a call through a pointer, and when
+#			.stack_sizes is damaged or missing
 #   elf_parse		the loader's parser (elf.c compiled into host_elf.c,
 #			-fsanitize=address,undefined): the module accepted
 #			and placed, every refusal with its errno and message,
@@ -277,7 +282,7 @@ if [ $umd_ok = 0 ]; then
 		vaccel_cc elf_parse device_printf module_fake coredump_decoder \
 		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
 		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins \
-		vaccel_cc_cmake; do
+		vaccel_cc_cmake stack_needs; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -655,6 +660,33 @@ vaccel_cc() {
 		"$VACCEL_CC" -o "$TMP/init.elf" "$TMP/init.c"
 }
 check vaccel_cc vaccel_cc
+
+# The stack needs of stack_kernel.c's kernels, from the frames
+# llvm-readelf reports: the deepest chain of calls, nothing through a
+# pointer or a cycle.
+stack_needs() {
+	local sk=$O/kernels/stack_kernel.elf sizes frame
+	mkdir -p "$O/kernels" "$O/bin"
+	"$VACCEL_CC" -Wall -Wextra -Werror -o "$sk" "$ROOT/tests/host/stack_kernel.c" ||
+		return 1
+	"$CC" -std=gnu11 $CFLAGS $SAN -I"$ROOT/umd/libvaccel" -I"$ROOT/umd/include" \
+		$UAPI_INC "$ROOT/tests/host/host_stack.c" "$ROOT/umd/libvaccel/elf.c" \
+		"$ROOT/umd/libvaccel/stack.c" -o "$O/bin/host_stack" || return 1
+	sizes=$("$READELF" --stack-sizes "$sk") || return 1
+	frame() { echo "$sizes" | awk -v f="$1" '{ n = split($0, a, /[ ,]+/);
+		for (i = 3; i <= n; i++) if (a[i] == f) print a[2] }' | head -n 1; }
+	local chain middle small big run mset leaf
+	chain=$(frame sk_chain) middle=$(frame sk_middle) small=$(frame sk_leaf_small)
+	big=$(frame sk_leaf_big) run=$(frame sk_runtime) mset=$(frame memset)
+	leaf=$(frame sk_leaf)
+	[ -n "$chain" ] && [ -n "$middle" ] && [ -n "$big" ] && [ -n "$mset" ] ||
+		{ echo "no frame sizes in: $sizes"; return 1; }
+	[ "$big" -gt "$small" ] || { echo "sk_leaf_big's frame is not the larger"; return 1; }
+	"$O/bin/host_stack" "$sk" sk_chain=$((chain + middle + big)) \
+		sk_runtime=$((run + mset)) sk_leaf="$leaf" sk_recurse=unknown \
+		sk_indirect=unknown
+}
+check stack_needs stack_needs
 
 elf_parse() {
 	[ -f "$MODULE" ] || { echo "no module (vaccel_cc failed)"; return 1; }
