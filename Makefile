@@ -20,6 +20,9 @@
 #   make dkms      register the module with DKMS, build and install it for
 #                  the running kernel (DKMS_KERNEL= another one)
 #   make dkms-remove  remove it from DKMS and /usr/src
+#   make abi-check libvaccel.so's ABI against its baseline (abidiff)
+#   make abi-baseline  store the ABI of this build as the baseline: once
+#                  per release of libvaccel
 #   make clean     remove the build outputs
 #
 # Build outputs live in the cache, outside the work tree: $(O), by default
@@ -46,7 +49,7 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 	rm -rf $(O)/module $(O)/umd $(O)/tests $(O)/host $(O)/docs; \
 	echo "$(ROOT)" > $(O)/.root; fi)
 
-.PHONY: all module umd vmtests benches deps run check kunit vmtest shell \
+.PHONY: all module umd vmtests benches deps run check kunit vmtest shell abi-check abi-baseline \
 	bench docs man install uninstall clean sparse debug-kernel module-debug \
 	fuzz fuzzer dkms dkms-source dkms-remove
 
@@ -141,6 +144,12 @@ docs: deps
 
 man:
 	@scripts/docs.sh man
+
+abi-check: umd
+	@scripts/abi.sh check
+
+abi-baseline: umd
+	@scripts/abi.sh baseline
 
 # Installation.  libvaccel and the tools go where umd/Makefile says (LIBDIR
 # is Debian's multiarch directory); the man pages to $(MANDIR)/manN.  The

@@ -13,7 +13,8 @@
 #   docs      the Sphinx build (HTML and man pages), warnings are errors
 #   packaging dkms add/build in scratch trees, the udev rule, make install
 #             into a stage, a program built with the staged libvaccel.pc,
-#             make uninstall, the man pages rendered by groff
+#             make uninstall, the man pages rendered by groff, libvaccel.so
+#             against its ABI baseline (abidiff)
 #   kunit     the KUnit suites under UML with lockdep
 #   vm        the whole VM plan on the debug kernel (sanitizers, kmemleak,
 #             fault injection, the fuzzer's regressions and a short
@@ -314,6 +315,16 @@ for page in "$build"/docs/man/*.[0-9]; do
 		report "not ok packaging.man.$name: $(head -n 1 <<<"$out")"
 	fi
 done
+
+# libvaccel's ABI against its stored baseline; and the check itself fails
+# on a baseline naming a function the library lacks (one "removed").
+step packaging.abi "$pkg/abi.log" scripts/abi.sh check
+abi_detects_removal() {
+	sed 's/vaccel_queue_get_info/vaccel_queue_get_gone/g' \
+		umd/libvaccel/libvaccel.abi >"$pkg/abi-removed.abi"
+	! VACCEL_ABI_BASELINE=$pkg/abi-removed.abi scripts/abi.sh check
+}
+step packaging.abi_detects_removal "$pkg/abi-removed.log" abi_detects_removal
 
 info "KUnit"
 scripts/kunit.sh >"$logs/kunit.log" 2>&1
