@@ -19,8 +19,9 @@
  * priority queue (HIGH needs CAP_SYS_NICE: without it B uses NORMAL,
  * which still outranks LOW).  A then starts a LOW priority job, a second of
  * DELAY packets on every compute engine, and once it runs tells B to go.
- * B waits for the FILL's sync_file, copies the first half over the second
- * half between two engine timestamps, and sends the copy's sync_file back.
+ * B's copy of the first half over the second, between two engine
+ * timestamps, waits on the device for the FILL's sync_file (imported into
+ * an event), and B sends the copy's sync_file back.
  * A waits for that sync_file and checks the copy on the CPU: had B's copy
  * run before A's FILL, the second half would hold the FILL's value.  The
  * engine timestamps and A's preemption count show that B's work ran
@@ -226,7 +227,9 @@ static int run_b(int sock, unsigned long index)
 {
 	struct vaccel_device *dev = NULL;
 	struct vaccel_queue *q = NULL;
-	struct vaccel_event *done = NULL;
+	struct vaccel_event *done = NULL, *filled = NULL;
+	struct vaccel_event_point after_fill;
+	struct vaccel_command_sync sync = { .waits = &after_fill, .wait_count = 1 };
 	struct vaccel_bo *bo = NULL;
 	enum vaccel_priority prio = VACCEL_PRIORITY_HIGH;
 	int fds[2] = { -1, -1 }, done_fd = -1;
@@ -288,13 +291,21 @@ static int run_b(int sock, unsigned long index)
 
 	/*
 	 * A's FILL of the second half must be done before B's copy lands
-	 * there.  libvaccel's queues wait for events of their own device
-	 * file; a fence from another process arrives as a sync_file, which
-	 * the CPU waits for here (another driver or API could take it as
-	 * an in-fence instead).
+	 * there.  Its fence arrives from another process as a sync_file:
+	 * imported into an event of B's device, it is waited for by the
+	 * device, not the CPU.  The first command recorded after the wait
+	 * (the timestamp) and everything after it wait.
 	 */
-	if (wait_sync_file(fds[1], "A's FILL"))
+	ret = vaccel_event_create(dev, &filled);
+	if (!ret)
+		ret = vaccel_event_import_sync_file(filled, 0, fds[1]);
+	after_fill = (struct vaccel_event_point){ .event = filled };
+	if (!ret)
+		ret = vaccel_queue_set_command_sync(q, &sync);
+	if (ret) {
+		fail("importing the FILL's sync_file as an event to wait for", ret);
 		goto out;
+	}
 
 	if ((ret = vaccel_queue_timestamp(q, va + HDR_B_BEGIN)) ||
 	    (ret = vaccel_queue_copy(q, va + DATA_SECOND, va + DATA_FIRST, HALF)) ||
@@ -310,8 +321,8 @@ static int run_b(int sock, unsigned long index)
 		fail("exporting the copy's sync_file", ret);
 		goto out;
 	}
-	printf("B: waited for the FILL's sync_file, submitted a copy of %u KiB, sent its sync_file to A\n",
-	       HALF >> 10);
+	printf("B: submitted a copy of %u KiB that waits for the FILL's sync_file on the device,\n"
+	       "   sent the copy's sync_file to A\n", HALF >> 10);
 	fflush(stdout);
 	m = (struct msg){ .kind = MSG_DONE };
 	if (send_msg(sock, &m, &done_fd, 1))
@@ -327,6 +338,7 @@ out:
 	if (done_fd >= 0)
 		close(done_fd);
 	vaccel_event_destroy(done);
+	vaccel_event_destroy(filled);
 	vaccel_queue_destroy(q);
 	vaccel_bo_free(bo);
 	vaccel_device_close(dev);
