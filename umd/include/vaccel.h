@@ -1737,7 +1737,9 @@ struct vaccel_command_sync {
  * already (signalled, or submitted to the device), and a later signal or
  * reset does not change the wait.  If @sync->signal profiles
  * (%VACCEL_EVENT_PROFILING), its times are those of the command.  The
- * signal is submitted with the command, which flushes @q.
+ * signal is submitted with the command, which flushes @q; a queue
+ * destroyed before it records a command drops the signal, and the event
+ * keeps the fence it had.
  *
  * Events of another device cannot be waited for here: export them as
  * sync_files and import them into an event of @q's device.  Since

@@ -1403,12 +1403,22 @@ VACCEL_EXPORT int vaccel_queue_set_command_sync(struct vaccel_queue *q,
 	} else {
 		if (q->error)
 			return q->error;
-		/* All the waits in the same submission, or none of them. */
+		/* What is recorded so far does not wait. */
+		if (q->used > q->start) {
+			ret = vaccel_queue_submit(q, 0, 0);
+			if (ret)
+				return ret;
+		}
+		/*
+		 * All the waits in the same submission, or none of them: the
+		 * pending waits go first if they would not fit together.
+		 */
 		if (q->nwaits + sync->wait_count > VACCEL_QUEUE_MAX_WAITS) {
 			ret = vaccel_queue_flush_signal(q, 0, 0, false);
 			if (ret)
 				return ret;
 		}
+		/* vaccel_queue_wait_at() now submits nothing: undo is a count. */
 		nwaits = q->nwaits;
 		for (i = 0; i < sync->wait_count && !ret; i++)
 			ret = vaccel_queue_wait_at(q, sync->waits[i].event,
