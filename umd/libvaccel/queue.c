@@ -48,7 +48,7 @@
  * and module.c names the kernel and the function of the faulting pc.
  *
  * Events an application waits for are snapshotted at vaccel_queue_wait_event()
- * (DRM_IOCTL_SYNCOBJ_TRANSFER into a syncobj of the queue, which also fails
+ * (drmSyncobjTransfer() into a syncobj of the queue, which also fails
  * with -EINVAL if the event has no fence yet), and the next submission
  * waits for the snapshots.
  *
@@ -162,13 +162,8 @@ err_free:
 static int vaccel_queue_query(struct vaccel_queue *q)
 {
 	uint64_t point = 0;
-	struct drm_syncobj_timeline_array a = {
-		.handles = (uintptr_t)&q->timeline,
-		.points = (uintptr_t)&point,
-		.count_handles = 1,
-	};
 
-	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_QUERY, &a))
+	if (drmSyncobjQuery(q->dev->fd, &q->timeline, &point, 1))
 		return -errno;
 	if (point > q->completed)
 		q->completed = point;
@@ -178,18 +173,15 @@ static int vaccel_queue_query(struct vaccel_queue *q)
 /* Waits until @point of @q's timeline has signalled. */
 static int vaccel_queue_wait_point(struct vaccel_queue *q, uint64_t point)
 {
-	struct drm_syncobj_timeline_wait w = {
-		.handles = (uintptr_t)&q->timeline,
-		.points = (uintptr_t)&point,
-		.timeout_nsec = INT64_MAX,
-		.count_handles = 1,
-		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
-	};
+	int ret;
 
 	if (point <= q->completed)
 		return 0;
-	if (drmIoctl(q->dev->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w))
-		return -errno;
+	/* Returns -errno itself. */
+	ret = drmSyncobjTimelineWait(q->dev->fd, &q->timeline, &point, 1, INT64_MAX,
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
+	if (ret)
+		return ret;
 	q->completed = point;
 	return 0;
 }
