@@ -13,7 +13,7 @@
 #           ($VACCEL_BUILD/debug/vaccel.ko).  The default for `test` and
 #           `fuzz`.
 #   stock   the Debian kernel users load, with its DRM modules.  The
-#           default for `run`, `bench` and `shell`.
+#           default for `run`, `bench`, `shell` and `exec`.
 #
 #   vm.sh test    run tests/vm/plan.sh (or the plan VACCEL_PLAN names);
 #                 print a TAP stream (`ok N - name`, `not ok N - name #
@@ -28,6 +28,26 @@
 #   vm.sh fuzz    run vaccel-fuzz for FUZZ_S seconds (scripts/guest/fuzz.sh)
 #   vm.sh shell   an interactive shell with the module loaded
 #                 (VACCEL_ARGS="devices=2 ..." sets its parameters)
+#   vm.sh exec CMD [ARGS...]
+#                 runs a program of the host in the VM, as root, with the
+#                 module loaded (VACCEL_ARGS as for shell), in the current
+#                 directory; streams its stdout and stderr back and exits
+#                 with its exit status, or 125 when the VM failed: no boot,
+#                 a timeout, or a kernel log that shows a problem (below)
+#
+# exec and shell share a host directory with the VM over virtio 9p: the
+# current directory, or VACCEL_SHARE=DIR, read-write at the same path.  The
+# host's root is mounted read-only at /vaccel/host, with the VM's own /proc,
+# /sys, /dev, /tmp and /run over it and the share at its path; exec (and
+# `hostrun` in the shell) runs the program chrooted there, so that it finds
+# its shared libraries, interpreters and data where the host has them.
+# The environment of the program: HOME, PATH (the host's usual one and the
+# build's umd/bin), and the host's LD_LIBRARY_PATH and VACCEL_* variables.
+# The debug kernel has no 9p: exec runs on the stock kernel by default.
+#
+# The kernel boots through its PVH entry (QEMU loads the uncompressed ELF
+# vmlinux, extracted once from the vmlinuz and cached) when it has one, as
+# Debian's does, else as a bzImage; VACCEL_VM_BOOT=bzimage forces the latter.
 #
 # VACCEL_VM_PLAN=smoke runs the plan's smoke subset instead of all of it;
 # SOAK_S sets the length of the plan's soak (60 s by default).
@@ -47,6 +67,7 @@ root=$(cd "$here/.." && pwd)
 load_kernel_env
 
 mode=${1:-test}
+[ $# -eq 0 ] || shift
 build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
 case "$mode" in
 test|fuzz) kernel=${VACCEL_KERNEL:-debug} ;;
@@ -57,6 +78,7 @@ stock)
 	krel=$VACCEL_KREL
 	moddir=$VACCEL_KIMAGE/lib/modules/$VACCEL_KREL
 	vmlinuz=$VACCEL_KIMAGE/boot/vmlinuz-$VACCEL_KREL
+	kconfig=$VACCEL_KIMAGE/boot/config-$VACCEL_KREL
 	ko=$build/vaccel.ko
 	timeout_s=${VACCEL_VM_TIMEOUT:-$((1200 + ${SOAK_S:-60}))}
 	extra_args=
@@ -71,6 +93,7 @@ debug)
 	krel=$VACCEL_DEBUG_KREL
 	moddir=$VACCEL_DEBUG_KDIR
 	vmlinuz=$VACCEL_DEBUG_IMAGE
+	kconfig=$VACCEL_DEBUG_KDIR/.config
 	ko=$build/debug/vaccel.ko
 	# The whole plan takes some 15 min here; a long soak or fuzzing
 	# session adds its own length.
@@ -86,6 +109,151 @@ debug)
 esac
 work=$VACCEL_CACHE/vm/$kernel/$mode
 plan=${VACCEL_VM_PLAN:-full}
+
+case "$mode" in
+test|run|bench|fuzz|shell) ;;
+exec)
+	[ $# -gt 0 ] || die "usage: vm.sh exec CMD [ARGS...]"
+	exec_argv=("$@")
+	# A program may run for long; the VM is stopped after this.
+	timeout_s=${VACCEL_VM_TIMEOUT:-3600}
+	;;
+*)
+	die "usage: vm.sh test|run|bench|fuzz|shell|exec CMD [ARGS...]"
+	;;
+esac
+
+# kernel_has SYMBOL: whether the kernel's configuration has CONFIG_SYMBOL
+# built in or as a module.
+kernel_has() {
+	grep -Eq "^CONFIG_$1=[ym]$" "$kconfig" 2>/dev/null
+}
+
+# --- the shared directory (exec and shell) ---------------------------------
+
+# share_paths_ok: refuses a share the VM cannot mount at its own path.
+share_paths_ok() {
+	case "$share" in
+	/)
+		die "VACCEL_SHARE=/: the VM already sees the host's root read-only; share a directory"
+		;;
+	/proc|/proc/*|/sys|/sys/*|/dev|/dev/*|/run|/run/*)
+		die "VACCEL_SHARE=$share: the VM mounts its own /proc, /sys, /dev and /run; share another directory"
+		;;
+	esac
+	[ "$mode" = exec ] || return 0
+	# The program runs in the current directory: in the share, or
+	# elsewhere in the host's root, read-only, but not where the VM has
+	# file systems of its own.
+	case "$cwd" in
+	"$share"|"$share"/*) ;;
+	/tmp|/tmp/*|/run|/run/*|/proc|/proc/*|/sys|/sys/*|/dev|/dev/*)
+		die "the current directory $cwd is not in the share ($share), and the VM has its own /tmp, /run, /proc, /sys and /dev: run from the share or set VACCEL_SHARE"
+		;;
+	esac
+}
+
+share=
+share_args=()
+if [ "$mode" = exec ] || [ "$mode" = shell ]; then
+	if kernel_has 9P_FS && kernel_has NET_9P_VIRTIO && kernel_has VIRTIO_PCI; then
+		share=$(cd "${VACCEL_SHARE:-.}" 2>/dev/null && pwd -P) ||
+			die "VACCEL_SHARE=${VACCEL_SHARE:-}: no such directory"
+		cwd=$(pwd -P)
+		share_paths_ok
+	elif [ "$mode" = exec ]; then
+		die "vm.sh exec shares files over virtio 9p, which the $kernel kernel does not have" \
+		    "(CONFIG_9P_FS, CONFIG_NET_9P_VIRTIO, CONFIG_VIRTIO_PCI): run it with VACCEL_KERNEL=stock"
+	else
+		info "the $kernel kernel has no virtio 9p: no shared directory in this shell"
+	fi
+fi
+
+# qemu_path PATH: a path as a QEMU option value (a comma is doubled).
+qemu_path() {
+	printf '%s' "${1//,/,,}"
+}
+
+# The three 9p exports: the share (read-write), the host's root
+# (read-only; it spans several host file systems, whose inode numbers
+# QEMU remaps so that they cannot collide) and, for exec, the directory
+# where the guest writes the program's output, exit status and kernel log.
+# shellcheck disable=SC2054 # the commas are QEMU's
+set_share_args() {
+	share_args=(
+		-fsdev "local,id=vshare,path=$(qemu_path "$share"),security_model=none"
+		-device virtio-9p-pci,fsdev=vshare,mount_tag=vaccel_share
+		-fsdev "local,id=vhost,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=vhost,mount_tag=vaccel_host
+	)
+	if [ "$mode" = exec ]; then
+		share_args+=(
+			-fsdev "local,id=vctl,path=$(qemu_path "$work/ctl"),security_model=none"
+			-device virtio-9p-pci,fsdev=vctl,mount_tag=vaccel_ctl
+		)
+	fi
+}
+
+# --- the kernel image -----------------------------------------------------
+
+# A kernel with a PVH entry point boots faster as an ELF vmlinux: QEMU
+# loads it directly, with no real-mode setup and no decompression (see
+# Documentation/testing.rst for the figures).  Debian's vmlinuz is
+# unpacked once with the kernel source's extract-vmlinux and cached; the
+# debug kernel's build tree has its vmlinux.  Any failure falls back to
+# the bzImage.
+pvh_note() {
+	# XEN_ELFNOTE_PHYS32_ENTRY (18): the 32-bit PVH entry point.
+	readelf -n "$1" 2>/dev/null | grep -q -E '^ +Xen .*(\(0x00000012\)|PHYS32_ENTRY)'
+}
+
+extract_vmlinux() {
+	local out=$1 tool tmp
+	for tool in "$VACCEL_CACHE/src/linux-source-6.12/scripts/extract-vmlinux" \
+		    "$VACCEL_CACHE/debug-kernel/src-$VACCEL_KVER/scripts/extract-vmlinux"; do
+		[ -f "$tool" ] && break
+	done
+	tmp=$(mktemp "$out.XXXXXX")
+	if [ ! -f "$tool" ]; then
+		tool=$work/extract-vmlinux
+		tar -xOf "$VACCEL_KSRC_TAR" --wildcards '*/scripts/extract-vmlinux' >"$tool" 2>/dev/null ||
+			{ rm -f "$tmp"; return 1; }
+	fi
+	if sh "$tool" "$vmlinuz" >"$tmp" 2>/dev/null && pvh_note "$tmp"; then
+		mv "$tmp" "$out"
+	else
+		rm -f "$tmp"
+		return 1
+	fi
+}
+
+boot_image() {
+	local elf
+	boot=$vmlinuz
+	boot_kind=bzImage
+	case "${VACCEL_VM_BOOT:-pvh}" in
+	bzimage) return 0 ;;
+	pvh) ;;
+	*) die "VACCEL_VM_BOOT must be pvh or bzimage" ;;
+	esac
+	kernel_has PVH || return 0
+	case "$kernel" in
+	stock)
+		elf=$VACCEL_CACHE/vm/pvh/vmlinux-$krel
+		if [ ! -f "$elf" ]; then
+			mkdir -p "$(dirname "$elf")"
+			extract_vmlinux "$elf" ||
+				{ info "could not extract an ELF vmlinux from $vmlinuz: booting the bzImage"; return 0; }
+		fi
+		;;
+	debug)
+		elf=$VACCEL_DEBUG_KDIR/vmlinux
+		pvh_note "$elf" || return 0
+		;;
+	esac
+	boot=$elf
+	boot_kind=PVH
+}
 
 # --- initramfs ----------------------------------------------------------
 
@@ -109,7 +277,7 @@ visit_module() {
 	f=${modpath[$n]:-}
 	if [ -z "$f" ]; then
 		grep -q "/${n//_/[-_]}\.ko" "$moddir/modules.builtin" 2>/dev/null && return 0
-		die "module $n, needed by vaccel, is not in $moddir"
+		die "module $n, needed by vaccel or the VM, is not in $moddir"
 	fi
 	for d in $(modinfo -F depends "$f" | tr , ' '); do
 		visit_module "$d"
@@ -171,7 +339,9 @@ build_initramfs() {
 	index_modules
 	# vgem is no dependency of vaccel, but the tests need a foreign
 	# dma-buf exporter and fences they can signal when they choose.
-	for n in $(modinfo -F depends "$ko" | tr , ' ') vgem; do
+	# The share needs 9p over virtio (modules of the stock kernel).
+	for n in $(modinfo -F depends "$ko" | tr , ' ') vgem \
+		 ${share:+virtio_pci 9pnet_virtio 9p}; do
 		visit_module "$n"
 	done
 	for n in "${modorder[@]}"; do
@@ -205,7 +375,45 @@ build_initramfs() {
 		cp "$VACCEL_CACHE"/fuzz/corpus/*.prog "$stage/vaccel/fuzz-corpus/" 2>/dev/null || true
 	fi
 
+	[ -z "$share" ] || stage_share
+
 	(cd "$stage" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+}
+
+# shq STRING: STRING quoted for the guest's shell.
+shq() {
+	local q="'\\''"
+	printf "'%s'" "${1//\'/$q}"
+}
+
+# What the guest needs to mount the share and run a host program: where
+# the share goes (it must not hide a file of the initramfs), hostrun, and
+# for exec the command with its directory and environment.
+stage_share() {
+	local v
+	if [ -e "$stage$share" ] && { [ ! -d "$stage$share" ] ||
+	   [ -n "$(find "$stage$share" -mindepth 1 -print -quit)" ]; }; then
+		die "VACCEL_SHARE=$share would hide the VM's own $share; share another directory"
+	fi
+	cp "$here/guest/hostrun" "$stage/vaccel/bin/hostrun"
+	chmod +x "$stage/vaccel/bin/hostrun"
+	{
+		echo "share_dir=$(shq "$share")"
+		echo "host_bin=$(shq "$build/umd/bin")"
+	} >"$stage/vaccel/share.env"
+	[ "$mode" = exec ] || return 0
+	{
+		printf 'set --'
+		printf ' %s' "$(shq HOME=/root)"
+		for v in $(compgen -e | grep -E '^(LD_LIBRARY_PATH|VACCEL_[A-Za-z0-9_]*)$'); do
+			printf ' %s' "$(shq "$v=${!v}")"
+		done
+		printf ' /vaccel/bin/hostrun -C %s' "$(shq "$cwd")"
+		for v in "${exec_argv[@]}"; do
+			printf ' %s' "$(shq "$v")"
+		done
+		echo
+	} >"$stage/vaccel/exec.cmd"
 }
 
 # --- QEMU ---------------------------------------------------------------
@@ -244,10 +452,10 @@ run_qemu() {
 	# shellcheck disable=SC2086
 	timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
-		-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\" bench_only=\"${BENCH_ONLY:-}\"" \
+		-kernel "$boot" -initrd "$work/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\" bench_only=\"${BENCH_ONLY:-}\" vaccel_args=\"${VACCEL_ARGS:-}\"" \
 		-serial "file:$work/console.log" -serial "file:$work/out.log" \
-		</dev/null
+		"${share_args[@]}" </dev/null
 }
 
 # Runs QEMU in the background and streams out.log until it exits, without
@@ -264,8 +472,67 @@ run_and_stream() {
 	return $rc
 }
 
+# exec_fail MESSAGE...: the VM, not the program, failed: exit 125.
+exec_fail() {
+	printf '\033[1;31m[vaccel] exec:\033[0m %s\n' "$*" >&2
+	exit 125
+}
+
+# vm.sh exec: runs the VM with the program's output streamed from the ctl
+# directory as the guest writes it, then judges the run like check_run
+# and passes the program's exit status on.
+run_exec() {
+	local ctl=$work/ctl qpid status bad taint
+	rm -rf "$ctl"
+	mkdir -p "$ctl"
+	: >"$ctl/stdout"
+	: >"$ctl/stderr"
+	: >"$work/out.log"
+	set_share_args
+	run_qemu exec "$accel" "$timeout_s" 2>"$work/qemu.log" &
+	qpid=$!
+	# timeout(1) runs QEMU in a process group of its own, which a ^C on
+	# the terminal does not reach: pass it on.
+	trap 'pkill -TERM -P "$qpid"; exit 130' INT TERM
+	tail -c +1 -s 0.2 --pid="$qpid" -F "$ctl/stdout" 2>/dev/null &
+	tail -c +1 -s 0.2 --pid="$qpid" -F "$ctl/stderr" >&2 2>/dev/null &
+	wait "$qpid" || true
+	wait
+	trap - INT TERM
+
+	if [ ! -f "$ctl/status" ]; then
+		if [ -s "$ctl/setup" ]; then
+			sed 's/^/    /' "$ctl/setup" >&2
+			exec_fail "the VM could not run the program (logs in $work)"
+		fi
+		tr -d '\r' <"$work/out.log" | grep -a '^=== vaccel: ' | sed 's/^/    /' >&2 || true
+		sed 's/^/    /' "$work/qemu.log" >&2
+		tail -n 40 "$work/console.log" | tr -d '\r' | sed 's/^/    /' >&2
+		exec_fail "the VM stopped before the program ended (timeout of ${timeout_s} s, VACCEL_VM_TIMEOUT, or a panic: console tail above)"
+	fi
+	status=$(cat "$ctl/status")
+	if [ -s "$ctl/rmmod" ]; then
+		info "exec: the module could not be unloaded after the program: $(head -n 1 "$ctl/rmmod")"
+	fi
+	bad=$(kernel_log_problems <"$ctl/dmesg")
+	if [ -n "$bad" ]; then
+		sed 's/^/    /' <<<"$bad" | head -n 40 >&2
+		exec_fail "the program exited with $status, but the kernel log shows the problems above (all of it in $ctl/dmesg)"
+	fi
+	taint=$(cat "$ctl/tainted" 2>/dev/null || true)
+	taint_ok "$taint" ||
+		exec_fail "the program exited with $status, but the kernel is tainted ${taint:-unknown} (only O and E are allowed; see $ctl/dmesg)"
+	exit "$status"
+}
+
 # --- checks after a run ---------------------------------------------------
 
+
+# taint_ok TAINT: whether the kernel's taint flags are allowed ones: O
+# (bit 12, out-of-tree module) and E (bit 13, unsigned module).
+taint_ok() {
+	[ -n "$1" ] && [ $(($1 & ~((1 << 12) | (1 << 13)))) -eq 0 ]
+}
 
 # Prints ok/not ok lines for what the host checks, appends them to results.
 check_run() {
@@ -306,9 +573,8 @@ check_run() {
 		fi
 	fi
 
-	# Allowed taints: O (bit 12, out-of-tree) and E (bit 13, unsigned).
 	taint=$(sed -n 's/^=== vaccel: tainted \([0-9]*\)$/\1/p' "$work/out.clean")
-	if [ -n "$taint" ] && [ $((taint & ~((1 << 12) | (1 << 13)))) -eq 0 ]; then
+	if taint_ok "$taint"; then
 		echo "ok vm.taint" | tee -a "$work/results"
 	else
 		echo "not ok vm.taint: tainted=${taint:-unknown} (only O and E are allowed)" |
@@ -401,8 +667,9 @@ summarise() {
 
 mkdir -p "$work"
 build_initramfs
+boot_image
 accel=$(qemu_accel_args)
-info "booting Linux $krel ($kernel) under QEMU (${accel%% -cpu*}), mode $mode"
+info "booting Linux $krel ($kernel, $boot_kind) under QEMU (${accel%% -cpu*}), mode $mode${share:+, sharing $share}"
 
 case "$mode" in
 test)
@@ -442,13 +709,14 @@ fuzz)
 	summarise
 	;;
 shell)
+	[ -z "$share" ] || set_share_args
 	# shellcheck disable=SC2086
 	qemu-system-x86_64 $accel -m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot \
-		-nodefaults -kernel "$vmlinuz" -initrd "$work/initramfs.cpio" \
+		-nodefaults -kernel "$boot" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 $extra_args vmmode=shell vaccel_args=\"${VACCEL_ARGS:-}\"" \
-		-serial mon:stdio
+		-serial mon:stdio "${share_args[@]}"
 	;;
-*)
-	die "usage: vm.sh test|run|bench|fuzz|shell"
+exec)
+	run_exec
 	;;
 esac
