@@ -19,7 +19,8 @@
 #   vm        the whole VM plan on the debug kernel (sanitizers, kmemleak,
 #             fault injection, the fuzzer's regressions and a short
 #             fixed-seed campaign), then the smoke subset on the stock
-#             kernel users load, its results named stock.*
+#             kernel users load, its results named stock.*, then
+#             programs built on the host run by vm.sh exec (tests/vm-exec)
 #
 # The output is one TAP stream (version 13, https://testanything.org),
 # every check of every runner numbered in it: `ok <N> - <name>` or `not ok
@@ -361,6 +362,12 @@ fi
 info "VM smoke tests on the stock kernel"
 VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
 collect "$logs/vm-stock.log" stock. 40
+
+info "programs of the host in the dev VM (vm.sh exec)"
+tests/vm-exec/run.sh >"$logs/vm-exec.log" 2>&1
+collect "$logs/vm-exec.log" "" 40
+grep -q -E '^(ok|not ok) ' "$logs/vm-exec.log" ||
+	report "not ok vm.exec.run: no result, see $logs/vm-exec.log"
 
 # The plan, what failed, where the stream is, and the line CI reads.
 grep -a -E '^(ok|not ok) ' "$tap" >"$results"
