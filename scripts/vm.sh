@@ -68,6 +68,9 @@ load_kernel_env
 
 mode=${1:-test}
 [ $# -eq 0 ] || shift
+# LD_LIBRARY_PATH is the program's (exec), not ldd's or QEMU's.
+guest_ld_path=${LD_LIBRARY_PATH:-}
+unset LD_LIBRARY_PATH
 build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
 case "$mode" in
 test|fuzz) kernel=${VACCEL_KERNEL:-debug} ;;
@@ -405,7 +408,8 @@ stage_share() {
 	{
 		printf 'set --'
 		printf ' %s' "$(shq HOME=/root)"
-		for v in $(compgen -e | grep -E '^(LD_LIBRARY_PATH|VACCEL_[A-Za-z0-9_]*)$'); do
+		[ -z "$guest_ld_path" ] || printf ' %s' "$(shq "LD_LIBRARY_PATH=$guest_ld_path")"
+		for v in $(compgen -e | grep -E '^VACCEL_[A-Za-z0-9_]*$'); do
 			printf ' %s' "$(shq "$v=${!v}")"
 		done
 		printf ' /vaccel/bin/hostrun -C %s' "$(shq "$cwd")"
