@@ -223,6 +223,7 @@ extract_vmlinux() {
 			{ rm -f "$tmp"; return 1; }
 	fi
 	if sh "$tool" "$vmlinuz" >"$tmp" 2>/dev/null && pvh_note "$tmp"; then
+		chmod 644 "$tmp"
 		mv "$tmp" "$out"
 	else
 		rm -f "$tmp"
