@@ -450,12 +450,13 @@ qemu_accel_args() {
 }
 
 # run_qemu VMMODE ACCEL_ARGS TIMEOUT: ttyS0 (console) to console.log,
-# ttyS1 (results) to out.log.
+# ttyS1 (results) to out.log.  With qemu_exec=exec, a run_qemu in the
+# background becomes timeout(1) itself, so that $! can stop it.
 run_qemu() {
 	local vmmode=$1 accel=$2 t=$3
 	rm -f "$work/console.log"
 	# shellcheck disable=SC2086
-	timeout "$t" qemu-system-x86_64 $accel \
+	${qemu_exec:-} timeout "$t" qemu-system-x86_64 $accel \
 		-m "${VACCEL_VM_MEM:-3G}" -smp 2 -display none -no-reboot -nodefaults \
 		-kernel "$boot" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 loglevel=7 $extra_args vmmode=$vmmode plan=$plan soak_s=${SOAK_S:-60} fuzz_s=${FUZZ_S:-60} fuzz_seed=${FUZZ_SEED:-0} fuzz_args=\"${FUZZ_ARGS:-}\" bench_only=\"${BENCH_ONLY:-}\" vaccel_args=\"${VACCEL_ARGS:-}\"" \
@@ -494,11 +495,11 @@ run_exec() {
 	: >"$ctl/stderr"
 	: >"$work/out.log"
 	set_share_args
-	run_qemu exec "$accel" "$timeout_s" 2>"$work/qemu.log" &
+	qemu_exec="exec" run_qemu exec "$accel" "$timeout_s" 2>"$work/qemu.log" &
 	qpid=$!
 	# timeout(1) runs QEMU in a process group of its own, which a ^C on
-	# the terminal does not reach: pass it on.
-	trap 'pkill -TERM -P "$qpid"; exit 130' INT TERM
+	# the terminal does not reach: pass it on (timeout stops QEMU).
+	trap 'kill -TERM "$qpid" 2>/dev/null; exit 130' INT TERM
 	tail -c +1 -s 0.2 --pid="$qpid" -F "$ctl/stdout" 2>/dev/null &
 	tail -c +1 -s 0.2 --pid="$qpid" -F "$ctl/stderr" >&2 2>/dev/null &
 	wait "$qpid" || true
