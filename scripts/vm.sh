@@ -267,7 +267,7 @@ modorder=()
 index_modules() {
 	local f n
 	while read -r f; do
-		n=$(basename "$f")
+		n=${f##*/}
 		n=${n%%.ko*}
 		modpath[${n//-/_}]=$f
 	done < <([ -d "$moddir/kernel" ] && find "$moddir/kernel" -name '*.ko*')
@@ -310,20 +310,11 @@ copy_libs() {
 	done
 }
 
-build_initramfs() {
-	local n f
-	stage=$work/stage
-	rm -rf "$stage"
-	mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,root} \
-		"$stage"/vaccel/{bin,modules}
+# The tools, the tests, the plan and the scripts of the other modes, and
+# what they need in the initramfs.
+stage_tools() {
+	local f
 
-	cp /bin/busybox "$stage/bin/busybox"
-	# bench_compute compares with qemu-riscv64 (static: no libraries);
-	# VACCEL_WITH_QEMU=1 brings it into other modes too.
-	if { [ "$mode" = bench ] || [ -n "${VACCEL_WITH_QEMU:-}" ]; } &&
-	   [ -x /usr/bin/qemu-riscv64-static ]; then
-		cp /usr/bin/qemu-riscv64-static "$stage/bin/"
-	fi
 	# tmux runs vaccel-top under a terminal in the tests (and is at hand
 	# in `make shell`); its panes' TERM (screen) needs terminfo, and tmux
 	# itself a UTF-8 locale (it falls back to C.UTF-8 when none is set).
@@ -334,24 +325,8 @@ build_initramfs() {
 		cp -a /lib/terminfo "$stage/lib/"
 		cp -a /usr/lib/locale/C.utf8 "$stage/usr/lib/locale/"
 	fi
-	cp "$here/guest/init" "$stage/init"
-	chmod +x "$stage/init"
 	cp "${VACCEL_PLAN:-$root/tests/vm/plan.sh}" "$stage/vaccel/plan.sh"
 	cp "$here/guest/sample.sh" "$here/guest/bench.sh" "$here/guest/fuzz.sh" "$stage/vaccel/"
-	cp "$ko" "$stage/vaccel/vaccel.ko"
-
-	index_modules
-	# vgem is no dependency of vaccel, but the tests need a foreign
-	# dma-buf exporter and fences they can signal when they choose.
-	# The share needs 9p over virtio (modules of the stock kernel).
-	for n in $(modinfo -F depends "$ko" | tr , ' ') vgem \
-		 ${share:+virtio_pci 9pnet_virtio 9p}; do
-		visit_module "$n"
-	done
-	for n in "${modorder[@]}"; do
-		copy_module "${modpath[$n]}" "$stage/vaccel/modules/$n.ko"
-	done
-	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
 
 	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/* \
 		 "$build"/tests/bench/bin/* "$build"/tests/fuzz/bin/*; do
@@ -378,6 +353,42 @@ build_initramfs() {
 	if [ "$mode" = fuzz ] && [ -d "$VACCEL_CACHE/fuzz/corpus" ]; then
 		cp "$VACCEL_CACHE"/fuzz/corpus/*.prog "$stage/vaccel/fuzz-corpus/" 2>/dev/null || true
 	fi
+}
+
+build_initramfs() {
+	local n
+	stage=$work/stage
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,etc,root} \
+		"$stage"/vaccel/{bin,modules}
+
+	cp /bin/busybox "$stage/bin/busybox"
+	# bench_compute compares with qemu-riscv64 (static: no libraries);
+	# VACCEL_WITH_QEMU=1 brings it into other modes too.
+	if { [ "$mode" = bench ] || [ -n "${VACCEL_WITH_QEMU:-}" ]; } &&
+	   [ -x /usr/bin/qemu-riscv64-static ]; then
+		cp /usr/bin/qemu-riscv64-static "$stage/bin/"
+	fi
+	cp "$here/guest/init" "$stage/init"
+	chmod +x "$stage/init"
+	cp "$ko" "$stage/vaccel/vaccel.ko"
+
+	index_modules
+	# vgem is no dependency of vaccel, but the tests need a foreign
+	# dma-buf exporter and fences they can signal when they choose.
+	# The share needs 9p over virtio (modules of the stock kernel).
+	for n in $(modinfo -F depends "$ko" | tr , ' ') vgem \
+		 ${share:+virtio_pci 9pnet_virtio 9p}; do
+		visit_module "$n"
+	done
+	for n in "${modorder[@]}"; do
+		copy_module "${modpath[$n]}" "$stage/vaccel/modules/$n.ko"
+	done
+	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
+
+	# exec runs a program of the host, in the host's root: the tools, the
+	# tests and what they need would only slow its boot down.
+	[ "$mode" = exec ] || stage_tools
 
 	[ -z "$share" ] || stage_share
 
