@@ -9,7 +9,9 @@
 #   make vmtest    the end-to-end tests in the dev VM, on the debug kernel
 #                  (VACCEL_KERNEL=stock: on the stock Debian kernel)
 #   make fuzz      vaccel-fuzz in the dev VM on the debug kernel, FUZZ_S s
-#   make shell     an interactive dev VM with the module loaded
+#   make shell     an interactive dev VM with the module loaded, in the work
+#                  tree shared over 9p (VACCEL_SHARE=DIR shares another;
+#                  scripts/vm.sh exec CMD runs one program of the host)
 #   make bench     the benchmarks in the dev VM, as ratios to references
 #   make docs      the HTML documentation and the man pages
 #   make man       the man pages only
