@@ -21,7 +21,7 @@
 #   share_written       the file it wrote in the current directory (the
 #                       share, a temporary directory in /tmp) is on the host
 #   libvaccel_build     query.c builds with pkg-config against libvaccel
-#                       installed by `make install DESTDIR=` in that
+#                       installed by umd's `make install DESTDIR=` in that
 #                       directory
 #   libvaccel_query     run there with LD_LIBRARY_PATH, it finds its
 #                       libraries, opens /dev/accel/accel0 and sees the
@@ -117,15 +117,19 @@ fi
 # --- a libvaccel program built with pkg-config ------------------------------------
 
 stage=$tmp/stage
-pc=$stage/usr/local/lib/pkgconfig
 mkdir -p "$tmp/app"
 # The libraries and the program are in the share, the whole temporary
 # directory (the VM has a /tmp of its own), and the program runs in a
 # subdirectory of it.
+# libvaccel goes to the multiarch libdir: libdir is where the .pc is.
 build_query() {
-	local flags
-	make -C "$root" --no-print-directory O="$build" install DESTDIR="$stage" \
-		PREFIX=/usr/local >"$tmp/install.log" 2>&1 || return 1
+	local flags pc
+	make -C "$root/umd" --no-print-directory O="$build/umd" ROOT="$root" install \
+		DESTDIR="$stage" PREFIX=/usr/local >"$tmp/install.log" 2>&1 || return 1
+	pc=$(find "$stage" -name libvaccel.pc -print -quit)
+	[ -n "$pc" ] || { echo "no libvaccel.pc in $stage" >>"$tmp/install.log"; return 1; }
+	pc=$(dirname "$pc")
+	libdir=$(dirname "$pc")
 	flags=$(PKG_CONFIG_PATH=$pc PKG_CONFIG_SYSROOT_DIR=$stage \
 		pkg-config --cflags --libs libvaccel) || return 1
 	# shellcheck disable=SC2086 # flags are words
@@ -135,7 +139,7 @@ if build_query; then
 	ok libvaccel_build
 	rc=0
 	(cd "$tmp/app" && VACCEL_KERNEL=stock VACCEL_SHARE=$tmp VACCEL_ARGS="devices=2 compute_engines=3" \
-		LD_LIBRARY_PATH="$stage/usr/local/lib" "$vm" exec ./query \
+		LD_LIBRARY_PATH="$libdir" "$vm" exec ./query \
 		>"$tmp/query.out" 2>"$tmp/query.err") || rc=$?
 	if [ "$rc" != 0 ]; then
 		not_ok libvaccel_query "exit $rc, expected 0"
