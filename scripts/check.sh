@@ -222,9 +222,10 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-mul
 pkg_install_layout() {
 	local f bad=0 lib=usr/lib/$multiarch
 	for f in "$lib/libvaccel.so" "$lib/libvaccel.so.1" "$lib/libvaccel.a" \
-		 "$lib/pkgconfig/libvaccel.pc" "$lib/vaccel/rt_mem.o" \
-		 "$lib/vaccel/rt_print.o" "$lib/vaccel/vaccel-kernel.ld" \
+		 "$lib/pkgconfig/libvaccel.pc" "$lib/vaccel/libvaccel-rt.a" \
+		 "$lib/vaccel/vaccel-kernel.ld" "$lib/cmake/vaccel/VaccelKernel.cmake" \
 		 usr/include/vaccel/vaccel.h usr/include/vaccel/vaccel_kernel.h \
+		 usr/include/vaccel/vaccel_embed.h \
 		 usr/include/vaccel/drm/vaccel_accel.h \
 		 usr/include/vaccel/drm/vaccel_coredump.h \
 		 usr/lib/udev/rules.d/70-vaccel.rules \
@@ -274,7 +275,7 @@ PROG
 	LD_LIBRARY_PATH=$lib ldd "$pkg/prog" | grep -F "$lib/libvaccel.so.1" || return 1
 	for v in vaccel_cc:usr/bin/vaccel-cc \
 		 vaccel_kernel_includedir:usr/include/vaccel/vaccel_kernel.h \
-		 vaccel_runtimedir:usr/lib/$multiarch/vaccel/rt_mem.o \
+		 vaccel_runtimedir:usr/lib/$multiarch/vaccel/libvaccel-rt.a \
 		 vaccel_ldscript:usr/lib/$multiarch/vaccel/vaccel-kernel.ld; do
 		val=$(pkg-config --variable="${v%%:*}" libvaccel)
 		echo "${v%%:*}=$val"
