@@ -29,6 +29,15 @@
  * keeping preemption off for the whole slice and the invalidation
  * spinning for it.
  *
+ * **Compute units.**  Each compute unit of a compute engine but the first
+ * has a TLB of its own, a child of the engine's (vaccel_tlb_attach_child()),
+ * as a GPU's CUs have L1 TLBs behind a shared one: it works in the
+ * engine's address space for as long as the unit runs a dispatch, is not
+ * on the page table's list, and is invalidated with its parent, under its
+ * own lock taken inside the parent's.  The units run their slices under
+ * their own locks, never the engine's, so they run in parallel, and an
+ * invalidation still waits for every slice in flight.
+ *
  * **Counters.**  Each access adds its bytes to the engine's counters of
  * the class of memory it lands in (&enum vaccel_mem_class): the engine's
  * own segment, system memory, or a peer's segment, told apart by the
@@ -60,6 +69,8 @@ void vaccel_tlb_init(struct vaccel_tlb *tlb)
 	memset(tlb, 0, sizeof(*tlb));
 	mutex_init(&tlb->lock);
 	INIT_LIST_HEAD(&tlb->pt_link);
+	INIT_LIST_HEAD(&tlb->children);
+	INIT_LIST_HEAD(&tlb->child_link);
 	tlb->local_base = U64_MAX;
 }
 
@@ -135,10 +146,66 @@ static void vaccel_tlb_flush_locked(struct vaccel_tlb *tlb)
 }
 
 /*
- * Lock order: a TLB's mutex, then the spinlock of the page table's list
- * of TLBs.  vaccel_pt_invalidate() takes each TLB's mutex with no other
- * lock held.
+ * Lock order: a TLB's mutex, then its children's, then the spinlock of the
+ * page table's list of TLBs.  vaccel_pt_invalidate() takes each TLB's
+ * mutex with no other lock held.
  */
+
+/* Drops @tlb's translations of the pages @first to @last. */
+static void vaccel_tlb_invalidate_locked(struct vaccel_tlb *tlb, u64 first,
+					 u64 last)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&tlb->lock);
+	tlb->invalidations++;
+	for (i = 0; i < VACCEL_TLB_ENTRIES; i++) {
+		u64 tag = tlb->entries[i].tag;
+
+		if (tag && tag - 1 >= first && tag - 1 <= last)
+			tlb->entries[i].tag = 0;
+	}
+}
+
+/**
+ * vaccel_tlb_attach_child() - put a TLB behind another
+ * @child: a TLB attached to nothing, used by one thread
+ * @parent: a TLB attached to an address space, which stays attached until
+ *	vaccel_tlb_detach_child()
+ *
+ * @child then translates in @parent's address space, empty at first, and
+ * every invalidation of @parent invalidates it too.
+ *
+ * Context: Process context; takes both TLBs' locks.
+ */
+void vaccel_tlb_attach_child(struct vaccel_tlb *child, struct vaccel_tlb *parent)
+{
+	mutex_lock(&parent->lock);
+	mutex_lock_nested(&child->lock, SINGLE_DEPTH_NESTING);
+	child->pt = parent->pt;
+	vaccel_tlb_flush_locked(child);
+	list_add_tail(&child->child_link, &parent->children);
+	mutex_unlock(&child->lock);
+	mutex_unlock(&parent->lock);
+}
+
+/**
+ * vaccel_tlb_detach_child() - take a TLB from behind another
+ * @child: a TLB that vaccel_tlb_attach_child() put behind @parent
+ * @parent: the TLB
+ *
+ * Context: Process context; takes both TLBs' locks.
+ */
+void vaccel_tlb_detach_child(struct vaccel_tlb *child, struct vaccel_tlb *parent)
+{
+	mutex_lock(&parent->lock);
+	mutex_lock_nested(&child->lock, SINGLE_DEPTH_NESTING);
+	list_del_init(&child->child_link);
+	child->pt = NULL;
+	vaccel_tlb_flush_locked(child);
+	mutex_unlock(&child->lock);
+	mutex_unlock(&parent->lock);
+}
 
 /**
  * vaccel_tlb_detach() - leave the current address space
@@ -200,19 +267,19 @@ void vaccel_tlb_invalidate_in(struct vaccel_tlb *tlb, struct vaccel_pt *pt,
 			      u64 va, u64 size)
 {
 	u64 first = va >> PAGE_SHIFT, last = (va + size - 1) >> PAGE_SHIFT;
-	unsigned int i;
+	struct vaccel_tlb *child;
 
 	mutex_lock(&tlb->lock);
 	if (tlb->pt != pt) {
 		mutex_unlock(&tlb->lock);
 		return;
 	}
-	tlb->invalidations++;
-	for (i = 0; i < VACCEL_TLB_ENTRIES; i++) {
-		u64 tag = tlb->entries[i].tag;
-
-		if (tag && tag - 1 >= first && tag - 1 <= last)
-			tlb->entries[i].tag = 0;
+	vaccel_tlb_invalidate_locked(tlb, first, last);
+	/* They work in @pt too: their slices in flight end first. */
+	list_for_each_entry(child, &tlb->children, child_link) {
+		mutex_lock_nested(&child->lock, SINGLE_DEPTH_NESTING);
+		vaccel_tlb_invalidate_locked(child, first, last);
+		mutex_unlock(&child->lock);
 	}
 	mutex_unlock(&tlb->lock);
 }

@@ -118,6 +118,10 @@ struct vaccel_tlb_entry {
  * @hits: translations found in @entries
  * @misses: translations that walked the page table
  * @invalidations: invalidation requests received
+ * @children: the TLBs behind this one (those of the compute units of an
+ *	engine), which work in its address space and which an invalidation
+ *	of this one invalidates too; under @lock
+ * @child_link: on the parent's @children while attached to it
  * @local_base: the device physical address of the engine's own segment;
  *	U64_MAX if its device has none
  * @traffic: what the engine's accesses moved, by class of memory; written
@@ -132,6 +136,8 @@ struct vaccel_tlb {
 	u64 hits;
 	u64 misses;
 	u64 invalidations;
+	struct list_head children;
+	struct list_head child_link;
 	u64 local_base;
 	struct vaccel_traffic traffic;
 	struct vaccel_tlb_entry entries[VACCEL_TLB_ENTRIES];
@@ -140,6 +146,8 @@ struct vaccel_tlb {
 void vaccel_tlb_init(struct vaccel_tlb *tlb);
 void vaccel_tlb_attach(struct vaccel_tlb *tlb, struct vaccel_pt *pt);
 void vaccel_tlb_detach(struct vaccel_tlb *tlb);
+void vaccel_tlb_attach_child(struct vaccel_tlb *child, struct vaccel_tlb *parent);
+void vaccel_tlb_detach_child(struct vaccel_tlb *child, struct vaccel_tlb *parent);
 void vaccel_tlb_invalidate_in(struct vaccel_tlb *tlb, struct vaccel_pt *pt,
 			      u64 va, u64 size);
 void vaccel_tlb_lock(struct vaccel_tlb *tlb);
