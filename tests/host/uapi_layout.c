@@ -73,6 +73,8 @@ static const struct field engine_info[] = {
 	FIELD(drm_vaccel_engine_info, hw_queue_depth),
 	FIELD(drm_vaccel_engine_info, preempt_caps),
 	FIELD(drm_vaccel_engine_info, preempt_granularity),
+	FIELD(drm_vaccel_engine_info, compute_units),
+	FIELD(drm_vaccel_engine_info, reserved32),
 	FIELD(drm_vaccel_engine_info, reserved),
 	{ NULL, 0, 0 }
 };

@@ -41,7 +41,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	7
+#define DRM_VACCEL_UAPI_MINOR	8
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -296,8 +296,16 @@ struct drm_vaccel_engine_info {
 	__u32 preempt_caps;
 	/** @preempt_granularity: the granularity in force, &enum drm_vaccel_preempt_granularity */
 	__u32 preempt_granularity;
+	/**
+	 * @compute_units: compute units that run the workgroups of a
+	 * ``DISPATCH`` in parallel, module parameter ``compute_units``; zero
+	 * for an engine that runs no dispatch (uapi 1.8)
+	 */
+	__u32 compute_units;
+	/** @reserved32: zero */
+	__u32 reserved32;
 	/** @reserved: zero; room to describe engines further */
-	__u64 reserved[2];
+	__u64 reserved[1];
 };
 
 /**

@@ -206,6 +206,10 @@ struct vaccel_device_info {
  * @hw_queue_depth: DMA buffers the engine holds at once
  * @preempt_caps: supported granularities, bit (1 << granularity) for each
  * @preempt_granularity: the granularity in force, &enum vaccel_preempt_granularity
+ * @compute_units: compute units that run the workgroups of a launch in
+ *	parallel; 0 for an engine that runs no kernel, or a kernel before
+ *	uapi 1.8 (libvaccel 1.8)
+ * @reserved32: zero
  * @reserved: zero; room for later fields without changing the size
  */
 struct vaccel_engine_info {
@@ -214,7 +218,9 @@ struct vaccel_engine_info {
 	unsigned int hw_queue_depth;
 	uint32_t preempt_caps;
 	unsigned int preempt_granularity;
-	uint64_t reserved[4];
+	unsigned int compute_units;
+	unsigned int reserved32;
+	uint64_t reserved[3];
 };
 
 /**

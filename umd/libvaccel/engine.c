@@ -54,6 +54,8 @@ VACCEL_EXPORT int vaccel_device_get_engine(const struct vaccel_device *dev,
 	out->hw_queue_depth = e.hw_queue_depth;
 	out->preempt_caps = e.preempt_caps;
 	out->preempt_granularity = e.preempt_granularity;
+	/* Zero before uapi 1.8: the field was reserved. */
+	out->compute_units = e.compute_units;
 	return 0;
 }
 

@@ -381,6 +381,7 @@ static int json_device(const struct vaccel_device *dev, struct json *j)
 		json_str(j, "class", class_name(e.engine_class, buf, sizeof(buf)));
 		json_u64(j, "instance", e.instance);
 		json_u64(j, "hw_queue_depth", e.hw_queue_depth);
+		json_u64(j, "compute_units", e.compute_units);
 		if (gran)
 			json_str(j, "preemption", gran);
 		else
@@ -465,8 +466,8 @@ static int print_device(const struct vaccel_device *dev)
 	n = vaccel_device_engine_count(dev);
 	if (n < 0)
 		return n;
-	printf("  %-8s %-8s %-5s %-12s %s\n", "engine", "instance", "hwq",
-	       "preemption", "supported");
+	printf("  %-8s %-8s %-5s %-5s %-12s %s\n", "engine", "instance", "hwq",
+	       "units", "preemption", "supported");
 	for (i = 0; i < n; i++) {
 		const char *gran;
 
@@ -474,9 +475,9 @@ static int print_device(const struct vaccel_device *dev)
 		if (ret)
 			return ret;
 		gran = vaccel_preempt_granularity_name(e.preempt_granularity);
-		printf("  %-8s %-8u %-5u %-12s ",
+		printf("  %-8s %-8u %-5u %-5u %-12s ",
 		       class_name(e.engine_class, buf, sizeof(buf)), e.instance,
-		       e.hw_queue_depth, gran ? gran : "?");
+		       e.hw_queue_depth, e.compute_units, gran ? gran : "?");
 		print_caps(e.preempt_caps, NULL);
 		printf("\n");
 	}

@@ -342,6 +342,8 @@ static void vaccel_context_fini(struct vaccel_context *ctx)
 	drm_sched_fini(ctx->sched);
 	vaccel_sched_slot_put(ctx->slot);
 	drm_gpuvm_put(&ctx->vm->base);
+	/* Its pages are the context's: they reach no other. */
+	vaccel_dispatch_free(ctx->dispatch_cache);
 	mem_cgroup_put(ctx->memcg);
 	mutex_destroy(&ctx->submit_lock);
 	kfree(ctx);

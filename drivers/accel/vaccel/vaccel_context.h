@@ -105,6 +105,9 @@ struct vaccel_sched_slot {
  * @idle_wq: woken when @jobs_ran drops to zero
  * @memcg: the memory cgroup of its creator, charged for the state its
  *	DISPATCH packets keep on the engine; referenced
+ * @dispatch_cache: the state of its last DISPATCH, which the next one
+ *	takes back (see "Dispatch memory"); NULL if none; exchanged
+ *	atomically
  * @handle: its handle in @file
  * @pid: thread-group id of the process that created it, for dumps
  * @comm: that process's command name, for dumps
@@ -145,6 +148,7 @@ struct vaccel_context {
 	atomic_t jobs_ran;
 	wait_queue_head_t idle_wq;
 	struct mem_cgroup *memcg;
+	struct vaccel_dispatch *dispatch_cache;
 	u32 handle;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];

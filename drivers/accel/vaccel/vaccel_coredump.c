@@ -84,6 +84,7 @@
 
 #include "vaccel_context.h"
 #include "vaccel_coredump.h"
+#include "vaccel_cu.h"
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -317,7 +318,7 @@ void vaccel_coredump_add_engine_locked(struct vaccel_coredump *cd,
 	}
 	e->resets = engine->resets;
 	e->hangs = engine->hangs;
-	e->instructions = READ_ONCE(engine->instructions);
+	e->instructions = vaccel_engine_instructions(engine);
 	e->timeout_ns = engine->timeout_ns;
 	e->time_limit_ns = engine->time_limit_ns;
 	e->slice_ns = arb->slice_ns;

@@ -11,6 +11,8 @@
 
 struct drm_vaccel_coredump_dispatch;
 struct drm_vaccel_coredump_workitem;
+struct vaccel_context;
+struct vaccel_cu;
 struct vaccel_dispatch;
 struct vaccel_engine;
 struct vaccel_fault;
@@ -36,7 +38,9 @@ struct vaccel_rv_cpu;
 int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 			u32 flags, const u64 *op, struct vaccel_fault *fault);
 bool vaccel_dispatch_range_ok(u64 num_groups, u64 first, u64 count);
+void vaccel_dispatch_unit(struct vaccel_cu *cu, struct vaccel_dispatch *d);
 void vaccel_dispatch_free(struct vaccel_dispatch *d);
+void vaccel_dispatch_put(struct vaccel_context *ctx, struct vaccel_dispatch *d);
 s64 vaccel_dispatch_group(const struct vaccel_dispatch *d);
 struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void);
 unsigned int vaccel_dispatch_dump(struct vaccel_dispatch *d,

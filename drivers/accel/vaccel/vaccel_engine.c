@@ -115,6 +115,7 @@
 #include "vaccel_context.h"
 #include "vaccel_coredump.h"
 #include "vaccel_devmem.h"
+#include "vaccel_cu.h"
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
@@ -1167,12 +1168,18 @@ void vaccel_engine_show(struct vaccel_engine *engine, struct seq_file *m)
 	seq_printf(m, "engine %u: granularity %u slice_ns %llu timeout_ns %llu resets %llu hangs %llu instructions %llu\n",
 		   engine->index, engine->desc.preempt_granularity,
 		   arb->slice_ns, engine->timeout_ns, engine->resets,
-		   engine->hangs, READ_ONCE(engine->instructions));
+		   engine->hangs, vaccel_engine_instructions(engine));
 	seq_puts(m, "  preemptions:");
 	for (i = 1; i < VACCEL_PREEMPT_REASONS; i++)
 		seq_printf(m, " %s %llu", vaccel_preempt_reason_names[i],
 			   arb->preempt_count[i]);
 	seq_putc(m, '\n');
+	if (engine->num_cus) {
+		seq_printf(m, "  units: %u instructions", engine->num_cus);
+		for (i = 0; i < engine->num_cus; i++)
+			seq_printf(m, " %llu", READ_ONCE(engine->cus[i].instructions));
+		seq_putc(m, '\n');
+	}
 	for (i = 0; i < arb->slots_used; i++)
 		vaccel_engine_show_buffer(m, i ? "next" : "running", arb->slot[i]);
 	if (arb->running_since)
@@ -1204,9 +1211,10 @@ static void vaccel_engines_fini(struct drm_device *drm, void *unused)
 
 		if (engine->thread)
 			kthread_stop(engine->thread);
+		/* Idle: only the engine's thread hands them work. */
+		vaccel_cus_fini(engine);
 		drm_WARN_ON(drm, engine->arbiter.slots_used);
 		kfree(engine->bounce);
-		kvfree(engine->rv);
 	}
 }
 
@@ -1250,9 +1258,11 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 		engine->bounce = kzalloc(PAGE_SIZE, GFP_KERNEL);
 		if (!engine->bounce)
 			return -ENOMEM;
-		engine->rv = vaccel_dispatch_cpu_new();
-		if (!engine->rv)
-			return -ENOMEM;
+		if (engine->desc.compute_units) {
+			ret = vaccel_cus_init(engine, engine->desc.compute_units);
+			if (ret)
+				return ret;
+		}
 
 		thread = kthread_create(vaccel_engine_thread, engine, "vaccel%u-%s%u",
 					vdev->index,

@@ -21,7 +21,7 @@ struct vaccel_context;
 struct vaccel_device;
 struct vaccel_file;
 struct vaccel_job;
-struct vaccel_rv_cpu;
+struct vaccel_cu;
 
 /* Engine resets in %VACCEL_RESET_WINDOW_NS that escalate to a device reset. */
 #define VACCEL_RESET_BURST		3
@@ -39,7 +39,9 @@ struct vaccel_rv_cpu;
  * @thread: the kernel thread that executes DMA buffers
  * @tlb: the engine's translation cache; only @thread uses it
  * @bounce: a page through which COPY moves data
- * @rv: the interpreter that runs DISPATCH packets; only @thread uses it
+ * @cus: the compute units that run DISPATCH packets, unit 0 by @thread;
+ *	NULL for an engine of another class
+ * @num_cus: entries of @cus
  * @lock: protects @arbiter (the HW queue and the bound contexts' rings),
  *	@num_contexts, the requests and counters below, and the state of
  *	the contexts bound here
@@ -69,8 +71,6 @@ struct vaccel_rv_cpu;
  * @hangs: buffers found hung
  * @reset_unproven: the engine was reset for a hang and has not completed
  *	a buffer since
- * @instructions: kernel instructions the engine has executed; written by
- *	@thread only, read without a lock
  * @traced_ctx: the contexts of the buffers in the HW queue when it was
  *	last traced, 0 for an empty slot; under @lock
  * @traced_seqno: their finished fences' seqnos; under @lock
@@ -88,7 +88,8 @@ struct vaccel_engine {
 	struct task_struct *thread;
 	struct vaccel_tlb tlb;
 	void *bounce;
-	struct vaccel_rv_cpu *rv;
+	struct vaccel_cu *cus;
+	unsigned int num_cus;
 	/* Protects the HW queue, the arbiter and the bound contexts' state. */
 	spinlock_t lock;
 	struct vaccel_arbiter arbiter;
@@ -109,7 +110,6 @@ struct vaccel_engine {
 	u64 resets;
 	u64 hangs;
 	bool reset_unproven;
-	u64 instructions;
 	u32 traced_ctx[VACCEL_ARBITER_SLOTS];
 	u64 traced_seqno[VACCEL_ARBITER_SLOTS];
 	struct vaccel_traffic charged;

@@ -133,6 +133,7 @@ void vaccel_query_engine_list(const struct vaccel_device *vdev, void *buf)
 		e->hw_queue_depth = desc->hw_queue_depth;
 		e->preempt_caps = desc->preempt_caps;
 		e->preempt_granularity = desc->preempt_granularity;
+		e->compute_units = desc->compute_units;
 	}
 }
 

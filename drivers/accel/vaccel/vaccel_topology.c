@@ -39,6 +39,11 @@
  *                   1048576             between two checks of its engine:
  *                                       the preemption latency of a
  *                                       dispatch against the checks' cost
+ * compute_units     0 to 8     0        compute units of each compute
+ *                                       engine, which run the workgroups
+ *                                       of a dispatch in parallel (see
+ *                                       "Compute units"); 0 for the
+ *                                       number of online CPUs, at most 8
  * device_mem_mb     0 to       256      MiB of each device's memory
  *                   65536               segment; 0 for none (see "Device
  *                                       memory")
@@ -78,7 +83,9 @@
 
 #include <linux/array_size.h>
 #include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/time64.h>
@@ -121,6 +128,10 @@ static unsigned int dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT;
 module_param(dispatch_slice, uint, 0444);
 MODULE_PARM_DESC(dispatch_slice, "Instructions a workgroup runs between two checks of its engine [64..1048576] (default 8192)");
 
+static unsigned int compute_units;
+module_param(compute_units, uint, 0444);
+MODULE_PARM_DESC(compute_units, "Compute units of each compute engine [0..8] (default 0: the online CPUs, at most 8)");
+
 static unsigned int device_mem_mb = VACCEL_DEVICE_MEM_MB_DEFAULT;
 module_param(device_mem_mb, uint, 0444);
 MODULE_PARM_DESC(device_mem_mb, "MiB of each device's memory segment [0..65536] (default 256)");
@@ -156,6 +167,7 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->timeout_ms = timeout_ms;
 	params->time_limit_ms = time_limit_ms;
 	params->dispatch_slice = dispatch_slice;
+	params->compute_units = compute_units;
 	params->device_mem_mb = device_mem_mb;
 	params->cost_system_ns = cost_system_ns;
 	params->cost_peer_ns = cost_peer_ns;
@@ -166,7 +178,7 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 
 static void vaccel_topology_add_engines(struct vaccel_topology *topo,
 					enum drm_vaccel_engine_class engine_class,
-					unsigned int count)
+					unsigned int count, unsigned int units)
 {
 	unsigned int i;
 
@@ -180,9 +192,11 @@ static void vaccel_topology_add_engines(struct vaccel_topology *topo,
 		e->preempt_caps = BIT(DRM_VACCEL_PREEMPT_DMA_BUFFER) |
 				  BIT(DRM_VACCEL_PREEMPT_PACKET);
 		/* Only compute engines run dispatches. */
-		if (engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE)
+		if (engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE) {
 			e->preempt_caps |= BIT(DRM_VACCEL_PREEMPT_WORKGROUP) |
 					   BIT(DRM_VACCEL_PREEMPT_INSTRUCTION);
+			e->compute_units = units;
+		}
 		e->preempt_granularity = fls(e->preempt_caps) - 1;
 	}
 	topo->engine_count[engine_class] = count;
@@ -239,6 +253,8 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 			 const struct vaccel_topology_params *params,
 			 const char **why)
 {
+	unsigned int units;
+
 	memset(topo, 0, sizeof(*topo));
 
 	if (params->devices < 1 || params->devices > VACCEL_MAX_DEVICES) {
@@ -260,12 +276,19 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		return -EINVAL;
 	}
 
+	if (params->compute_units > VACCEL_MAX_COMPUTE_UNITS) {
+		*why = "compute_units must be 0 to 8";
+		return -EINVAL;
+	}
+	units = params->compute_units ?:
+		min_t(unsigned int, num_online_cpus(), VACCEL_MAX_COMPUTE_UNITS);
+
 	vaccel_topology_add_engines(topo, DRM_VACCEL_ENGINE_CLASS_COMPUTE,
-				    params->compute_engines);
+				    params->compute_engines, units);
 	vaccel_topology_add_engines(topo, DRM_VACCEL_ENGINE_CLASS_COPY,
-				    params->copy_engines);
+				    params->copy_engines, 0);
 	vaccel_topology_add_engines(topo, DRM_VACCEL_ENGINE_CLASS_PAGING,
-				    VACCEL_PAGING_ENGINES);
+				    VACCEL_PAGING_ENGINES, 0);
 
 	if (params->timeslice_ms < 1 ||
 	    params->timeslice_ms > VACCEL_TIMESLICE_MS_MAX) {

@@ -14,6 +14,8 @@
 /* Limits of the topology module parameters, see DOC: Topology. */
 #define VACCEL_MAX_DEVICES		8
 #define VACCEL_MAX_COMPUTE_ENGINES	8
+/* Compute units of a compute engine, see DOC: Compute units. */
+#define VACCEL_MAX_COMPUTE_UNITS	8
 #define VACCEL_MAX_COPY_ENGINES		8
 #define VACCEL_PAGING_ENGINES		1
 #define VACCEL_MAX_ENGINES \
@@ -70,6 +72,8 @@
  *	memory
  * @cost_peer_ns: engine time charged per KiB read or written in a peer's
  *	segment
+ * @compute_units: compute units of each compute engine; 0 for the
+ *	default, the number of online CPUs up to %VACCEL_MAX_COMPUTE_UNITS
  */
 struct vaccel_topology_params {
 	unsigned int devices;
@@ -86,6 +90,7 @@ struct vaccel_topology_params {
 	unsigned int device_mem_mb;
 	unsigned int cost_system_ns;
 	unsigned int cost_peer_ns;
+	unsigned int compute_units;
 };
 
 /**
@@ -95,6 +100,8 @@ struct vaccel_topology_params {
  * @hw_queue_depth: DMA buffers the engine holds at once
  * @preempt_caps: bit (1 << &enum drm_vaccel_preempt_granularity) per granularity
  * @preempt_granularity: the granularity in force
+ * @compute_units: compute units that run its workgroups; 0 for an engine
+ *	that runs none
  */
 struct vaccel_engine_desc {
 	u16 engine_class;
@@ -102,6 +109,7 @@ struct vaccel_engine_desc {
 	u32 hw_queue_depth;
 	u32 preempt_caps;
 	u32 preempt_granularity;
+	u32 compute_units;
 };
 
 /**
