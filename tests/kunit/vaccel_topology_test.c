@@ -6,6 +6,9 @@
  */
 
 #include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
 
 #include "../vaccel_topology.h"
 
@@ -186,12 +189,53 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.timeout_ms, 2000);
 	KUNIT_EXPECT_EQ(test, p.time_limit_ms, 30000);
 	KUNIT_EXPECT_EQ(test, p.dispatch_slice, 8192);
+	KUNIT_EXPECT_EQ(test, p.compute_units, 0);
 	KUNIT_EXPECT_EQ(test, p.granularity_count, 0);
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, topo);
 	KUNIT_EXPECT_EQ(test, vaccel_topology_init(topo, &p, &why), 0);
 	KUNIT_EXPECT_EQ(test, topo->num_engines, 4);
+}
+
+/*
+ * Compute units: 0 is the online CPUs up to 8, 1 to 8 are taken as they
+ * are, 9 is refused by name; only compute engines have units.
+ */
+static void vaccel_test_topology_compute_units(struct kunit *test)
+{
+	static const unsigned int asked[] = { 0, 1, 2, 8, 9, ~0u };
+	unsigned int online = min_t(unsigned int, num_online_cpus(), 8);
+	struct vaccel_topology_params p = TOPO(1, 3, 2, 48);
+	struct vaccel_topology *topo;
+	unsigned int i, e;
+
+	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, topo);
+	for (i = 0; i < ARRAY_SIZE(asked); i++) {
+		const char *why = NULL;
+		int ret;
+
+		p.compute_units = asked[i];
+		ret = vaccel_topology_init(topo, &p, &why);
+		if (asked[i] > 8) {
+			KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+			KUNIT_EXPECT_NOT_NULL(test, why);
+			if (why)
+				KUNIT_EXPECT_NOT_NULL(test, strstr(why, "compute_units"));
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		for (e = 0; e < topo->num_engines; e++) {
+			const struct vaccel_engine_desc *d = &topo->engines[e];
+
+			if (d->engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE)
+				KUNIT_EXPECT_EQ(test, d->compute_units, 0);
+			else
+				KUNIT_EXPECT_EQ(test, d->compute_units,
+						asked[i] ? asked[i] : online);
+		}
+	}
 }
 
 /* The largest topology fits the fixed engine array exactly. */
@@ -221,6 +265,7 @@ static void vaccel_test_topology_max_fits(struct kunit *test)
 static struct kunit_case vaccel_topology_test_cases[] = {
 	KUNIT_CASE_PARAM(vaccel_test_topology_init, vaccel_topology_gen_params),
 	KUNIT_CASE(vaccel_test_topology_defaults),
+	KUNIT_CASE(vaccel_test_topology_compute_units),
 	KUNIT_CASE(vaccel_test_topology_max_fits),
 	{}
 };

@@ -160,6 +160,7 @@ run_compute() {
 		limits_reported group_range_runs_exactly_its_workgroups \
 		group_ranges_compose_the_grid group_range_malformed \
 		group_range_preempted_bit_identical
+	vt_run test_cu
 	vt_run test_kernels
 	vt_run test_api
 	vt_run test_libvaccel_fault
@@ -194,6 +195,7 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_run test_sched params high_overtakes_low preempted_copy_fill_exact
 	vt_run test_dispatch global_ids_partial_workgroups barrier_and_local_memory \
 		fault_unmapped_store preempted_at_instructions_bit_identical
+	vt_run test_cu
 	vt_run test_kernels
 	vt_run test_api
 	vt_run test_libvaccel_fault
@@ -314,6 +316,19 @@ vt_run test_sched granularity
 vt_run test_dispatch group_range_preempted_bit_identical
 vt_unload
 
+# Compute units: the same results with one, two and four (more units
+# than vCPUs), preempted at the workgroup granularity with units in flight.
+for units in 1 2 4; do
+	vt_load compute_units=$units
+	vt_run test_cu
+	vt_run test_dispatch preempted_at_instructions_bit_identical \
+		group_range_preempted_bit_identical
+	vt_unload
+done
+vt_load preempt_granularity=2 compute_units=2
+vt_run test_cu preempted_bit_identical fault_with_units_in_flight
+vt_unload
+
 # The shortest dispatch slice: a check every 64 instructions.
 vt_load dispatch_slice=64
 vt_run test_dispatch barrier_and_local_memory atomics_global_and_local \
@@ -375,6 +390,7 @@ vt_load_refused devices=0
 vt_load_refused devices=9
 vt_load_refused compute_engines=0
 vt_load_refused compute_engines=9
+vt_load_refused compute_units=9
 vt_load_refused copy_engines=9
 vt_load_refused va_bits=31
 vt_load_refused va_bits=49

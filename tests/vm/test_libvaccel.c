@@ -164,6 +164,12 @@ VTEST(engines)
 		VT_ASSERT_EQ(e.hw_queue_depth, raw->hw_queue_depth);
 		VT_ASSERT_EQ(e.preempt_caps, raw->preempt_caps);
 		VT_ASSERT_EQ(e.preempt_granularity, raw->preempt_granularity);
+		VT_ASSERT_EQ(e.compute_units, raw->compute_units);
+		/* Compute engines have 1 to 8 units, the others none. */
+		if (e.engine_class == VACCEL_ENGINE_CLASS_COMPUTE)
+			VT_ASSERT(e.compute_units >= 1 && e.compute_units <= 8);
+		else
+			VT_ASSERT_EQ(e.compute_units, 0);
 		VT_ASSERT(vaccel_engine_class_name(e.engine_class));
 		VT_ASSERT(vaccel_preempt_granularity_name(e.preempt_granularity));
 	}

@@ -206,8 +206,13 @@ VTEST(engines_entries)
 	struct drm_vaccel_engine_list *list;
 	int fd = vt_open_first();
 	unsigned int i, prev_class = 0;
+	long long units;
 	__u32 size;
 
+	/* compute_units=0 is the default: the online CPUs, at most 8. */
+	units = vt_expect_def("VT_COMPUTE_UNITS", "compute_units", 0, true);
+	if (!units)
+		units = sysconf(_SC_NPROCESSORS_ONLN) < 8 ? sysconf(_SC_NPROCESSORS_ONLN) : 8;
 	vt_device_info(fd, &info);
 	list = vt_engine_list(fd, &size);
 	for (i = 0; i < list->count; i++) {
@@ -222,8 +227,10 @@ VTEST(engines_entries)
 		VT_ASSERT(e->preempt_granularity <= DRM_VACCEL_PREEMPT_INSTRUCTION);
 		VT_ASSERT(e->preempt_caps & (1u << e->preempt_granularity));
 		VT_ASSERT_EQ(e->preempt_caps & ~0xfu, 0);
+		VT_ASSERT_EQ(e->compute_units,
+			     e->engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE ? units : 0);
+		VT_ASSERT_EQ(e->reserved32, 0);
 		VT_ASSERT_EQ(e->reserved[0], 0);
-		VT_ASSERT_EQ(e->reserved[1], 0);
 	}
 	for (i = 0; i < DRM_VACCEL_ENGINE_CLASS_COUNT; i++)
 		VT_ASSERT_EQ(per_class[i], info.engine_count[i]);

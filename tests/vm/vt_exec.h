@@ -888,6 +888,8 @@ struct vt_arb_engine {
 	unsigned long long hangs;
 	unsigned long long instructions;
 	unsigned long long preempt[VT_PREEMPT_REASONS];
+	unsigned int units;
+	unsigned long long unit_instructions[8];
 };
 
 /* debugfs arbiter: every engine, and the device resets of this module load. */
@@ -901,6 +903,7 @@ struct vt_arbiter {
  * Reads debugfs arbiter:
  *	engine N: granularity G slice_ns S timeout_ns T resets R hangs H instructions I
  *	  preemptions: priority P slice S starvation S forced F reset R
+ *	  units: U instructions I0 I1 ...	(compute engines)
  *	  ...
  *	device_resets D
  */
@@ -934,6 +937,22 @@ static inline void vt_arbiter_read(int fd, struct vt_arbiter *a)
 			if (sscanf(line, "  preemptions: priority %llu slice %llu starvation %llu forced %llu reset %llu",
 				   &p[0], &p[1], &p[2], &p[3], &p[4]) != 5)
 				vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
+		} else if (!strncmp(line, "  units: ", 9)) {
+			char *p = line + 9, *end;
+			unsigned int u;
+
+			if (!cur)
+				vtest_fail(__FILE__, __LINE__, "units before an engine");
+			cur->units = strtoul(p, &end, 10);
+			if (end == p || strncmp(end, " instructions", 13) || cur->units > 8)
+				vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
+			p = end + 13;
+			for (u = 0; u < cur->units; u++) {
+				cur->unit_instructions[u] = strtoull(p, &end, 10);
+				if (end == p)
+					vtest_fail(__FILE__, __LINE__, "bad arbiter line '%s'", line);
+				p = end;
+			}
 		} else if (!strncmp(line, "device_resets ", 14)) {
 			a->device_resets = strtoll(line + 14, NULL, 0);
 		}
