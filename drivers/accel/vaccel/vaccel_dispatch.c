@@ -70,6 +70,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/gfp.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -1068,7 +1069,8 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	struct vaccel_dispatch *d = job->dispatch;
 	unsigned int units = engine->num_cus, i;
 	struct mem_cgroup *old;
-	u64 seen;
+	u32 started = 0;
+	u64 seen, left;
 	int ret;
 
 	if (engine->desc.engine_class != DRM_VACCEL_ENGINE_CLASS_COMPUTE)
@@ -1091,13 +1093,23 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	d->stop = VACCEL_DISPATCH_GO;
 	seen = atomic64_read(&d->done);
 
-	atomic_set(&d->running, units - 1);
+	/*
+	 * The units with a workgroup to resume, and as many others as there
+	 * are workgroups left: a dispatch of one workgroup wakes no thread.
+	 */
+	left = d->end - d->next;
 	for (i = 1; i < units; i++)
-		vaccel_cu_start(&engine->cus[i], d);
+		if (d->slot[i]->live || i < left)
+			started |= BIT(i);
+	atomic_set(&d->running, hweight32(started));
+	for (i = 1; i < units; i++)
+		if (started & BIT(i))
+			vaccel_cu_start(&engine->cus[i], d);
 	ret = vaccel_dispatch_lead(d, &seen);
 	ret = vaccel_dispatch_wait(d, &seen, ret);
 	for (i = 1; i < units; i++)
-		vaccel_cu_release(&engine->cus[i]);
+		if (started & BIT(i))
+			vaccel_cu_release(&engine->cus[i]);
 	vaccel_cus_fold_traffic(engine);
 
 	/* The first unit's fault is the context's. */
