@@ -69,8 +69,8 @@ for b in "$bin"/bench_*; do
 	t0=$(date +%s)
 	{
 		case $b in
-		# It reloads the module to compare dispatch slices.
-		*/bench_compute) BENCH_JSON=$out/$name.metrics "$b" "$ko" $params 2>&1 ;;
+		# They reload the module: dispatch slices, compute units.
+		*/bench_compute | */bench_launch) BENCH_JSON=$out/$name.metrics "$b" "$ko" $params 2>&1 ;;
 		*) BENCH_JSON=$out/$name.metrics "$b" 2>&1 ;;
 		esac
 		echo $? >"$out/$name.status"

@@ -14,7 +14,9 @@
  *     latency is that timestamp minus clock_gettime() just before SUBMIT.
  *     Measured on an idle engine, then while a LOW context keeps the engine
  *     busy with long DELAYs, then with long FILLs (the engine thread busy
- *     on a CPU), LAT_SAMPLES times each after LAT_WARMUP.  The reference,
+ *     on a CPU), then with DISPATCHes of SPIN_GROUPS workgroups (every
+ *     compute unit busy, with workgroups in flight to save at the
+ *     instruction granularity), LAT_SAMPLES times each after LAT_WARMUP.  The reference,
  *     interleaved with the samples under the same load: the wake-up of a
  *     thread asleep on a futex, from just before FUTEX_WAKE to the woken
  *     thread's clock_gettime().  Targets under load: p99 < 1 ms and p99 at
@@ -47,8 +49,8 @@
  *     device (scripts/guest/bench.sh loads three).
  *
  * Output: tables, then
- *	bench.sched.preempt_{delay,fill}_p99_us <x> PASS|FAIL
- *	bench.sched.preempt_{delay,fill}_p99_ratio <x> PASS|FAIL
+ *	bench.sched.preempt_{delay,fill,dispatch}_p99_us <x> PASS|FAIL
+ *	bench.sched.preempt_{delay,fill,dispatch}_p99_ratio <x> PASS|FAIL
  *	bench.sched.jain_{2,4,8} <x> PASS|FAIL
  *	bench.sched.band_{realtime,high,normal,low}_pct <x> PASS|FAIL
  *	bench.sched.recovery_{lower,same}_{hang,innocent}_ratio <x> PASS|FAIL
@@ -91,6 +93,8 @@
 #define FILL_SIZE		(8 * MIB)	/* what one FILL of the FILL load covers */
 #define FILL_PKTS		8		/* FILLs in a LOW buffer of the FILL load */
 #define LOW_OUTSTANDING		3		/* LOW buffers kept submitted */
+#define SPIN_GROUPS		64		/* workgroups of the DISPATCH load */
+#define SPIN_ITERS		100000		/* loop steps of each */
 #define LAT_P99_TARGET_US	1000.0
 #define LAT_RATIO_TARGET	10.0
 
@@ -120,6 +124,8 @@
 #define TS_OFF			0	/* the HIGH buffer's timestamp */
 #define HANG_TS_OFF		64	/* the hang's start */
 #define NEVER_OFF		256	/* a word that stays 0 */
+#define SPIN_ARGS_OFF		512	/* the DISPATCH load's argument block */
+#define SPIN_CODE_OFF		1024	/* its kernel */
 
 static const char *const band_names[] = { "LOW", "NORMAL", "HIGH", "REALTIME" };
 static const char *const band_keys[] = { "low", "normal", "high", "realtime" };
@@ -285,6 +291,30 @@ static void pkt_wait_eq32(struct cmd *c, __u64 va, __u32 value)
 	emit(c, value);
 	emit(c, 0xffffffffull);
 }
+
+/*
+ * DISPATCH of the kernel at @entry, arguments at @args: SPIN_GROUPS
+ * workgroups of one work-item, 64 bytes of stack each.
+ */
+static void pkt_dispatch_spin(struct cmd *c, __u64 entry, __u64 args)
+{
+	emit(c, DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11));
+	emit(c, entry);
+	emit(c, args);
+	emit(c, SPIN_GROUPS);
+	emit(c, 1);
+	emit(c, 1);
+	emit(c, 1);
+	emit(c, 1);
+	emit(c, 1);
+	emit(c, 0);
+	emit(c, 64);
+}
+
+/* The spin kernel: ld a4, 0(a0); 1: addi a4, a4, -1; bnez a4, 1b; ret. */
+static const __u32 spin_code[] = {
+	0x00053703, 0xfff70713, 0xfe071ee3, 0x00008067,
+};
 
 static struct buf buf_delay(struct cmd *c, __u64 ns)
 {
@@ -772,14 +802,14 @@ int main(int argc, char **argv)
 		DRM_VACCEL_PRIORITY_HIGH, DRM_VACCEL_PRIORITY_REALTIME,
 	};
 	static struct dev devs[MAX_DEVICES];
-	struct lat_result idle, dly, fil;
+	struct lat_result idle, dly, fil, spn;
 	struct fair_result fair[3];
 	struct rec_sample rec[MAX_HANGS];
 	double share[4], band_wall, band_sum = 0, band_pct[4];
 	double worst[2][2] = { { 0, 0 }, { 0, 0 } };
 	int rec_ok[2] = { 1, 1 }, rec_n[2] = { 0, 0 };
 	unsigned int ndev, nhang, i, k;
-	struct buf ts_buf, none = { 0, 0 }, low_delay, low_fill, fair_job, band_job;
+	struct buf ts_buf, none = { 0, 0 }, low_delay, low_fill, low_spin, fair_job, band_job;
 	struct buf hang_buf, innocent_buf;
 	struct bo data, target;
 	struct cmd c;
@@ -811,6 +841,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < FILL_PKTS; i++)
 		pkt_fill(&c, target.va, FILL_SIZE, 0x5a5a0000 + i);
 	low_fill = recorded(&c, start);
+	/* The code and its argument (the loop's steps) at the start of data. */
+	memcpy(data.cpu + SPIN_CODE_OFF, spin_code, sizeof(spin_code));
+	*u64_at(&data, SPIN_ARGS_OFF) = SPIN_ITERS;
+	start = c.pos;
+	pkt_dispatch_spin(&c, data.va + SPIN_CODE_OFF, data.va + SPIN_ARGS_OFF);
+	low_spin = recorded(&c, start);
 	fair_job = buf_delay(&c, FAIR_JOB_NS);
 	band_job = buf_delay(&c, BAND_JOB_NS);
 
@@ -824,6 +860,7 @@ int main(int argc, char **argv)
 	latency(d, &data, ts_buf, none, &idle);
 	latency(d, &data, ts_buf, low_delay, &dly);
 	latency(d, &data, ts_buf, low_fill, &fil);
+	latency(d, &data, ts_buf, low_spin, &spn);
 	__atomic_store_n(&wake_go, 2, __ATOMIC_RELEASE);
 	futex_wake(&wake_go);
 	pthread_join(sleeper, NULL);
@@ -839,6 +876,7 @@ int main(int argc, char **argv)
 	print_lat("on an idle engine", &idle, 0);
 	print_lat("over LOW 100 ms DELAYs", &dly, 1);
 	print_lat("over LOW 8 MiB FILLs", &fil, 1);
+	print_lat("over LOW DISPATCHes, units", &spn, 1);
 
 	/* (2) */
 	for (k = 0; k < 3; k++)
@@ -923,6 +961,10 @@ int main(int argc, char **argv)
 		"<", LAT_P99_TARGET_US });
 	bench_report(&(struct bench_metric){ "preempt_fill_p99_ratio", fil.p99 / fil.ref99, 2,
 		"ratio", "<=", LAT_RATIO_TARGET });
+	bench_report(&(struct bench_metric){ "preempt_dispatch_p99_us", spn.p99 / 1e3, 1, "us",
+		"<", LAT_P99_TARGET_US });
+	bench_report(&(struct bench_metric){ "preempt_dispatch_p99_ratio", spn.p99 / spn.ref99,
+		2, "ratio", "<=", LAT_RATIO_TARGET });
 	for (k = 0; k < 3; k++) {
 		snprintf(key, sizeof(key), "jain_%u", fair_n[k]);
 		bench_report(&(struct bench_metric){ key, fair[k].jain, 4, "index", ">=",
