@@ -230,7 +230,7 @@ VTEST(engines_entries)
 		VT_ASSERT_EQ(e->compute_units,
 			     e->engine_class == DRM_VACCEL_ENGINE_CLASS_COMPUTE ? units : 0);
 		VT_ASSERT_EQ(e->reserved32, 0);
-		VT_ASSERT_EQ(e->reserved[0], 0);
+		VT_ASSERT_EQ(e->reserved, 0);
 	}
 	for (i = 0; i < DRM_VACCEL_ENGINE_CLASS_COUNT; i++)
 		VT_ASSERT_EQ(per_class[i], info.engine_count[i]);

@@ -305,7 +305,7 @@ struct drm_vaccel_engine_info {
 	/** @reserved32: zero */
 	__u32 reserved32;
 	/** @reserved: zero; room to describe engines further */
-	__u64 reserved[1];
+	__u64 reserved;
 };
 
 /**

@@ -711,7 +711,8 @@ static int vaccel_slot_take(struct vaccel_wg_slot *s)
 static void vaccel_dispatch_stop(struct vaccel_dispatch *d, int how)
 {
 	spin_lock(&d->lock);
-	d->stop = max(d->stop, how);
+	/* The units read it without the lock, between two slices. */
+	WRITE_ONCE(d->stop, max(d->stop, how));
 	spin_unlock(&d->lock);
 }
 
@@ -731,7 +732,7 @@ static void vaccel_dispatch_fail(struct vaccel_wg_slot *s, int err,
 		if (fault)
 			d->fault = *fault;
 	}
-	d->stop = VACCEL_DISPATCH_HALT;
+	WRITE_ONCE(d->stop, VACCEL_DISPATCH_HALT);
 	spin_unlock(&d->lock);
 }
 
