@@ -1647,7 +1647,7 @@ static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
 
 #ifdef VACCEL_RV_REFERENCE
 /* A handler is a case of the switch; pc and the word are at hand. */
-#define RV_H(h)		case h
+#define RV_H(h)		case h:
 #define RV_PC		pc
 #define RV_INSN		word
 
@@ -1657,7 +1657,7 @@ enum vaccel_rv_stop vaccel_rv_ref_run(struct vaccel_rv_cpu *cpu,
 				      struct vaccel_rv_fault *fault)
 #else
 /* A handler is a label; pc and the word follow from the op's slot. */
-#define RV_H(h)		L_##h
+#define RV_H(h)		L_##h:
 #define RV_LABEL(h)	[h] = &&L_##h,
 #define RV_PC		(code_va + ((u64)(op - cp->ops) << 2))
 #define RV_INSN		(cp->words[op - cp->ops])
@@ -1767,7 +1767,7 @@ enter:
 		goto *labels[op->handler];
 	}
 	if (!left)
-		goto budget_stop;
+		goto L_H_STOP;
 	rv_patch(cpu, op, left);
 	blk_end = op + left;
 	left = 0;
@@ -1791,13 +1791,12 @@ block_next:
 	op++;
 	goto enter;
 
-RV_H(H_STOP):
-budget_stop:
+RV_H(H_STOP)
 	pc = RV_PC;
 	stop = VACCEL_RV_BUDGET;
 	goto out;
 
-RV_H(H_DECODE):
+RV_H(H_DECODE)
 	/*
 	 * Not decoded yet, or the page's decoding was forgotten: refund the
 	 * rest of the block, if any, and decode from pc.
@@ -1810,19 +1809,19 @@ RV_H(H_DECODE):
 	rv_decode_block(cpu, cp, op - cp->ops);
 	goto enter;
 
-RV_H(H_PAGE_END):
+RV_H(H_PAGE_END)
 	pc = code_va + VACCEL_RV_PAGE_SIZE;
 	goto fetch;
 
-RV_H(H_EXIT):
+RV_H(H_EXIT)
 	pc = RV_PC;
 	stop = VACCEL_RV_EXIT;
 	goto out;
 
-RV_H(H_EXACT):
+RV_H(H_EXACT)
 	/* An instruction outside any block: one at a time. */
 	if (unlikely(!left))
-		goto budget_stop;
+		goto L_H_STOP;
 	left--;
 	blk_end = op + 1;
 	goto *labels[op->single];
@@ -1832,7 +1831,7 @@ RV_H(H_EXACT):
 	 * the budget covers (else rv_patch() split them).  A fault of the
 	 * second is after the first retired.
 	 */
-RV_H(H_ADDI_ADDI_B):
+RV_H(H_ADDI_ADDI_B)
 	x[op->rd] = x[op->rs1] + op->imm;
 	x[op->xrd] = x[op->xrs1] + op->ximm;
 	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
@@ -1842,7 +1841,7 @@ RV_H(H_ADDI_ADDI_B):
 	op += 2;
 	goto block_next;
 
-RV_H(H_ADDI_B):
+RV_H(H_ADDI_B)
 	x[op->rd] = x[op->rs1] + op->imm;
 	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
 		pc = RV_PC + 4 + op->imm2;
@@ -1851,7 +1850,7 @@ RV_H(H_ADDI_B):
 	op++;
 	goto block_next;
 
-RV_H(H_ADD_LW):
+RV_H(H_ADD_LW)
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
 		goto pair_load_fault;
@@ -1859,7 +1858,7 @@ RV_H(H_ADD_LW):
 	op++;
 	goto next;
 
-RV_H(H_ADD_LD):
+RV_H(H_ADD_LD)
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
 		goto pair_load_fault;
@@ -1867,7 +1866,7 @@ RV_H(H_ADD_LD):
 	op++;
 	goto next;
 
-RV_H(H_ADD_FLW):
+RV_H(H_ADD_FLW)
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
 		goto pair_load_fault;
@@ -1875,7 +1874,7 @@ RV_H(H_ADD_FLW):
 	op++;
 	goto next;
 
-RV_H(H_ADD_FLD):
+RV_H(H_ADD_FLD)
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
 		goto pair_load_fault;
@@ -1883,19 +1882,19 @@ RV_H(H_ADD_FLD):
 	op++;
 	goto next;
 
-RV_H(H_MUL_ADD):
+RV_H(H_MUL_ADD)
 	x[op->rd] = x[op->rs1] * x[op->rs2];
 	x[op->rs3] = x[op->rd] + x[op->rm];
 	op++;
 	goto next;
 
-RV_H(H_MULW_ADDW):
+RV_H(H_MULW_ADDW)
 	x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
 	x[op->rs3] = rv_sext32(x[op->rd] + x[op->rm]);
 	op++;
 	goto next;
 
-RV_H(H_FMUL_FADD_S):
+RV_H(H_FMUL_FADD_S)
 	rm = rv_rm(hart, op->rm);
 	if (unlikely(rm < 0))
 		goto illegal;
@@ -1911,7 +1910,7 @@ RV_H(H_FMUL_FADD_S):
 	op++;
 	goto next;
 
-RV_H(H_FMUL_FADD_D):
+RV_H(H_FMUL_FADD_D)
 	rm = rv_rm(hart, op->rm);
 	if (unlikely(rm < 0))
 		goto illegal;
@@ -1927,136 +1926,136 @@ RV_H(H_FMUL_FADD_D):
 #endif /* VACCEL_RV_REFERENCE */
 
 	/* The instructions, one handler each. */
-	RV_H(H_BEQ):
+	RV_H(H_BEQ)
 		if (x[op->rs1] == x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BNE):
+	RV_H(H_BNE)
 		if (x[op->rs1] != x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BLT):
+	RV_H(H_BLT)
 		if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BGE):
+	RV_H(H_BGE)
 		if ((s64)x[op->rs1] >= (s64)x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BLTU):
+	RV_H(H_BLTU)
 		if (x[op->rs1] < x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BGEU):
+	RV_H(H_BGEU)
 		if (x[op->rs1] >= x[op->rs2]) {
 			pc = RV_PC + op->imm;
 			goto jump;
 		}
 		goto block_next;
 
-	RV_H(H_BMIS):
+	RV_H(H_BMIS)
 		if (!rv_branch_taken(op->rm, x[op->rs1], x[op->rs2]))
 			goto block_next;
 		fault->va = RV_PC + op->imm;
 		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
 		goto insn_fault;
 
-	RV_H(H_LW):
+	RV_H(H_LW)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
 			goto load_fault;
 		x[op->rd] = (s32)v;
 		goto next;
 
-	RV_H(H_LD):
+	RV_H(H_LD)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
 			goto load_fault;
 		x[op->rd] = v;
 		goto next;
 
-	RV_H(H_SB):
+	RV_H(H_SB)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
 				       fault)))
 			goto store_fault;
 		goto next;
 
-	RV_H(H_SH):
+	RV_H(H_SH)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
 				       fault)))
 			goto store_fault;
 		goto next;
 
-	RV_H(H_SW):
+	RV_H(H_SW)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
 				       fault)))
 			goto store_fault;
 		goto next;
 
-	RV_H(H_SD):
+	RV_H(H_SD)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
 				       fault)))
 			goto store_fault;
 		goto next;
 
-	RV_H(H_ADDI):
+	RV_H(H_ADDI)
 		x[op->rd] = x[op->rs1] + op->imm;
 		goto next;
 
-	RV_H(H_SLLI):
+	RV_H(H_SLLI)
 		x[op->rd] = x[op->rs1] << op->imm;
 		goto next;
 
-	RV_H(H_SRLI):
+	RV_H(H_SRLI)
 		x[op->rd] = x[op->rs1] >> op->imm;
 		goto next;
 
-	RV_H(H_ADD):
+	RV_H(H_ADD)
 		x[op->rd] = x[op->rs1] + x[op->rs2];
 		goto next;
 
-	RV_H(H_ADDW):
+	RV_H(H_ADDW)
 		x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
 		goto next;
 
-	RV_H(H_MULW):
+	RV_H(H_MULW)
 		x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_FLW):
+	RV_H(H_FLW)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
 			goto load_fault;
 		f[op->rd] = RV_BOX | v;
 		goto next;
 
-	RV_H(H_FLD):
+	RV_H(H_FLD)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
 			goto load_fault;
 		f[op->rd] = v;
 		goto next;
 
-	RV_H(H_NOP):
+	RV_H(H_NOP)
 		goto next;
 
-	RV_H(H_FENCE):
+	RV_H(H_FENCE)
 		/* Orders this hart's accesses for the other engines. */
 		smp_mb();
 		goto next;
 
-	RV_H(H_FENCE_I):
+	RV_H(H_FENCE_I)
 #ifndef VACCEL_RV_REFERENCE
 		/* Forget every decoded page, this one too: enter it again. */
 		pc = RV_PC + 4;
@@ -2067,25 +2066,25 @@ RV_H(H_FMUL_FADD_D):
 		goto next;
 #endif
 
-	RV_H(H_LUI):
+	RV_H(H_LUI)
 		x[op->rd] = (s64)op->imm;
 		goto next;
 
-	RV_H(H_AUIPC):
+	RV_H(H_AUIPC)
 		x[op->rd] = RV_PC + op->imm;
 		goto next;
 
-	RV_H(H_JAL):
+	RV_H(H_JAL)
 		v = RV_PC;
 		x[op->rd] = v + 4;
 		pc = v + op->imm;
 		goto jump;
 
-	RV_H(H_J):
+	RV_H(H_J)
 		pc = RV_PC + op->imm;
 		goto jump;
 
-	RV_H(H_JALR):
+	RV_H(H_JALR)
 		v = (x[op->rs1] + op->imm) & ~1ull;
 		if (unlikely(v & 3))
 			goto jump_fault;
@@ -2093,196 +2092,196 @@ RV_H(H_FMUL_FADD_D):
 		pc = v;
 		goto jump;
 
-	RV_H(H_JR):
+	RV_H(H_JR)
 		v = (x[op->rs1] + op->imm) & ~1ull;
 		if (unlikely(v & 3))
 			goto jump_fault;
 		pc = v;
 		goto jump;
 
-	RV_H(H_JMIS):
+	RV_H(H_JMIS)
 		fault->va = RV_PC + op->imm;
 		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
 		goto insn_fault;
 
-	RV_H(H_LB):
+	RV_H(H_LB)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
 			goto load_fault;
 		x[op->rd] = (s8)v;
 		goto next;
 
-	RV_H(H_LH):
+	RV_H(H_LH)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
 			goto load_fault;
 		x[op->rd] = (s16)v;
 		goto next;
 
-	RV_H(H_LBU):
+	RV_H(H_LBU)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
 			goto load_fault;
 		x[op->rd] = v;
 		goto next;
 
-	RV_H(H_LHU):
+	RV_H(H_LHU)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
 			goto load_fault;
 		x[op->rd] = v;
 		goto next;
 
-	RV_H(H_LWU):
+	RV_H(H_LWU)
 		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
 			goto load_fault;
 		x[op->rd] = v;
 		goto next;
 
-	RV_H(H_LX0):
+	RV_H(H_LX0)
 		/* It may fault: only its size matters. */
 		if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
 					   1 << (op->rm & 3), &out, fault)))
 			goto load_fault;
 		goto next;
 
-	RV_H(H_SLTI):
+	RV_H(H_SLTI)
 		x[op->rd] = (s64)x[op->rs1] < (s64)op->imm;
 		goto next;
 
-	RV_H(H_SLTIU):
+	RV_H(H_SLTIU)
 		x[op->rd] = x[op->rs1] < (u64)(s64)op->imm;
 		goto next;
 
-	RV_H(H_XORI):
+	RV_H(H_XORI)
 		x[op->rd] = x[op->rs1] ^ op->imm;
 		goto next;
 
-	RV_H(H_ORI):
+	RV_H(H_ORI)
 		x[op->rd] = x[op->rs1] | op->imm;
 		goto next;
 
-	RV_H(H_ANDI):
+	RV_H(H_ANDI)
 		x[op->rd] = x[op->rs1] & op->imm;
 		goto next;
 
-	RV_H(H_SRAI):
+	RV_H(H_SRAI)
 		x[op->rd] = (s64)x[op->rs1] >> op->imm;
 		goto next;
 
-	RV_H(H_ADDIW):
+	RV_H(H_ADDIW)
 		x[op->rd] = rv_sext32(x[op->rs1] + op->imm);
 		goto next;
 
-	RV_H(H_SLLIW):
+	RV_H(H_SLLIW)
 		x[op->rd] = rv_sext32((u32)x[op->rs1] << op->imm);
 		goto next;
 
-	RV_H(H_SRLIW):
+	RV_H(H_SRLIW)
 		x[op->rd] = rv_sext32((u32)x[op->rs1] >> op->imm);
 		goto next;
 
-	RV_H(H_SRAIW):
+	RV_H(H_SRAIW)
 		x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
 		goto next;
 
-	RV_H(H_SUB):
+	RV_H(H_SUB)
 		x[op->rd] = x[op->rs1] - x[op->rs2];
 		goto next;
 
-	RV_H(H_SLL):
+	RV_H(H_SLL)
 		x[op->rd] = x[op->rs1] << (x[op->rs2] & 63);
 		goto next;
 
-	RV_H(H_SLT):
+	RV_H(H_SLT)
 		x[op->rd] = (s64)x[op->rs1] < (s64)x[op->rs2];
 		goto next;
 
-	RV_H(H_SLTU):
+	RV_H(H_SLTU)
 		x[op->rd] = x[op->rs1] < x[op->rs2];
 		goto next;
 
-	RV_H(H_XOR):
+	RV_H(H_XOR)
 		x[op->rd] = x[op->rs1] ^ x[op->rs2];
 		goto next;
 
-	RV_H(H_SRL):
+	RV_H(H_SRL)
 		x[op->rd] = x[op->rs1] >> (x[op->rs2] & 63);
 		goto next;
 
-	RV_H(H_SRA):
+	RV_H(H_SRA)
 		x[op->rd] = (s64)x[op->rs1] >> (x[op->rs2] & 63);
 		goto next;
 
-	RV_H(H_OR):
+	RV_H(H_OR)
 		x[op->rd] = x[op->rs1] | x[op->rs2];
 		goto next;
 
-	RV_H(H_AND):
+	RV_H(H_AND)
 		x[op->rd] = x[op->rs1] & x[op->rs2];
 		goto next;
 
-	RV_H(H_SUBW):
+	RV_H(H_SUBW)
 		x[op->rd] = rv_sext32(x[op->rs1] - x[op->rs2]);
 		goto next;
 
-	RV_H(H_SLLW):
+	RV_H(H_SLLW)
 		x[op->rd] = rv_sext32((u32)x[op->rs1] << (x[op->rs2] & 31));
 		goto next;
 
-	RV_H(H_SRLW):
+	RV_H(H_SRLW)
 		x[op->rd] = rv_sext32((u32)x[op->rs1] >> (x[op->rs2] & 31));
 		goto next;
 
-	RV_H(H_SRAW):
+	RV_H(H_SRAW)
 		x[op->rd] = (s64)((s32)x[op->rs1] >> (x[op->rs2] & 31));
 		goto next;
 
-	RV_H(H_MUL):
+	RV_H(H_MUL)
 		x[op->rd] = rv_muldiv(0, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_MULH):
+	RV_H(H_MULH)
 		x[op->rd] = rv_muldiv(1, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_MULHSU):
+	RV_H(H_MULHSU)
 		x[op->rd] = rv_muldiv(2, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_MULHU):
+	RV_H(H_MULHU)
 		x[op->rd] = rv_muldiv(3, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_DIV):
+	RV_H(H_DIV)
 		x[op->rd] = rv_muldiv(4, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_DIVU):
+	RV_H(H_DIVU)
 		x[op->rd] = rv_muldiv(5, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_REM):
+	RV_H(H_REM)
 		x[op->rd] = rv_muldiv(6, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_REMU):
+	RV_H(H_REMU)
 		x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_DIVW):
+	RV_H(H_DIVW)
 		x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_DIVUW):
+	RV_H(H_DIVUW)
 		x[op->rd] = rv_muldiv_w(5, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_REMW):
+	RV_H(H_REMW)
 		x[op->rd] = rv_muldiv_w(6, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_REMUW):
+	RV_H(H_REMUW)
 		x[op->rd] = rv_muldiv_w(7, x[op->rs1], x[op->rs2]);
 		goto next;
 
-	RV_H(H_AMO):
+	RV_H(H_AMO)
 		cause = rv_amo(cpu, hart, RV_INSN, &out, fault);
 		if (unlikely(cause))
 			goto insn_fault;
@@ -2290,7 +2289,7 @@ RV_H(H_FMUL_FADD_D):
 		x[0] = 0;
 		goto next;
 
-	RV_H(H_CSR):
+	RV_H(H_CSR)
 		hart->pc = RV_PC;
 		cause = rv_csr(cpu, hart, RV_INSN, budget - left - 1, &out);
 		if (unlikely(cause))
@@ -2299,13 +2298,13 @@ RV_H(H_FMUL_FADD_D):
 		x[0] = 0;
 		goto block_next;
 
-	RV_H(H_FSW):
+	RV_H(H_FSW)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, f[op->rs2],
 				       fault)))
 			goto store_fault;
 		goto next;
 
-	RV_H(H_FSD):
+	RV_H(H_FSD)
 		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, f[op->rs2],
 				       fault)))
 			goto store_fault;
@@ -2315,7 +2314,7 @@ RV_H(H_FMUL_FADD_D):
 	 * The soft-float ORs the flags it raises into fcsr directly: fflags
 	 * are its low bits.
 	 */
-	RV_H(H_FADD_S):
+	RV_H(H_FADD_S)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2324,7 +2323,7 @@ RV_H(H_FMUL_FADD_D):
 							&hart->fcsr));
 		goto next;
 
-	RV_H(H_FSUB_S):
+	RV_H(H_FSUB_S)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2333,7 +2332,7 @@ RV_H(H_FMUL_FADD_D):
 							&hart->fcsr));
 		goto next;
 
-	RV_H(H_FMUL_S):
+	RV_H(H_FMUL_S)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2342,7 +2341,7 @@ RV_H(H_FMUL_FADD_D):
 							&hart->fcsr));
 		goto next;
 
-	RV_H(H_FDIV_S):
+	RV_H(H_FDIV_S)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2351,35 +2350,35 @@ RV_H(H_FMUL_FADD_D):
 							&hart->fcsr));
 		goto next;
 
-	RV_H(H_FADD_D):
+	RV_H(H_FADD_D)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
 		f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 		goto next;
 
-	RV_H(H_FSUB_D):
+	RV_H(H_FSUB_D)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
 		f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 		goto next;
 
-	RV_H(H_FMUL_D):
+	RV_H(H_FMUL_D)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
 		f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 		goto next;
 
-	RV_H(H_FDIV_D):
+	RV_H(H_FDIV_D)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
 		f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
 		goto next;
 
-	RV_H(H_FMA_S):
+	RV_H(H_FMA_S)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2392,7 +2391,7 @@ RV_H(H_FMUL_FADD_D):
 					  &hart->fcsr));
 		goto next;
 
-	RV_H(H_FMA_D):
+	RV_H(H_FMA_D)
 		rm = rv_rm(hart, op->rm);
 		if (unlikely(rm < 0))
 			goto illegal;
@@ -2402,34 +2401,34 @@ RV_H(H_FMUL_FADD_D):
 					   rm, &hart->fcsr);
 		goto next;
 
-	RV_H(H_FP):
+	RV_H(H_FP)
 		cause = rv_fp(hart, RV_INSN);
 		if (unlikely(cause))
 			goto insn_fault;
 		x[0] = 0;
 		goto next;
 
-	RV_H(H_BARRIER):
+	RV_H(H_BARRIER)
 		pc = RV_PC + 4;
 		stop = VACCEL_RV_BARRIER;
 		goto out;
 
-	RV_H(H_ECALL):
+	RV_H(H_ECALL)
 		cause = VACCEL_RV_CAUSE_ECALL;
 		goto insn_fault;
 
-	RV_H(H_EBREAK):
+	RV_H(H_EBREAK)
 		cause = VACCEL_RV_CAUSE_BREAKPOINT;
 		goto insn_fault;
 
-	RV_H(H_COMPRESSED):
+	RV_H(H_COMPRESSED)
 		cause = VACCEL_RV_CAUSE_COMPRESSED;
 		goto insn_fault;
 
 #ifdef VACCEL_RV_REFERENCE
 	default:
 #endif
-	RV_H(H_ILLEGAL):
+	RV_H(H_ILLEGAL)
 		goto illegal;
 	}
 #ifdef VACCEL_RV_REFERENCE
