@@ -12,6 +12,7 @@
 
 #include <kunit/test.h>
 #include <linux/errno.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -56,6 +57,7 @@ struct rv_env {
 	const struct vaccel_rv_hart *csr_hart;
 	u32 code_words;
 	u8 mem_class[T_PAGES];
+	u8 *remap[T_PAGES];	/* another host page for a page, if set */
 };
 
 /* Instruction encoders */
@@ -143,6 +145,8 @@ static u8 *rv_env_translate(void *env, u64 va, unsigned int access,
 		return NULL;
 	}
 	*mem_class = e->mem_class[page];
+	if (e->remap[page])
+		return e->remap[page];
 	return e->mem + page * 4096;
 }
 
@@ -231,8 +235,13 @@ static void rv_code(struct rv_env *e, const u32 *words, unsigned int n)
 	e->hart.pc = T_PAGE(T_CODE);
 }
 
+/*
+ * Runs the hart as the engine does at the start of a dispatch: after an
+ * instruction-cache sync, as the tests write code between runs.
+ */
 static enum vaccel_rv_stop rv_run(struct rv_env *e, u64 budget)
 {
+	vaccel_rv_cpu_sync(e->cpu);
 	memset(&e->fault, 0xa5, sizeof(e->fault));
 	return vaccel_rv_run(e->cpu, &e->hart, budget, &e->executed, &e->fault);
 }
@@ -1814,6 +1823,476 @@ static void vaccel_test_rv_two_harts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->executed, 8);
 }
 
+/* Runs without the sync of rv_run(): as within one dispatch. */
+static enum vaccel_rv_stop rv_run_nosync(struct rv_env *e, u64 budget)
+{
+	memset(&e->fault, 0xa5, sizeof(e->fault));
+	return vaccel_rv_run(e->cpu, &e->hart, budget, &e->executed, &e->fault);
+}
+
+/* The decoded form of the page at @va, if the cpu keeps one. */
+static struct vaccel_rv_code *rv_decoded(struct rv_env *e, u64 va)
+{
+	unsigned int i;
+
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+		if (e->cpu->code[i].va == va)
+			return &e->cpu->code[i];
+	return NULL;
+}
+
+/*
+ * The decode cache and mappings: after the environment maps other content
+ * at the code page's address and the engine syncs, the new code runs; an
+ * unmapped code page faults FETCH, with or without a sync.
+ */
+static void vaccel_test_rv_decode_remap(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = { ADDI(A0, ZERO, 1), RET };
+	u32 other[] = { ADDI(A0, ZERO, 2), RET };
+	u8 *page = kunit_kzalloc(test, 4096, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memcpy(page, other, sizeof(other));
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 1);
+
+	e->remap[T_CODE] = page;
+	e->hart.pc = T_PAGE(T_CODE);
+	rv_run_exit(e);		/* with its sync */
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 2);
+
+	/* Unmapped: a fetch fault, though the page stays decoded. */
+	e->perm[T_CODE] = 0;
+	e->hart.pc = T_PAGE(T_CODE);
+	KUNIT_ASSERT_EQ(test, rv_run_nosync(e, 100), VACCEL_RV_FAULT);
+	KUNIT_EXPECT_EQ(test, e->fault.cause, VACCEL_RV_CAUSE_FETCH);
+	KUNIT_EXPECT_EQ(test, e->fault.pc, T_PAGE(T_CODE));
+	KUNIT_EXPECT_EQ(test, e->fault.reason, T_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, rv_run(e, 100), VACCEL_RV_FAULT);
+	KUNIT_EXPECT_EQ(test, e->fault.cause, VACCEL_RV_CAUSE_FETCH);
+	KUNIT_EXPECT_EQ(test, e->hart.pc, T_PAGE(T_CODE));
+}
+
+/*
+ * A decoded page survives runs while its words are unchanged (the test
+ * alters the decoded form itself to see that it is used, not decoded
+ * again), and a CPU write between runs plus a sync is seen.
+ */
+static void vaccel_test_rv_decode_survives(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = { ADDI(A0, ZERO, 1), ADDI(A1, ZERO, 5), RET };
+	struct vaccel_rv_code *cp;
+	unsigned int i;
+
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	rv_run_exit(e);
+	cp = rv_decoded(e, T_PAGE(T_CODE));
+	KUNIT_ASSERT_NOT_NULL(test, cp);
+	cp->ops[0].imm = 7;	/* not what memory says */
+	for (i = 0; i < 50; i++) {
+		e->hart.pc = T_PAGE(T_CODE);
+		e->hart.x[RA] = T_EXIT;
+		rv_run_exit(e);
+		KUNIT_ASSERT_EQ(test, e->hart.x[A0], 7);
+	}
+	KUNIT_EXPECT_EQ(test, e->executed, 51 * 3);
+
+	/* The CPU writes the page: after the sync, the new words run. */
+	*(u32 *)rv_host(e, T_PAGE(T_CODE)) = ADDI(A0, ZERO, 9);
+	e->hart.pc = T_PAGE(T_CODE);
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 9);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A1], 5);
+}
+
+/*
+ * The hart stores into its own code page, in the block being executed,
+ * without FENCE.I: the store forgets the decoded page, and the new word
+ * runs; then the same through a FENCE.I after a store through another
+ * mapping of the page, which the write rule cannot see.
+ */
+static void vaccel_test_rv_decode_self_modify(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u64 code3 = T_PAGE(T_DATA3);
+	u32 prog[] = {
+		ADDI(A0, ZERO, 0),
+		ADDI(A3, ZERO, 3),
+		ADDI(A0, A0, 100),	/* then addi a0, a0, 1 */
+		STORE(2, A1, A2, 0),	/* rewrites the one above */
+		ADDI(A4, ZERO, 1),	/* then addi a4, zero, 2 */
+		ADDI(A3, A3, -1),
+		BR(1, A3, ZERO, -16),
+		RET,
+	};
+	u32 alias[] = {
+		ADDI(A0, ZERO, 1),	/* then addi a0, zero, 2 */
+		STORE(2, A1, A2, 0),
+		FENCE_I,
+		JAL(ZERO, -12),		/* once: then ret */
+	};
+
+	rv_code_at(e, code3, prog, ARRAY_SIZE(prog));
+	e->hart.pc = code3;
+	e->hart.x[A1] = ADDI(A0, A0, 1);
+	e->hart.x[A2] = code3 + 8;
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 102);
+	KUNIT_EXPECT_EQ(test, e->executed, 2 + 3 * 5 + 1);
+
+	/* The store in the middle of a block rewrites the next word. */
+	prog[3] = STORE(2, A1, A2, 4);
+	rv_code_at(e, code3, prog, ARRAY_SIZE(prog));
+	e->hart.pc = code3;
+	e->hart.x[RA] = T_EXIT;
+	e->hart.x[A1] = ADDI(A4, ZERO, 2);
+	e->hart.x[A2] = code3 + 12;
+	e->executed = 0;
+	KUNIT_ASSERT_EQ(test, rv_run(e, 5), VACCEL_RV_BUDGET);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A4], 2);
+	KUNIT_EXPECT_EQ(test, e->hart.pc, code3 + 20);
+	rv_run_exit(e);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A4], 2);
+	KUNIT_EXPECT_EQ(test, e->executed, 2 + 3 * 5 + 1);
+
+	/* Through another mapping of the page, then FENCE.I. */
+	e = rv_env_new(test);
+	e->remap[T_DATA2] = rv_host(e, code3);
+	rv_code_at(e, code3, alias, ARRAY_SIZE(alias));
+	e->hart.pc = code3;
+	e->hart.x[A1] = ADDI(A0, ZERO, 2);
+	e->hart.x[A2] = T_PAGE(T_DATA2);
+	/* The first pass: addi 1, store, fence.i, jump back. */
+	KUNIT_ASSERT_EQ(test, rv_run(e, 4), VACCEL_RV_BUDGET);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 1);
+	/* The second pass runs the new word; then the jump becomes a ret. */
+	e->hart.x[A1] = RET;
+	e->hart.x[A2] = T_PAGE(T_DATA2) + 12;
+	KUNIT_ASSERT_EQ(test, rv_run_nosync(e, 1), VACCEL_RV_BUDGET);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A0], 2);
+	KUNIT_ASSERT_EQ(test, rv_run_nosync(e, 100), VACCEL_RV_EXIT);
+	KUNIT_EXPECT_EQ(test, e->executed, 8);
+}
+
+/*
+ * A basic block charged at once and stopped by a fault in its middle (a
+ * load, and the load of an ADD + load pair) retires exactly the
+ * instructions before the fault: executed, instret and pc say so.
+ */
+static void vaccel_test_rv_block_fault(struct kunit *test)
+{
+	struct rv_env *e = rv_env_new(test);
+	u32 prog[] = {
+		ADDI(A0, ZERO, 1),
+		ADDI(A1, ZERO, 2),
+		OP(0, 0, A2, A0, A1),
+		LOAD(3, A3, A4, 0),	/* faults */
+		ADDI(A5, ZERO, 4),
+		BR(0, ZERO, ZERO, 8),
+		ADDI(A5, ZERO, 5),
+		RET,
+	};
+	u32 pair[] = {
+		ADDI(A0, ZERO, 1),
+		OP(0, 0, A2, A4, A1),
+		LOAD(3, A3, A2, 0),	/* faults, after the add */
+		ADDI(A5, ZERO, 4),
+		RET,
+	};
+
+	rv_code(e, prog, ARRAY_SIZE(prog));
+	e->hart.x[A4] = T_PAGE(T_HOLE);
+	e->hart.instret = 1000;
+	KUNIT_ASSERT_EQ(test, rv_run(e, 100), VACCEL_RV_FAULT);
+	KUNIT_EXPECT_EQ(test, e->fault.cause, VACCEL_RV_CAUSE_LOAD);
+	KUNIT_EXPECT_EQ(test, e->fault.pc, T_PAGE(T_CODE) + 12);
+	KUNIT_EXPECT_EQ(test, e->fault.insn, prog[3]);
+	KUNIT_EXPECT_EQ(test, e->executed, 3);
+	KUNIT_EXPECT_EQ(test, e->hart.instret, 1003);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A2], 3);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A5], 0);
+
+	e = rv_env_new(test);
+	rv_code(e, pair, ARRAY_SIZE(pair));
+	e->hart.x[A4] = T_PAGE(T_HOLE);
+	KUNIT_ASSERT_EQ(test, rv_run(e, 100), VACCEL_RV_FAULT);
+	KUNIT_EXPECT_EQ(test, e->fault.pc, T_PAGE(T_CODE) + 8);
+	KUNIT_EXPECT_EQ(test, e->fault.insn, pair[2]);
+	KUNIT_EXPECT_EQ(test, e->executed, 2);
+	KUNIT_EXPECT_EQ(test, e->hart.instret, 2);
+	KUNIT_EXPECT_EQ(test, e->hart.x[A2], T_PAGE(T_HOLE));
+	KUNIT_EXPECT_EQ(test, e->hart.pc, T_PAGE(T_CODE) + 8);
+}
+
+/*
+ * A fixed program (loops, pairs, a triple, memory, CSR reads of instret,
+ * floating point, a call into another page) run with every budget from 1
+ * to its length ends exactly as one run with a large budget.
+ */
+static void vaccel_test_rv_every_budget(struct kunit *test)
+{
+	u64 data = T_PAGE(T_DATA);
+	u32 prog[] = {
+		ADDI(S0, ZERO, 0), LUI(S1, data >> 12),
+		ADDI(A0, ZERO, 5),
+		/* loop: */
+		ADDI(A1, A1, 3),
+		OP(1, 0, A2, A1, A0),			/* mul + add */
+		OP(0, 0, A3, A2, A1),
+		OP(0, 0, A4, S1, S0),			/* add + ld */
+		LOAD(3, A5, A4, 0),
+		CSR(2, T0, VACCEL_RV_CSR_INSTRET, 0),
+		OP(0, 0, A5, A5, T0),
+		STORE(3, A5, A4, 0),
+		FP(0x1e, 1, 0, 1, A3, 0),		/* fmv.d.x */
+		FP(2, 1, 7, 2, 1, 1),			/* fmul + fadd */
+		FP(0, 1, 7, 3, 2, 1),
+		JAL(RA, 4096 - 14 * 4),			/* to the other page */
+		ADDI(S0, S0, 8),
+		ADDI(16, 16, 1),			/* triple: a6 */
+		ADDI(A0, A0, -1),
+		BR(1, A0, ZERO, -15 * 4),
+		FSTORE(3, 3, S1, 64),
+		LUI(T2, T_EXIT >> 16),
+		OPI(1, T2, T2, 4),
+		JALR(ZERO, T2, 0),
+	};
+	u32 callee[] = { ADDI(17, 17, 2), ADDI(T1, ZERO, 1), RET };
+	struct rv_env *ref = NULL, *e;
+	u64 n, total = 0;
+
+	for (n = 0; ; n++) {
+		enum vaccel_rv_stop stop;
+
+		e = rv_env_new(test);
+		rv_code(e, prog, ARRAY_SIZE(prog));
+		rv_code_at(e, T_PAGE(T_CODE2), callee, ARRAY_SIZE(callee));
+		if (!ref) {
+			rv_run_exit(e);
+			ref = e;
+			total = e->executed;
+			KUNIT_ASSERT_GT(test, total, 80);
+			continue;
+		}
+		if (n > total)
+			break;
+		do {
+			stop = rv_run(e, n);
+		} while (stop == VACCEL_RV_BUDGET);
+		KUNIT_ASSERT_EQ(test, stop, VACCEL_RV_EXIT);
+		KUNIT_ASSERT_EQ_MSG(test, e->executed, total, "budget %llu", n);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(&e->hart, &ref->hart,
+						 sizeof(e->hart)), 0,
+				    "budget %llu", n);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(e->mem, ref->mem,
+						 T_PAGES * 4096), 0,
+				    "budget %llu", n);
+		kunit_kfree(test, e->cpu);
+		kunit_kfree(test, e->mem);
+	}
+}
+
+/* A generator of programs, and a comparison with the reference. */
+
+struct rv_gen {
+	struct rnd_state rnd;
+	u32 *w;
+	unsigned int n;
+};
+
+static u32 rv_rand(struct rv_gen *g, u32 n)
+{
+	return prandom_u32_state(&g->rnd) % n;
+}
+
+/* A register the programs compute in: t0-t2, a0-a5, s2-s5. */
+static u32 rv_rand_reg(struct rv_gen *g)
+{
+	static const u8 regs[] = { 5, 6, 7, 10, 11, 12, 13, 14, 15,
+				   18, 19, 20, 21 };
+
+	return regs[rv_rand(g, ARRAY_SIZE(regs))];
+}
+
+static void rv_emit(struct rv_gen *g, u32 w)
+{
+	g->w[g->n++] = w;
+}
+
+static u32 rv_branch_f3(u32 i)
+{
+	static const u8 f3[] = { 0, 1, 4, 5, 6, 7 };
+
+	return f3[i];
+}
+
+/* One random instruction or pattern; s0 is the data page, s1 counts. */
+static void rv_gen_one(struct rv_gen *g)
+{
+	static const u8 opf[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	u32 rd = rv_rand_reg(g), a = rv_rand_reg(g), b = rv_rand_reg(g);
+	u32 off = rv_rand(g, 250) * 8;
+
+	switch (rv_rand(g, 16)) {
+	case 0:
+		rv_emit(g, ADDI(rd, a, (s32)rv_rand(g, 4096) - 2048));
+		break;
+	case 1:
+		rv_emit(g, OP(rv_rand(g, 2) ? 0x20 : 0, rv_rand(g, 2) * 5,
+			      rd, a, b));
+		break;
+	case 2:
+		rv_emit(g, OP(0, opf[rv_rand(g, 8)], rd, a, b));
+		break;
+	case 3:
+		rv_emit(g, OP(1, rv_rand(g, 8), rd, a, b));	/* M */
+		break;
+	case 4:
+		rv_emit(g, OPW(1, rv_rand(g, 2) ? 0 : 4 + rv_rand(g, 4),
+			       rd, a, b));
+		break;
+	case 5:
+		rv_emit(g, OPI(rv_rand(g, 2) ? 1 : 5, rd, a, rv_rand(g, 64)));
+		break;
+	case 6:		/* add + load */
+		rv_emit(g, OPI(7, T1, a, 0xf8));
+		rv_emit(g, OP(0, 0, T2, S0, T1));
+		rv_emit(g, LOAD(rv_rand(g, 2) ? 3 : 2, rd, T2, rv_rand(g, 64) * 8));
+		break;
+	case 7:
+		rv_emit(g, LOAD(rv_rand(g, 7), rd, S0, off));
+		break;
+	case 8:
+		rv_emit(g, STORE(rv_rand(g, 4), a, S0, off + rv_rand(g, 8)));
+		break;
+	case 9:		/* mul + add */
+		rv_emit(g, OP(1, 0, rd, a, b));
+		rv_emit(g, OP(0, 0, b, rd, a));
+		break;
+	case 10:	/* a forward branch */
+		rv_emit(g, BR(rv_branch_f3(rv_rand(g, 6)), a, b,
+			      4 * (1 + rv_rand(g, 3))));
+		break;
+	case 11:	/* addi + branch */
+		rv_emit(g, ADDI(rd, rd, 1));
+		rv_emit(g, BR(rv_rand(g, 2), rd, b, 8));
+		break;
+	case 12:	/* fmv, fmul + fadd, fmadd, fsd */
+		rv_emit(g, FP(0x1e, 1, 0, rv_rand(g, 8), a, 0));
+		rv_emit(g, FP(2, 1, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		rv_emit(g, FP(0, 1, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		break;
+	case 13:
+		rv_emit(g, FMA(0x43, rv_rand(g, 2), 7, rv_rand(g, 8),
+			       rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		rv_emit(g, FSTORE(3, rv_rand(g, 8), S0, off));
+		break;
+	case 14:
+		rv_emit(g, FLOAD(rv_rand(g, 2) ? 3 : 2, rv_rand(g, 8), S0, off));
+		rv_emit(g, FP(2, 0, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		rv_emit(g, FP(0, 0, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		break;
+	default:
+		rv_emit(g, OPIW(0, rd, a, (s32)rv_rand(g, 4096) - 2048));
+		break;
+	}
+}
+
+/* Runs @e to its end in slices of random budgets. */
+static enum vaccel_rv_stop rv_run_sliced(struct rv_env *e, struct rv_gen *g,
+					 bool ref)
+{
+	enum vaccel_rv_stop stop;
+	u64 budget;
+
+	do {
+		budget = rv_rand(g, 4) ? 1 + rv_rand(g, 40) : 100000;
+		memset(&e->fault, 0xa5, sizeof(e->fault));
+		if (ref)
+			stop = vaccel_rv_ref_run(e->cpu, &e->hart, budget,
+						 &e->executed, &e->fault);
+		else
+			stop = vaccel_rv_run(e->cpu, &e->hart, budget,
+					     &e->executed, &e->fault);
+	} while (stop == VACCEL_RV_BUDGET && e->executed < 1000000);
+	return stop;
+}
+
+/*
+ * Threaded dispatch against the reference interpreter on generated
+ * sequences: loops of random ALU, M, memory, branches, pairs and floating
+ * point, run in random slices by both, give the same hart, memory, count
+ * and fault.
+ */
+static void vaccel_test_rv_vs_reference(struct kunit *test)
+{
+	struct rv_gen g;
+	unsigned int seq;
+
+	prandom_seed_state(&g.rnd, 17);
+	for (seq = 0; seq < 300; seq++) {
+		struct rv_env *e = rv_env_new(test), *r = rv_env_new(test);
+		enum vaccel_rv_stop se, sr;
+		unsigned int i, body, loop, fault;
+
+		g.w = (u32 *)rv_host(e, T_PAGE(T_CODE));
+		g.n = 0;
+		rv_emit(&g, LUI(S0, T_PAGE(T_DATA) >> 12));
+		rv_emit(&g, ADDI(S1, ZERO, 1 + rv_rand(&g, 5)));
+		for (i = 5; i < 32; i++)
+			if (i != 8 && i != 9)
+				rv_emit(&g, ADDI(i, ZERO, (s32)rv_rand(&g, 4096) - 2048));
+		loop = g.n;
+		body = 4 + rv_rand(&g, 40);
+		fault = rv_rand(&g, 8) ? body : rv_rand(&g, body);
+		for (i = 0; i < body; i++) {
+			if (i == fault) {	/* sometimes a load faults */
+				rv_emit(&g, LUI(T0, T_PAGE(T_HOLE) >> 12));
+				rv_emit(&g, LOAD(3, T0, T0, 0));
+			}
+			rv_gen_one(&g);
+		}
+		/* Where the forward branches may land. */
+		for (i = 0; i < 3; i++)
+			rv_emit(&g, ADDI(T0, T0, 1));
+		rv_emit(&g, ADDI(S1, S1, -1));
+		rv_emit(&g, BR(1, S1, ZERO, -4 * (g.n - loop)));
+		rv_emit(&g, RET);
+		prandom_bytes_state(&g.rnd, rv_host(e, T_PAGE(T_DATA)), 4096);
+		memcpy(r->mem, e->mem, T_PAGES * 4096);
+
+		se = rv_run_sliced(e, &g, false);
+		sr = rv_run_sliced(r, &g, true);
+		KUNIT_ASSERT_EQ_MSG(test, se, sr, "sequence %u", seq);
+		KUNIT_ASSERT_EQ_MSG(test, e->executed, r->executed,
+				    "sequence %u", seq);
+		for (i = 0; i < 32; i++) {
+			KUNIT_ASSERT_EQ_MSG(test, e->hart.x[i], r->hart.x[i],
+					    "sequence %u x%u", seq, i);
+			KUNIT_ASSERT_EQ_MSG(test, e->hart.f[i], r->hart.f[i],
+					    "sequence %u f%u", seq, i);
+		}
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(&e->hart, &r->hart,
+						 sizeof(e->hart)), 0,
+				    "sequence %u", seq);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(e->mem, r->mem,
+						 T_PAGES * 4096), 0,
+				    "sequence %u", seq);
+		if (se == VACCEL_RV_FAULT)
+			KUNIT_ASSERT_EQ_MSG(test, memcmp(&e->fault, &r->fault,
+							 sizeof(e->fault)), 0,
+					    "sequence %u", seq);
+		kunit_kfree(test, e->cpu);
+		kunit_kfree(test, r->cpu);
+		kunit_kfree(test, e->mem);
+		kunit_kfree(test, r->mem);
+	}
+}
+
 static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_alu),
 	KUNIT_CASE(vaccel_test_rv_upper_and_x0),
@@ -1848,6 +2327,12 @@ static struct kunit_case vaccel_rv_test_cases[] = {
 	KUNIT_CASE(vaccel_test_rv_pair_faults),
 	KUNIT_CASE(vaccel_test_rv_pair_fp),
 	KUNIT_CASE(vaccel_test_rv_two_harts),
+	KUNIT_CASE(vaccel_test_rv_decode_remap),
+	KUNIT_CASE(vaccel_test_rv_decode_survives),
+	KUNIT_CASE(vaccel_test_rv_decode_self_modify),
+	KUNIT_CASE(vaccel_test_rv_block_fault),
+	KUNIT_CASE(vaccel_test_rv_every_budget),
+	KUNIT_CASE(vaccel_test_rv_vs_reference),
 	{}
 };
 

@@ -17,47 +17,94 @@
  * the engine saves and restores verbatim to preempt and resume a work-item.
  * &struct vaccel_rv_cpu is the engine's side: its environment (the
  * callbacks that translate addresses and answer the custom CSRs, and the
- * exit address), its micro-TLBs and its decode cache.  It keeps nothing of
- * a hart from one call of vaccel_rv_run() to the next.
+ * exit address), its micro-TLBs and its decoded code pages.  It keeps
+ * nothing of a hart from one call of vaccel_rv_run() to the next.
  *
- * Decode and execute.  vaccel_rv_run() reads each instruction word from
- * the host page of the current pc, which it translates again only when pc
- * leaves that page.  The decode cache, direct-mapped by pc, holds the
- * instruction decoded (&struct vaccel_rv_op: what executes it, its
- * registers and its sign-extended immediate) together with the word it was
- * decoded from: an entry is used when that word is the word at pc, so the
- * cache is never flushed, and code written by the program (with FENCE.I),
- * by the CPU between dispatches or belonging to another address space is
- * decoded afresh.  A decoding depends on the words only (see pairs
- * below), never on pc.
- * Execution is a switch on the decoded handler, with no indirect call:
- * the kernel builds it as a tree of compares (no jump tables under
- * retpolines), user space as a jump table.  The tree's depth is what an
- * instruction pays, so the handlers of the hottest instructions are
- * numbered first and dispatched by switches of their own: the pairs and
- * triples below H_WARM, then the loads, stores, branches and arithmetic of
- * inner loops below H_COLD, then the others, each group one compare away
- * from the next.
+ * Decoded pages.  Each instruction is decoded once into &struct
+ * vaccel_rv_op (the address of the code that executes it, its registers,
+ * its sign-extended immediate), in the decoded form of its code page:
+ * &struct vaccel_rv_code, one op per word of the page plus one that leaves
+ * it, and a copy of the page's words.  A few pages are embedded in the cpu
+ * (vaccel_rv_cpu_init() allocates nothing), keyed by virtual address and
+ * reused in turn.  When pc enters a page, the page is translated for
+ * execution as any fetch (an unmapped page faults FETCH) and its decoded
+ * form looked up, or made by copying the words; ops are decoded lazily, a
+ * basic block at a time, from a "not decoded yet" handler.  Within a
+ * page, execution never reads the instruction words again.
+ *
+ * Invalidation.  A decoded form is a function of the words (and of the
+ * page's address and the exit address), so it is right as long as the
+ * words are unchanged; RISC-V says when a hart must see new code:
+ *
+ * - Its own stores: a store, SC or AMO (also a misaligned store crossing
+ *   into the page) to a decoded page forgets its decoding before the next
+ *   fetch.  This costs the fast path nothing: a page is never both decoded
+ *   and in the write micro-TLB.  Entering or decoding a page drops it from
+ *   the write micro-TLB, and filling the write micro-TLB with a page (the
+ *   slow path of a store) forgets its decoding: every op becomes "not
+ *   decoded yet", so that a run executing from that very page, even in the
+ *   middle of a basic block, refunds the rest of the block and decodes the
+ *   new words from memory at the next instruction.
+ * - FENCE.I forgets every decoded page: it is what the specification
+ *   asks a hart to execute before running code it wrote through another
+ *   mapping, or that others wrote.
+ * - vaccel_rv_cpu_sync(), which the engine calls at every entry into a
+ *   dispatch (it may be another address space's) and after an unmap,
+ *   makes each page compare its copy of the words with memory the next
+ *   time pc enters it, and decode again if they differ.  Decoded code thus
+ *   survives launches of the same kernel, while a write by the CPU between
+ *   launches, a remap to other content or another context's code at the
+ *   same address is seen.
+ *
+ * Threaded dispatch.  Each handler is a label in vaccel_rv_run() and each
+ * op holds the index of its handler's in a table of their addresses: a
+ * handler ends with a jump through the next op's entry
+ * (goto *labels[op->handler]), as the kernel's BPF interpreter does, so
+ * that each has a jump of its own (and a prediction of its own on
+ * hardware that predicts indirect jumps).  The table is annotated as a
+ * jump table, as BPF's is, for objtool; under retpolines the jump goes
+ * through the thunk.  Ops keep indexes rather than addresses so that
+ * they mean the same in every build and call.
  * Reserved encodings decode to the illegal-instruction handler, integer
  * instructions without a destination to a no-op, and loads and jumps
  * without one to handlers that write no register; x0 is zeroed again
  * after the few rare handlers that may write it otherwise.
  *
- * Pairs and triples.  Dispatch is most of an instruction's cost, so a few
- * sequences that inner loops are made of decode to one handler that
- * executes them all: an ADDI followed by a conditional branch (a loop
- * latch), two ADDIs and a branch (a latch that also steps two pointers),
- * an ADD followed by a load (LW, LD, FLW, FLD) from the address it
- * computed (array indexing), a MUL (MULW) followed by an ADD (ADDW) of its
- * product and an FMUL followed by an FADD of the same format (multiply-
- * accumulate).  The entry also holds the following words, which the
- * handler compares with memory: it runs the first instruction alone when
- * they differ, when they are not in the page being executed (or are at
- * the exit address) or when the budget has no room for them all, and the
- * rest then executes from its own entries.  A load of a pair that faults,
- * or an FADD with an invalid dynamic rounding mode, does so after the
- * first instruction retired, with pc at the faulting one, as if they had
- * run one at a time.
+ * Basic blocks and the budget.  Decoding gives each op the count of
+ * instructions from it to the end of its basic block: up to and including
+ * a branch or jump, and stopping before the end of the page, the exit
+ * address and the instructions that must run alone, which charge the
+ * budget themselves: CSR instructions (the counters read the exact
+ * instruction count), the barrier, ECALL, EBREAK, FENCE.I and illegal
+ * encodings.  Entering a block (after a jump, or the instruction before
+ * one of those) charges the whole block when the budget covers it; the
+ * ops then go from one to the next with no check at all.  A fault in the
+ * middle refunds the instructions after the faulting one, up to the end
+ * of the charge, so the count, instret and pc are those of one
+ * instruction at a time.  When the budget ends inside a block, the
+ * instruction where it ends is patched, for this run only, to stop there
+ * (and a pair or a triple that would cross that point to run its first
+ * instruction alone), so that stopping at any budget and resuming gives
+ * the same results, bit for bit, as running without it.
+ *
+ * Pairs and triples.  Dispatch is still much of an instruction's cost, so
+ * a few sequences that inner loops are made of decode to one handler that
+ * executes them all, when they are in one basic block: an ADDI followed by
+ * a conditional branch (a loop latch), two ADDIs and a branch (a latch
+ * that also steps two pointers), an ADD followed by a load (LW, LD, FLW,
+ * FLD) from the address it computed (array indexing), a MUL (MULW)
+ * followed by an ADD (ADDW) of its product and an FMUL followed by an FADD
+ * of the same format (multiply-accumulate).  The following instructions
+ * keep their own ops, for jumps to them.  A load of a pair that faults, or
+ * an FADD with an invalid dynamic rounding mode, does so after the first
+ * instruction retired, with pc at the faulting one, as if they had run one
+ * at a time.
+ *
+ * The reference.  Built with VACCEL_RV_REFERENCE (as the KUnit suite
+ * does), this file gives vaccel_rv_ref_run() instead: the same handlers,
+ * as the cases of a switch, with each instruction fetched, decoded and
+ * charged afresh, without decoded pages, blocks or pairs.  The suite runs
+ * generated programs on both.
  *
  * Floating-point arithmetic is the integer-only soft-float of
  * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
@@ -87,8 +134,7 @@
  * holds it.  Such an SC may succeed after another hart wrote the same value
  * back, and fails whenever the value changed: both are allowed, as the
  * specification lets SC fail spuriously and cannot tell the difference.
- * FENCE is a full host barrier; FENCE.I needs nothing, as the decode
- * cache checks every word it uses against memory.
+ * FENCE is a full host barrier.
  *
  * Faults are precise.  An instruction checks its encoding, its rounding
  * mode, its alignment and every page it touches before it writes anything:
@@ -99,13 +145,11 @@
  *
  * The budget bounds the instructions one call executes, so that the engine
  * regains control regularly, to drop its lock, check for preemption and
- * reschedule.  Stopping at the budget and resuming later gives the same
- * results as running without it.  A call also returns at a barrier (pc past
- * it), when pc reaches the exit address (the work-item returned), and at a
- * fault.  The fast path checks only that pc is still in the page being
- * executed and that budget is left; reaching the exit address is noticed
- * when pc enters another page, or, if the exit address is in an executable
- * page, because that page's fast path ends there.
+ * reschedule (see basic blocks above).  A call also returns at a barrier
+ * (pc past it), when pc reaches the exit address (the work-item returned),
+ * and at a fault.  Reaching the exit address is noticed when pc enters
+ * another page, or, if the exit address is in an executable page, by the
+ * op of its slot, which ends the run.
  */
 
 #include <linux/atomic.h>
@@ -124,6 +168,7 @@
 #define RV_PAGE_OFFSET	(VACCEL_RV_PAGE_SIZE - 1)
 #define RV_PAGE_MASK	(~RV_PAGE_OFFSET)
 #define RV_GEN_MAX	RV_PAGE_OFFSET
+#define RV_NO_PAGE	1ull	/* the va of a free struct vaccel_rv_code */
 
 /* The micro-TLBs of struct vaccel_rv_cpu. */
 enum {
@@ -192,6 +237,54 @@ enum {
 	RV_FP_CVT_FI = 0x1a,
 	RV_FP_MV_XF = 0x1c,
 	RV_FP_MV_FX = 0x1e,
+};
+
+/*
+ * What executes a decoded instruction: the labels of vaccel_rv_run(), in
+ * its order.  The first ones exist only there: an instruction not decoded
+ * yet, the end of a page, the exit address, the prologue of the
+ * instructions that charge the budget themselves, the end of a budget
+ * inside a block, then the pairs and triples.
+ */
+#define RV_HANDLERS(X) \
+	X(H_DECODE) X(H_PAGE_END) X(H_EXIT) X(H_EXACT) X(H_STOP) \
+	X(H_ADDI_B)		/* ADDI, then a conditional branch */ \
+	X(H_ADDI_ADDI_B)	/* two ADDIs, then a conditional branch */ \
+	X(H_ADD_LW)		/* ADD, then a load from its result */ \
+	X(H_ADD_LD) X(H_ADD_FLW) X(H_ADD_FLD) \
+	X(H_MUL_ADD)		/* MUL, then an ADD of its result */ \
+	X(H_MULW_ADDW)		/* MULW, then an ADDW of its result */ \
+	X(H_FMUL_FADD_S)	/* FMUL, then an FADD (one format) */ \
+	X(H_FMUL_FADD_D) \
+	X(H_BEQ) X(H_BNE) X(H_LW) X(H_LD) X(H_SB) X(H_SH) X(H_SW) X(H_SD) \
+	X(H_ADDI) X(H_SLLI) X(H_SRLI) X(H_ADD) X(H_ADDW) X(H_MULW) \
+	X(H_FLW) X(H_FLD) \
+	X(H_ILLEGAL) X(H_COMPRESSED) X(H_ECALL) X(H_EBREAK) X(H_BARRIER) \
+	X(H_FENCE_I) X(H_CSR) \
+	X(H_NOP) X(H_FENCE) X(H_LUI) X(H_AUIPC) \
+	X(H_JAL) X(H_J)		/* JAL without a destination */ \
+	X(H_JALR) X(H_JR)	/* JALR without a destination */ \
+	X(H_JMIS)		/* JAL to a misaligned target */ \
+	X(H_BLT) X(H_BGE) X(H_BLTU) X(H_BGEU) \
+	X(H_BMIS)		/* a branch to a misaligned target */ \
+	X(H_LB) X(H_LH) X(H_LBU) X(H_LHU) X(H_LWU) \
+	X(H_LX0)		/* an integer load without a destination */ \
+	X(H_SLTI) X(H_SLTIU) X(H_XORI) X(H_ORI) X(H_ANDI) X(H_SRAI) \
+	X(H_ADDIW) X(H_SLLIW) X(H_SRLIW) X(H_SRAIW) \
+	X(H_SUB) X(H_SLL) X(H_SLT) X(H_SLTU) X(H_XOR) X(H_SRL) X(H_SRA) \
+	X(H_OR) X(H_AND) X(H_SUBW) X(H_SLLW) X(H_SRLW) X(H_SRAW) \
+	X(H_MUL) X(H_MULH) X(H_MULHSU) X(H_MULHU) X(H_DIV) X(H_DIVU) \
+	X(H_REM) X(H_REMU) X(H_DIVW) X(H_DIVUW) X(H_REMW) X(H_REMUW) \
+	X(H_AMO) X(H_FSW) X(H_FSD) \
+	X(H_FADD_S) X(H_FSUB_S) X(H_FMUL_S) X(H_FDIV_S) \
+	X(H_FADD_D) X(H_FSUB_D) X(H_FMUL_D) X(H_FDIV_D) \
+	X(H_FMA_S) X(H_FMA_D) \
+	X(H_FP)			/* every other F and D instruction */
+
+#define RV_ENUM(h)	h,
+enum {
+	RV_HANDLERS(RV_ENUM)
+	H_COUNT
 };
 
 /* Instruction fields. */
@@ -263,6 +356,63 @@ static void vaccel_rv_cpu_flush(struct vaccel_rv_cpu *cpu)
 	cpu->gen = 1;
 }
 
+/* Forgets micro-TLB @t's entry for the page at @va, if it holds one. */
+static __always_inline void rv_tlb_drop(struct vaccel_rv_cpu *cpu,
+					unsigned int t, u64 va)
+{
+	struct vaccel_rv_tlb_entry *e =
+		&cpu->tlb[t][(va >> VACCEL_RV_PAGE_SHIFT) &
+			     (VACCEL_RV_TLB_ENTRIES - 1)];
+
+	if ((e->tag & RV_PAGE_MASK) == (va & RV_PAGE_MASK))
+		e->tag = 0;
+}
+
+/* Undoes the patches of a run stopping inside a basic block. */
+static void rv_unpatch(struct vaccel_rv_cpu *cpu)
+{
+	while (cpu->npatch) {
+		cpu->npatch--;
+		cpu->patch[cpu->npatch].op->handler =
+			cpu->patch[cpu->npatch].handler;
+	}
+}
+
+/*
+ * Forgets the decoding of @cp: every instruction becomes "not decoded
+ * yet", so that a run executing from it decodes it again from memory, and
+ * the page is free.  Patches in it are dropped, not undone.
+ */
+static void rv_code_drop(struct vaccel_rv_cpu *cpu, struct vaccel_rv_code *cp)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < cpu->npatch; i++)
+		if (cpu->patch[i].op < cp->ops ||
+		    cpu->patch[i].op > &cp->ops[VACCEL_RV_PAGE_INSNS])
+			cpu->patch[n++] = cpu->patch[i];
+	cpu->npatch = n;
+	cp->va = RV_NO_PAGE;
+	for (i = 0; i < VACCEL_RV_PAGE_INSNS; i++) {
+		cp->ops[i].handler = H_DECODE;
+		cp->ops[i].block = 0;
+	}
+}
+
+/*
+ * The hart is about to store into the page at @va: forget its decoding
+ * (see the DOC comment: a page is never both decoded and in the write
+ * micro-TLB).
+ */
+static void rv_code_written(struct vaccel_rv_cpu *cpu, u64 va)
+{
+	unsigned int i;
+
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+		if (cpu->code[i].va == (va & RV_PAGE_MASK))
+			rv_code_drop(cpu, &cpu->code[i]);
+}
+
 /*
  * The host address of @size bytes at @va, if they are in one page that the
  * micro-TLB @t holds; else NULL.
@@ -314,6 +464,8 @@ static noinline u8 *rv_page(struct vaccel_rv_cpu *cpu, unsigned int t,
 		fault->reason = reason;
 		return NULL;
 	}
+	if (t == RV_TLB_WRITE)
+		rv_code_written(cpu, va);
 	e->tag = tag;
 	e->page = page;
 	if (mem_class >= VACCEL_RV_MEM_CLASSES)
@@ -988,117 +1140,47 @@ static __always_inline u64 rv_muldiv_w(unsigned int funct3, u64 a, u64 b)
 	}
 }
 
+#ifndef VACCEL_RV_REFERENCE
+/* The instructions a handler executes: a pair or a triple, or one. */
+static unsigned int rv_h_len(unsigned int h)
+{
+	if (h == H_ADDI_ADDI_B)
+		return 3;
+	return h >= H_ADDI_B && h <= H_FMUL_FADD_D ? 2 : 1;
+}
+
 /*
- * What executes a decoded instruction: the labels of vaccel_rv_run().  The
- * hottest come first, below H_WARM, then the hot ones, below H_COLD: each
- * group has a switch of its own.
+ * Whether instructions of handler @h charge the budget one at a time
+ * themselves, outside any basic block: those that read the instruction
+ * count (CSRs), stop the run or always fault, and FENCE.I, which forgets
+ * the decoded pages.
  */
-enum {
-	H_ADDI_B,	/* ADDI, then a conditional branch */
-	H_ADDI_ADDI_B,	/* two ADDIs, then a conditional branch */
-	H_ADD_LW,	/* ADD, then a load from its result */
-	H_ADD_LD,
-	H_ADD_FLW,
-	H_ADD_FLD,
-	H_MUL_ADD,	/* MUL, then an ADD of its result */
-	H_MULW_ADDW,	/* MULW, then an ADDW of its result */
-	H_WARM,		/* the first of the hot but not hottest */
-	H_BEQ = H_WARM,
-	H_BNE,
-	H_LW,
-	H_LD,
-	H_SB,
-	H_SH,
-	H_SW,
-	H_SD,
-	H_ADDI,
-	H_SLLI,
-	H_SRLI,
-	H_ADD,
-	H_ADDW,
-	H_MULW,
-	H_FLW,
-	H_FLD,
-	H_COLD,		/* the first of the others */
-	H_ILLEGAL = H_COLD,
-	H_COMPRESSED,
-	H_ECALL,
-	H_EBREAK,
-	H_BARRIER,
-	H_NOP,
-	H_FENCE,
-	H_LUI,
-	H_AUIPC,
-	H_JAL,
-	H_J,		/* JAL without a destination */
-	H_JALR,
-	H_JR,		/* JALR without a destination */
-	H_JMIS,		/* JAL to a misaligned target */
-	H_BLT,
-	H_BGE,
-	H_BLTU,
-	H_BGEU,
-	H_BMIS,		/* a branch to a misaligned target */
-	H_LB,
-	H_LH,
-	H_LBU,
-	H_LHU,
-	H_LWU,
-	H_LX0,		/* an integer load without a destination */
-	H_SLTI,
-	H_SLTIU,
-	H_XORI,
-	H_ORI,
-	H_ANDI,
-	H_SRAI,
-	H_ADDIW,
-	H_SLLIW,
-	H_SRLIW,
-	H_SRAIW,
-	H_SUB,
-	H_SLL,
-	H_SLT,
-	H_SLTU,
-	H_XOR,
-	H_SRL,
-	H_SRA,
-	H_OR,
-	H_AND,
-	H_SUBW,
-	H_SLLW,
-	H_SRLW,
-	H_SRAW,
-	H_MUL,
-	H_MULH,
-	H_MULHSU,
-	H_MULHU,
-	H_DIV,
-	H_DIVU,
-	H_REM,
-	H_REMU,
-	H_DIVW,
-	H_DIVUW,
-	H_REMW,
-	H_REMUW,
-	H_AMO,
-	H_CSR,
-	H_FSW,
-	H_FSD,
-	H_FADD_S,
-	H_FSUB_S,
-	H_FMUL_S,
-	H_FDIV_S,
-	H_FADD_D,
-	H_FSUB_D,
-	H_FMUL_D,
-	H_FDIV_D,
-	H_FMA_S,
-	H_FMA_D,
-	H_FMUL_FADD_S,	/* FMUL, then an FADD (one format) */
-	H_FMUL_FADD_D,
-	H_FP,		/* every other F and D instruction */
-	H_COUNT
-};
+static bool rv_h_exact(unsigned int h)
+{
+	return h >= H_ILLEGAL && h <= H_CSR;
+}
+
+/* Whether handler @h may jump, and so ends a basic block. */
+static bool rv_h_ends(unsigned int h)
+{
+	switch (h) {
+	case H_BEQ:
+	case H_BNE:
+	case H_BLT:
+	case H_BGE:
+	case H_BLTU:
+	case H_BGEU:
+	case H_BMIS:
+	case H_JAL:
+	case H_J:
+	case H_JALR:
+	case H_JR:
+	case H_JMIS:
+		return true;
+	}
+	return false;
+}
+#endif
 
 static const u8 rv_load_h[8] = {
 	H_LB, H_LH, H_LW, H_LD, H_LBU, H_LHU, H_LWU, H_ILLEGAL,
@@ -1195,63 +1277,62 @@ static unsigned int rv_decode_fp(u32 insn)
 	return (fmt ? H_FADD_D : H_FADD_S) + funct5;
 }
 
+#ifndef VACCEL_RV_REFERENCE
 /*
- * Makes @op, the decoding of an ADDI or an ADD, execute the instruction
- * @next after it too, if it can: a conditional branch after an ADDI, a
- * load (LW, LD, FLW, FLD) from the address an ADD computed after an ADD,
- * an ADD (ADDW) of its result after a MUL (MULW).
+ * Makes @op, the decoding of an instruction, execute the @room (at least
+ * one) instructions after it in its basic block too, if it can: a
+ * conditional branch after an ADDI, a load (LW, LD, FLW, FLD) from the
+ * address an ADD computed after an ADD, an ADD (ADDW) of its result after
+ * a MUL (MULW), an FADD after an FMUL; and an ADDI before an ADDI and a
+ * branch.  @nop is the decoding of the next instruction, final, and
+ * @next its word.
  * The second instruction's rd (or rs1) goes in @op->rs3, its rs1 (or rs2)
- * in @op->rs2, its funct3 in @op->rm and its immediate in @op->imm2.
- * And to make a triple: @op an ADDI + branch pair, @next the ADDI before.
+ * in @op->rs2, its funct3 in @op->rm and its immediate in @op->imm2; the
+ * fields of the first stay, so that @op->single can execute it alone.
  */
-static void rv_fuse(u32 next, struct vaccel_rv_op *op)
+static void rv_fuse(struct vaccel_rv_op *op, const struct vaccel_rv_op *nop,
+		    u32 next, unsigned int room)
 {
-	unsigned int f3 = rv_funct3(next), h;
+	unsigned int f3 = rv_funct3(next), h = op->handler;
 
-	if (op->handler == H_ADDI_B) {
-		/* @next is an ADDI before the pair ADDI + branch of @op. */
+	if (h == H_ADDI && room >= 2 && nop->handler == H_ADDI_B) {
 		op->handler = H_ADDI_ADDI_B;
-		op->xrd = op->rd;
-		op->xrs1 = op->rs1;
-		op->ximm = op->imm;
-		op->insn3 = op->insn2;
-		op->insn2 = op->insn;
-		op->insn = next;
-		op->rd = rv_rd(next);
-		op->rs1 = rv_rs1(next);
-		op->imm = rv_imm_i(next);
+		op->xrd = nop->rd;
+		op->xrs1 = nop->rs1;
+		op->ximm = nop->imm;
+		op->rs2 = nop->rs2;
+		op->rs3 = nop->rs3;
+		op->rm = nop->rm;
+		op->imm2 = nop->imm2;
 		return;
 	}
 
-	if (op->handler == H_FMUL_S || op->handler == H_FMUL_D) {
+	if (h == H_FMUL_S || h == H_FMUL_D) {
 		/* FADD of the same format: rs1 in @op->neg, rs2 and rm in imm2. */
-		unsigned int fmt = op->handler == H_FMUL_D;
+		unsigned int fmt = h == H_FMUL_D;
 
 		if ((next & 0xfe00007f) != (fmt << 25 | RV_OP_FP) ||
 		    f3 == 5 || f3 == 6)
 			return;
-		op->handler = op->handler == H_FMUL_S ? H_FMUL_FADD_S :
-			      H_FMUL_FADD_D;
+		op->handler = fmt ? H_FMUL_FADD_D : H_FMUL_FADD_S;
 		op->rs3 = rv_rd(next);
 		op->neg = rv_rs1(next);
 		op->imm2 = rv_rs2(next) | f3 << 8;
-		op->insn2 = next;
 		return;
 	}
-	if (op->handler == H_MUL || op->handler == H_MULW) {
+	if (h == H_MUL || h == H_MULW) {
 		/* ADD or ADDW with rd, its other operand in @op->rm. */
 		if ((next & 0xfe00707f) !=
-		    (op->handler == H_MUL ? RV_OP_OP : RV_OP_OP_32) ||
+		    (h == H_MUL ? RV_OP_OP : RV_OP_OP_32) ||
 		    !rv_rd(next) ||
 		    (rv_rs1(next) != op->rd && rv_rs2(next) != op->rd))
 			return;
-		op->handler = op->handler == H_MUL ? H_MUL_ADD : H_MULW_ADDW;
+		op->handler = h == H_MUL ? H_MUL_ADD : H_MULW_ADDW;
 		op->rs3 = rv_rd(next);
-		op->insn2 = next;
 		op->rm = rv_rs1(next) == op->rd ? rv_rs2(next) : rv_rs1(next);
 		return;
 	}
-	if (op->handler == H_ADDI) {
+	if (h == H_ADDI) {
 		if ((next & 0x7f) != RV_OP_BRANCH ||
 		    rv_branch_h[f3] == H_ILLEGAL || rv_imm_b(next) & 2)
 			return;
@@ -1259,7 +1340,7 @@ static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 		op->imm2 = rv_imm_b(next);
 		op->rs2 = rv_rs1(next);
 		op->rs3 = rv_rs2(next);
-	} else {
+	} else if (h == H_ADD) {
 		if (rv_rs1(next) != op->rd || (f3 != 2 && f3 != 3))
 			return;
 		if ((next & 0x7f) == RV_OP_LOAD && rv_rd(next))
@@ -1271,10 +1352,12 @@ static void rv_fuse(u32 next, struct vaccel_rv_op *op)
 		op->handler = h;
 		op->imm2 = rv_imm_i(next);
 		op->rs3 = rv_rd(next);
+	} else {
+		return;
 	}
-	op->insn2 = next;
 	op->rm = f3;
 }
+#endif
 
 /* Decodes the single instruction @insn into @op. */
 static void rv_decode_one(u32 insn, struct vaccel_rv_op *op)
@@ -1324,7 +1407,7 @@ static void rv_decode_one(u32 insn, struct vaccel_rv_op *op)
 			h = H_NOP;
 		break;
 	case RV_OP_MISC_MEM:
-		h = f3 == 0 ? H_FENCE : f3 == 1 ? H_NOP : H_ILLEGAL;
+		h = f3 == 0 ? H_FENCE : f3 == 1 ? H_FENCE_I : H_ILLEGAL;
 		break;
 	case RV_OP_AMO:
 		h = H_AMO;	/* rv_amo() checks the encoding */
@@ -1360,8 +1443,8 @@ static void rv_decode_one(u32 insn, struct vaccel_rv_op *op)
 		break;
 	}
 
-	op->insn = insn;
 	op->handler = h;
+	op->single = h;
 	op->rd = rv_rd(insn);
 	op->rs1 = rv_rs1(insn);
 	op->rs2 = rv_rs2(insn);
@@ -1373,45 +1456,132 @@ static void rv_decode_one(u32 insn, struct vaccel_rv_op *op)
 		op->neg |= 1;
 	if ((insn & 0x7f) == RV_OP_MSUB || (insn & 0x7f) == RV_OP_NMADD)
 		op->neg |= 2;
-	op->pad = 0;
-	op->insn2 = 0;
 	op->imm2 = 0;
-	op->insn3 = 0;
+	op->block = 0;
 	op->xrd = 0;
 	op->xrs1 = 0;
 	op->ximm = 0;
+	op->pad = 0;
+}
+
+#ifndef VACCEL_RV_REFERENCE
+/*
+ * Decodes the basic block of @cp that starts at slot @idx: the
+ * instructions up to and including the first that may jump, but stopping
+ * before one that charges itself (which is decoded too), the exit address
+ * or the end of the page.  Each gets the count of instructions left in
+ * the block, and the pairs and triples are fused, backwards.
+ */
+static noinline void rv_decode_block(const struct vaccel_rv_cpu *cpu,
+				     struct vaccel_rv_code *cp,
+				     unsigned int idx)
+{
+	unsigned int stop = VACCEL_RV_PAGE_INSNS, end = idx, j;
+	struct vaccel_rv_op *op;
+
+	if ((cpu->exit_pc & RV_PAGE_MASK) == cp->va && !(cpu->exit_pc & 3) &&
+	    (cpu->exit_pc & RV_PAGE_OFFSET) >> 2 >= idx)
+		stop = (cpu->exit_pc & RV_PAGE_OFFSET) >> 2;
+	for (j = idx; j < stop; j++) {
+		op = &cp->ops[j];
+		rv_decode_one(cp->words[j], op);
+		if (rv_h_exact(op->handler)) {
+			op->handler = H_EXACT;
+			break;
+		}
+		end = j + 1;
+		if (rv_h_ends(op->handler))
+			break;
+	}
+	if (j == stop && stop < VACCEL_RV_PAGE_INSNS) {
+		op = &cp->ops[stop];
+		rv_decode_one(0, op);
+		op->handler = H_EXIT;
+		op->single = H_EXIT;
+	}
+	for (j = end; j-- > idx;) {
+		op = &cp->ops[j];
+		op->block = end - j;
+		if (j + 1 < end)
+			rv_fuse(op, &cp->ops[j + 1], cp->words[j + 1],
+				end - j - 1);
+	}
 }
 
 /*
- * Decodes @insn into @op; @next and @next2 are the words after it, or 0
- * where there is none to execute.  The result depends on the words only,
- * never on where they are, so that an entry of the decode cache serves
- * any pc that holds the same word (and the handler of a pair or a triple
- * checks the other words).
+ * The decoded form of the code page at @va, whose host address is @host:
+ * the one kept, compared with memory first if vaccel_rv_cpu_sync() was
+ * called since it last was, or a page reused, not decoded yet.  The page
+ * leaves the write micro-TLB.
  */
-static noinline void rv_decode(u32 insn, u32 next, u32 next2,
-			       struct vaccel_rv_op *op)
+static noinline struct vaccel_rv_code *
+rv_code_page(struct vaccel_rv_cpu *cpu, u64 va, const u8 *host)
 {
-	unsigned int h;
+	struct vaccel_rv_code *cp;
+	struct vaccel_rv_op *end;
+	unsigned int i;
 
-	rv_decode_one(insn, op);
-	h = op->handler;
-	/*
-	 * ADDI, ADDI, branch: the second and third as a pair, then the
-	 * first added in front.
-	 */
-	if (h == H_ADDI && (next & 0x707f) == RV_OP_IMM && rv_rd(next)) {
-		rv_decode_one(next, op);
-		rv_fuse(next2, op);
-		if (op->handler == H_ADDI_B) {
-			rv_fuse(insn, op);
-			return;
-		}
-		rv_decode_one(insn, op);
+	rv_tlb_drop(cpu, RV_TLB_WRITE, va);
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++) {
+		cp = &cpu->code[i];
+		if (cp->va != va)
+			continue;
+		if (cp->sync == cpu->sync)
+			return cp;
+		cp->sync = cpu->sync;
+		if (!memcmp(cp->words, host, VACCEL_RV_PAGE_SIZE))
+			return cp;
+		goto decode;
 	}
-	if (h == H_ADDI || h == H_ADD || h == H_MUL || h == H_MULW ||
-	    h == H_FMUL_S || h == H_FMUL_D)
-		rv_fuse(next, op);
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+		if (cpu->code[i].va == RV_NO_PAGE)
+			break;
+	if (i == VACCEL_RV_CODE_PAGES) {
+		i = cpu->victim;
+		cpu->victim = (i + 1) % VACCEL_RV_CODE_PAGES;
+	}
+	cp = &cpu->code[i];
+decode:
+	rv_code_drop(cpu, cp);
+	cp->va = va;
+	cp->sync = cpu->sync;
+	memcpy(cp->words, host, VACCEL_RV_PAGE_SIZE);
+	end = &cp->ops[VACCEL_RV_PAGE_INSNS];
+	rv_decode_one(0, end);
+	end->handler = H_PAGE_END;
+	end->single = H_PAGE_END;
+	return cp;
+}
+
+static void rv_patch_one(struct vaccel_rv_cpu *cpu, struct vaccel_rv_op *op,
+			 unsigned int h)
+{
+	cpu->patch[cpu->npatch].op = op;
+	cpu->patch[cpu->npatch].handler = op->handler;
+	cpu->npatch++;
+	op->handler = h;
+}
+
+/*
+ * Makes the basic block at @op stop after @n of its instructions, fewer
+ * than it has: the instruction after them stops the run, and a pair or a
+ * triple that would run past them executes its first instruction alone.
+ */
+static noinline void rv_patch(struct vaccel_rv_cpu *cpu,
+			      struct vaccel_rv_op *op, u64 n)
+{
+	struct vaccel_rv_op *end = op + n;
+	unsigned int len;
+
+	while (op < end) {
+		len = rv_h_len(op->handler);
+		if (op + len > end) {
+			rv_patch_one(cpu, op, op->single);
+			len = 1;
+		}
+		op += len;
+	}
+	rv_patch_one(cpu, end, H_STOP);
 }
 
 /**
@@ -1437,11 +1607,25 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 			cpu->tlb[t][i].count = &cpu->bytes[0][0];
 		}
 	}
+	cpu->sync = 0;
+	cpu->victim = 0;
+	cpu->npatch = 0;
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+		cpu->code[i].va = RV_NO_PAGE;
 	memset(cpu->bytes, 0, sizeof(cpu->bytes));
-	/* Every entry starts as the decoding of the word 0. */
-	for (i = 0; i < VACCEL_RV_DC_ENTRIES; i++)
-		rv_decode(0, 0, 0, &cpu->dc[i]);
 }
+
+/**
+ * vaccel_rv_cpu_sync() - invalidate the instruction cache of an interpreter
+ * @cpu: the interpreter
+ *
+ * See vaccel_rv.h.
+ */
+void vaccel_rv_cpu_sync(struct vaccel_rv_cpu *cpu)
+{
+	cpu->sync++;
+}
+#endif /* !VACCEL_RV_REFERENCE */
 
 static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
 {
@@ -1461,28 +1645,22 @@ static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
 	}
 }
 
-/*
- * Whether the handler of a pair (@op, at offset @off of the page @code
- * being executed, of which @code_len bytes may execute) can execute the
- * second instruction too: budget is @left for it, and it is still there.
- */
-static __always_inline bool rv_pair(const struct vaccel_rv_op *op,
-				    const u8 *code, u64 off, u64 code_len,
-				    u64 left)
-{
-	return likely(left && off + 4 < code_len &&
-		      *(const u32 *)(code + off + 4) == op->insn2);
-}
+#ifdef VACCEL_RV_REFERENCE
+/* A handler is a case of the switch; pc and the word are at hand. */
+#define RV_H(h)		case h:
+#define RV_PC		pc
+#define RV_INSN		word
 
-/* The same for the second and third instructions of a triple. */
-static __always_inline bool rv_triple(const struct vaccel_rv_op *op,
-				      const u8 *code, u64 off, u64 code_len,
-				      u64 left)
-{
-	return likely(left >= 2 && off + 8 < code_len &&
-		      *(const u32 *)(code + off + 4) == op->insn2 &&
-		      *(const u32 *)(code + off + 8) == op->insn3);
-}
+enum vaccel_rv_stop vaccel_rv_ref_run(struct vaccel_rv_cpu *cpu,
+				      struct vaccel_rv_hart *hart, u64 budget,
+				      u64 *executed,
+				      struct vaccel_rv_fault *fault)
+#else
+/* A handler is a label; pc and the word follow from the op's slot. */
+#define RV_H(h)		L_##h:
+#define RV_LABEL(h)	[h] = &&L_##h,
+#define RV_PC		(code_va + ((u64)(op - cp->ops) << 2))
+#define RV_INSN		(cp->words[op - cp->ops])
 
 /**
  * vaccel_rv_run() - run a hart
@@ -1504,17 +1682,29 @@ static __always_inline bool rv_triple(const struct vaccel_rv_op *op,
 enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				  struct vaccel_rv_hart *hart, u64 budget,
 				  u64 *executed, struct vaccel_rv_fault *fault)
+#endif
 {
 	const u64 exit_pc = cpu->exit_pc;
-	struct vaccel_rv_op *const dc = cpu->dc;
-	struct vaccel_rv_op *op = NULL;
 	u64 *const x = hart->x, *const f = hart->f;
-	u64 pc = hart->pc, left = budget, code_va = 1, code_len = 0, off, v;
+	u64 pc = hart->pc, left = budget, v;
 	u64 out;	/* what the out-of-line helpers return */
-	const u8 *code = NULL;
 	enum vaccel_rv_stop stop;
-	u32 cause, word;
+	u32 cause;
+	const u8 *code;
 	int rm;
+#ifdef VACCEL_RV_REFERENCE
+	struct vaccel_rv_op one;
+	const struct vaccel_rv_op *op = &one;
+	u32 word = 0;
+#else
+	static const void *const labels[H_COUNT] __annotate_jump_table = {
+		RV_HANDLERS(RV_LABEL)
+	};
+	struct vaccel_rv_code *cp = NULL;
+	struct vaccel_rv_op *op = NULL, *blk_end = NULL;
+	u64 code_va = RV_NO_PAGE;
+	unsigned int i;
+#endif
 
 	vaccel_rv_cpu_flush(cpu);
 	fault->reason = 0;
@@ -1526,669 +1716,732 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		goto fetch_fault;
 	}
 
+#ifdef VACCEL_RV_REFERENCE
 	for (;;) {
-		/*
-		 * The fast path: pc in the page being executed (below the
-		 * exit address if it is in that page) and budget left.
-		 */
-		off = pc - code_va;
-		if (unlikely(off >= code_len || !left)) {
-			if (pc == exit_pc) {
-				stop = VACCEL_RV_EXIT;
-				goto out;
-			}
-			if (!left) {
-				stop = VACCEL_RV_BUDGET;
-				goto out;
-			}
-			if ((pc & RV_PAGE_MASK) != code_va) {
-				code = rv_page(cpu, RV_TLB_EXEC, pc, 0, fault);
-				if (!code) {
-					cause = VACCEL_RV_CAUSE_FETCH;
-					goto fetch_fault;
-				}
-				code_va = pc & RV_PAGE_MASK;
-				code_len = VACCEL_RV_PAGE_SIZE;
-				if ((exit_pc & RV_PAGE_MASK) == code_va)
-					code_len = exit_pc & RV_PAGE_OFFSET;
-			}
-			off = pc - code_va;
-		}
-		op = &dc[(pc >> 2) & (VACCEL_RV_DC_ENTRIES - 1)];
-		word = *(const u32 *)(code + off);
-		left--;
-		if (unlikely(op->insn != word))
-			rv_decode(word, off + 4 < code_len ?
-				  *(const u32 *)(code + off + 4) : 0,
-				  off + 8 < code_len ?
-				  *(const u32 *)(code + off + 8) : 0, op);
-
-		if (op->handler >= H_WARM)
-			goto warm;
-		switch (op->handler) {
-		case H_ADDI_ADDI_B:
-			x[op->rd] = x[op->rs1] + op->imm;
-			if (!rv_triple(op, code, off, code_len, left))
-				break;
-			x[op->xrd] = x[op->xrs1] + op->ximm;
-			left -= 2;
-			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
-				pc += 8 + op->imm2;
-				continue;
-			}
-			pc += 12;
-			continue;
-
-		case H_ADD_LW:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
-				goto pair_load_fault;
-			x[op->rs3] = (s32)v;
-			left--;
-			pc += 8;
-			continue;
-
-		case H_ADD_LD:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
-				goto pair_load_fault;
-			x[op->rs3] = v;
-			left--;
-			pc += 8;
-			continue;
-
-		case H_ADD_FLW:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
-				goto pair_load_fault;
-			f[op->rs3] = RV_BOX | v;
-			left--;
-			pc += 8;
-			continue;
-
-		case H_ADD_FLD:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
-				goto pair_load_fault;
-			f[op->rs3] = v;
-			left--;
-			pc += 8;
-			continue;
-
-		case H_MUL_ADD:
-			x[op->rd] = x[op->rs1] * x[op->rs2];
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			x[op->rs3] = x[op->rd] + x[op->rm];
-			left--;
-			pc += 8;
-			continue;
-
-		case H_MULW_ADDW:
-			x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			x[op->rs3] = rv_sext32(x[op->rd] + x[op->rm]);
-			left--;
-			pc += 8;
-			continue;
-
-		case H_ADDI_B:
-			x[op->rd] = x[op->rs1] + op->imm;
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			left--;
-			if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
-				pc += 4 + op->imm2;
-				continue;
-			}
-			pc += 8;
-			continue;
-		}
-		pc += 4;
-		continue;
-
-warm:
-		if (op->handler >= H_COLD)
-			goto cold;
-		switch (op->handler) {
-		case H_BEQ:
-			if (x[op->rs1] == x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BNE:
-			if (x[op->rs1] != x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_LW:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-				goto load_fault;
-			x[op->rd] = (s32)v;
-			break;
-
-		case H_LD:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-				goto load_fault;
-			x[op->rd] = v;
-			break;
-
-		case H_SB:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SH:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SW:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_SD:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_ADDI:
-			x[op->rd] = x[op->rs1] + op->imm;
-			break;
-
-		case H_SLLI:
-			x[op->rd] = x[op->rs1] << op->imm;
-			break;
-
-		case H_SRLI:
-			x[op->rd] = x[op->rs1] >> op->imm;
-			break;
-
-		case H_ADD:
-			x[op->rd] = x[op->rs1] + x[op->rs2];
-			break;
-
-		case H_ADDW:
-			x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
-			break;
-
-		case H_MULW:
-			x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_FLW:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-				goto load_fault;
-			f[op->rd] = RV_BOX | v;
-			break;
-
-		case H_FLD:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-				goto load_fault;
-			f[op->rd] = v;
-			break;
-		}
-		pc += 4;
-		continue;
-
-cold:
-		switch (op->handler) {
-		case H_NOP:
-			break;
-
-		case H_FENCE:
-			/* Orders this hart's accesses for the other engines. */
-			smp_mb();
-			break;
-
-		case H_LUI:
-			x[op->rd] = (s64)op->imm;
-			break;
-
-		case H_AUIPC:
-			x[op->rd] = pc + op->imm;
-			break;
-
-		case H_JAL:
-			x[op->rd] = pc + 4;
-			pc += op->imm;
-			continue;
-
-		case H_J:
-			pc += op->imm;
-			continue;
-
-		case H_JALR:
-			v = (x[op->rs1] + op->imm) & ~1ull;
-			if (unlikely(v & 3))
-				goto jump_fault;
-			x[op->rd] = pc + 4;
-			pc = v;
-			continue;
-
-		case H_JR:
-			v = (x[op->rs1] + op->imm) & ~1ull;
-			if (unlikely(v & 3))
-				goto jump_fault;
-			pc = v;
-			continue;
-
-		case H_JMIS:
-			fault->va = pc + op->imm;
-			cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
-			goto insn_fault;
-
-		case H_BLT:
-			if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BGE:
-			if ((s64)x[op->rs1] >= (s64)x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BLTU:
-			if (x[op->rs1] < x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BGEU:
-			if (x[op->rs1] >= x[op->rs2]) {
-				pc += op->imm;
-				continue;
-			}
-			break;
-
-		case H_BMIS:
-			if (!rv_branch_taken(op->rm, x[op->rs1], x[op->rs2]))
-				break;
-			fault->va = pc + op->imm;
-			cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
-			goto insn_fault;
-
-		case H_LB:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
-				goto load_fault;
-			x[op->rd] = (s8)v;
-			break;
-
-		case H_LH:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
-				goto load_fault;
-			x[op->rd] = (s16)v;
-			break;
-
-		case H_LBU:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
-				goto load_fault;
-			x[op->rd] = v;
-			break;
-
-		case H_LHU:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
-				goto load_fault;
-			x[op->rd] = v;
-			break;
-
-		case H_LWU:
-			if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-				goto load_fault;
-			x[op->rd] = v;
-			break;
-
-		case H_LX0:
-			/* It may fault: only its size matters. */
-			if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
-						   1 << (op->rm & 3), &out, fault)))
-				goto load_fault;
-			break;
-
-		case H_SLTI:
-			x[op->rd] = (s64)x[op->rs1] < (s64)op->imm;
-			break;
-
-		case H_SLTIU:
-			x[op->rd] = x[op->rs1] < (u64)(s64)op->imm;
-			break;
-
-		case H_XORI:
-			x[op->rd] = x[op->rs1] ^ op->imm;
-			break;
-
-		case H_ORI:
-			x[op->rd] = x[op->rs1] | op->imm;
-			break;
-
-		case H_ANDI:
-			x[op->rd] = x[op->rs1] & op->imm;
-			break;
-
-		case H_SRAI:
-			x[op->rd] = (s64)x[op->rs1] >> op->imm;
-			break;
-
-		case H_ADDIW:
-			x[op->rd] = rv_sext32(x[op->rs1] + op->imm);
-			break;
-
-		case H_SLLIW:
-			x[op->rd] = rv_sext32((u32)x[op->rs1] << op->imm);
-			break;
-
-		case H_SRLIW:
-			x[op->rd] = rv_sext32((u32)x[op->rs1] >> op->imm);
-			break;
-
-		case H_SRAIW:
-			x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
-			break;
-
-		case H_SUB:
-			x[op->rd] = x[op->rs1] - x[op->rs2];
-			break;
-
-		case H_SLL:
-			x[op->rd] = x[op->rs1] << (x[op->rs2] & 63);
-			break;
-
-		case H_SLT:
-			x[op->rd] = (s64)x[op->rs1] < (s64)x[op->rs2];
-			break;
-
-		case H_SLTU:
-			x[op->rd] = x[op->rs1] < x[op->rs2];
-			break;
-
-		case H_XOR:
-			x[op->rd] = x[op->rs1] ^ x[op->rs2];
-			break;
-
-		case H_SRL:
-			x[op->rd] = x[op->rs1] >> (x[op->rs2] & 63);
-			break;
-
-		case H_SRA:
-			x[op->rd] = (s64)x[op->rs1] >> (x[op->rs2] & 63);
-			break;
-
-		case H_OR:
-			x[op->rd] = x[op->rs1] | x[op->rs2];
-			break;
-
-		case H_AND:
-			x[op->rd] = x[op->rs1] & x[op->rs2];
-			break;
-
-		case H_SUBW:
-			x[op->rd] = rv_sext32(x[op->rs1] - x[op->rs2]);
-			break;
-
-		case H_SLLW:
-			x[op->rd] = rv_sext32((u32)x[op->rs1] << (x[op->rs2] & 31));
-			break;
-
-		case H_SRLW:
-			x[op->rd] = rv_sext32((u32)x[op->rs1] >> (x[op->rs2] & 31));
-			break;
-
-		case H_SRAW:
-			x[op->rd] = (s64)((s32)x[op->rs1] >> (x[op->rs2] & 31));
-			break;
-
-		case H_MUL:
-			x[op->rd] = rv_muldiv(0, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_MULH:
-			x[op->rd] = rv_muldiv(1, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_MULHSU:
-			x[op->rd] = rv_muldiv(2, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_MULHU:
-			x[op->rd] = rv_muldiv(3, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_DIV:
-			x[op->rd] = rv_muldiv(4, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_DIVU:
-			x[op->rd] = rv_muldiv(5, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_REM:
-			x[op->rd] = rv_muldiv(6, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_REMU:
-			x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_DIVW:
-			x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_DIVUW:
-			x[op->rd] = rv_muldiv_w(5, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_REMW:
-			x[op->rd] = rv_muldiv_w(6, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_REMUW:
-			x[op->rd] = rv_muldiv_w(7, x[op->rs1], x[op->rs2]);
-			break;
-
-		case H_AMO:
-			cause = rv_amo(cpu, hart, op->insn, &out, fault);
-			if (unlikely(cause))
-				goto insn_fault;
-			x[op->rd] = out;
-			x[0] = 0;
-			break;
-
-		case H_CSR:
-			hart->pc = pc;
-			cause = rv_csr(cpu, hart, op->insn, budget - left - 1, &out);
-			if (unlikely(cause))
-				goto insn_fault;
-			x[op->rd] = out;
-			x[0] = 0;
-			break;
-
-		case H_FSW:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, f[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		case H_FSD:
-			if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, f[op->rs2],
-					       fault)))
-				goto store_fault;
-			break;
-
-		/*
-		 * The soft-float ORs the flags it raises into fcsr directly:
-		 * fflags are its low bits.
-		 */
-		case H_FADD_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd, vaccel_f32_add(rv_f32(hart, op->rs1),
-								rv_f32(hart, op->rs2), rm,
-								&hart->fcsr));
-			break;
-
-		case H_FSUB_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd, vaccel_f32_sub(rv_f32(hart, op->rs1),
-								rv_f32(hart, op->rs2), rm,
-								&hart->fcsr));
-			break;
-
-		case H_FMUL_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
-								rv_f32(hart, op->rs2), rm,
-								&hart->fcsr));
-			break;
-
-		case H_FMUL_FADD_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
-								rv_f32(hart, op->rs2), rm,
-								&hart->fcsr));
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			rm = rv_rm(hart, op->imm2 >> 8);
-			if (unlikely(rm < 0))
-				goto pair_illegal;
-			rv_set_f32(hart, op->rs3, vaccel_f32_add(rv_f32(hart, op->neg),
-								 rv_f32(hart, op->imm2 & 31), rm,
-								 &hart->fcsr));
-			left--;
-			pc += 8;
-			continue;
-
-		case H_FMUL_FADD_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-			if (!rv_pair(op, code, off, code_len, left))
-				break;
-			rm = rv_rm(hart, op->imm2 >> 8);
-			if (unlikely(rm < 0))
-				goto pair_illegal;
-			f[op->rs3] = vaccel_f64_add(f[op->neg], f[op->imm2 & 31], rm,
-						    &hart->fcsr);
-			left--;
-			pc += 8;
-			continue;
-
-		case H_FDIV_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd, vaccel_f32_div(rv_f32(hart, op->rs1),
-								rv_f32(hart, op->rs2), rm,
-								&hart->fcsr));
-			break;
-
-		case H_FADD_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-			break;
-
-		case H_FSUB_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-			break;
-
-		case H_FMUL_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-			break;
-
-		case H_FDIV_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-			break;
-
-		case H_FMA_S:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			rv_set_f32(hart, op->rd,
-				   vaccel_f32_fma(rv_f32(hart, op->rs1) ^
-						  (op->neg & 1 ? RV_SIGN32 : 0),
-						  rv_f32(hart, op->rs2),
-						  rv_f32(hart, op->rs3) ^
-						  (op->neg & 2 ? RV_SIGN32 : 0), rm, &hart->fcsr));
-			break;
-
-		case H_FMA_D:
-			rm = rv_rm(hart, op->rm);
-			if (unlikely(rm < 0))
-				goto illegal;
-			f[op->rd] = vaccel_f64_fma(f[op->rs1] ^ (op->neg & 1 ? RV_SIGN64 : 0),
-						   f[op->rs2],
-						   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
-						   rm, &hart->fcsr);
-			break;
-
-		case H_FP:
-			cause = rv_fp(hart, op->insn);
-			if (unlikely(cause))
-				goto insn_fault;
-			x[0] = 0;
-			break;
-
-		case H_BARRIER:
-			pc += 4;
-			stop = VACCEL_RV_BARRIER;
+		if (pc == exit_pc) {
+			stop = VACCEL_RV_EXIT;
 			goto out;
-
-		case H_ECALL:
-			cause = VACCEL_RV_CAUSE_ECALL;
-			goto insn_fault;
-		case H_EBREAK:
-			cause = VACCEL_RV_CAUSE_BREAKPOINT;
-			goto insn_fault;
-		case H_COMPRESSED:
-			cause = VACCEL_RV_CAUSE_COMPRESSED;
-			goto insn_fault;
-		default:	/* H_ILLEGAL */
-			goto illegal;
 		}
-		pc += 4;
+		if (!left) {
+			stop = VACCEL_RV_BUDGET;
+			goto out;
+		}
+		code = rv_page(cpu, RV_TLB_EXEC, pc, 0, fault);
+		if (!code) {
+			cause = VACCEL_RV_CAUSE_FETCH;
+			goto fetch_fault;
+		}
+		word = *(const u32 *)(code + (pc & RV_PAGE_OFFSET));
+		rv_decode_one(word, &one);
+		left--;
+		switch (op->handler) {
+#else
+	/* pc enters a page (or is the exit address). */
+fetch:
+	if (pc == exit_pc) {
+		stop = VACCEL_RV_EXIT;
+		goto out;
 	}
+	if (!left) {
+		stop = VACCEL_RV_BUDGET;
+		goto out;
+	}
+	code = rv_page(cpu, RV_TLB_EXEC, pc, 0, fault);
+	if (!code) {
+		cause = VACCEL_RV_CAUSE_FETCH;
+		goto fetch_fault;
+	}
+	code_va = pc & RV_PAGE_MASK;
+	cp = rv_code_page(cpu, code_va, code);
+	op = &cp->ops[(pc & RV_PAGE_OFFSET) >> 2];
 
+	/*
+	 * The start of a basic block: charge all of it if the budget covers
+	 * it, else make it stop where the budget does.  blk_end is where the
+	 * charge ends: a fault refunds what is left before it.
+	 */
+enter:
+	if (likely(op->block <= left)) {
+		left -= op->block;
+		blk_end = op + op->block;
+		goto *labels[op->handler];
+	}
+	if (!left)
+		goto L_H_STOP;
+	rv_patch(cpu, op, left);
+	blk_end = op + left;
+	left = 0;
+	goto *labels[op->handler];
+
+	/* To pc, which is aligned: in the same page, or another. */
+jump:
+	if (likely((pc & RV_PAGE_MASK) == code_va)) {
+		op = &cp->ops[(pc & RV_PAGE_OFFSET) >> 2];
+		goto enter;
+	}
+	goto fetch;
+
+	/* The next instruction, in the same basic block. */
+next:
+	op++;
+	goto *labels[op->handler];
+
+	/* The next instruction, which starts a basic block. */
+block_next:
+	op++;
+	goto enter;
+
+RV_H(H_STOP)
+	pc = RV_PC;
+	stop = VACCEL_RV_BUDGET;
+	goto out;
+
+RV_H(H_DECODE)
+	/*
+	 * Not decoded yet, or the page's decoding was forgotten: refund the
+	 * rest of the block, if any, and decode from pc.
+	 */
+	left += blk_end - op;
+	blk_end = op;
+	pc = RV_PC;
+	if (cp->va != code_va)
+		goto fetch;
+	rv_decode_block(cpu, cp, op - cp->ops);
+	goto enter;
+
+RV_H(H_PAGE_END)
+	pc = code_va + VACCEL_RV_PAGE_SIZE;
+	goto fetch;
+
+RV_H(H_EXIT)
+	pc = RV_PC;
+	stop = VACCEL_RV_EXIT;
+	goto out;
+
+RV_H(H_EXACT)
+	/* An instruction outside any block: one at a time. */
+	if (unlikely(!left))
+		goto L_H_STOP;
+	left--;
+	blk_end = op + 1;
+	goto *labels[op->single];
+
+	/*
+	 * Pairs and triples: their instructions are all in the block, which
+	 * the budget covers (else rv_patch() split them).  A fault of the
+	 * second is after the first retired.
+	 */
+RV_H(H_ADDI_ADDI_B)
+	x[op->rd] = x[op->rs1] + op->imm;
+	x[op->xrd] = x[op->xrs1] + op->ximm;
+	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
+		pc = RV_PC + 8 + op->imm2;
+		goto jump;
+	}
+	op += 2;
+	goto block_next;
+
+RV_H(H_ADDI_B)
+	x[op->rd] = x[op->rs1] + op->imm;
+	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
+		pc = RV_PC + 4 + op->imm2;
+		goto jump;
+	}
+	op++;
+	goto block_next;
+
+RV_H(H_ADD_LW)
+	x[op->rd] = x[op->rs1] + x[op->rs2];
+	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
+		goto pair_load_fault;
+	x[op->rs3] = (s32)v;
+	op++;
+	goto next;
+
+RV_H(H_ADD_LD)
+	x[op->rd] = x[op->rs1] + x[op->rs2];
+	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
+		goto pair_load_fault;
+	x[op->rs3] = v;
+	op++;
+	goto next;
+
+RV_H(H_ADD_FLW)
+	x[op->rd] = x[op->rs1] + x[op->rs2];
+	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
+		goto pair_load_fault;
+	f[op->rs3] = RV_BOX | v;
+	op++;
+	goto next;
+
+RV_H(H_ADD_FLD)
+	x[op->rd] = x[op->rs1] + x[op->rs2];
+	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
+		goto pair_load_fault;
+	f[op->rs3] = v;
+	op++;
+	goto next;
+
+RV_H(H_MUL_ADD)
+	x[op->rd] = x[op->rs1] * x[op->rs2];
+	x[op->rs3] = x[op->rd] + x[op->rm];
+	op++;
+	goto next;
+
+RV_H(H_MULW_ADDW)
+	x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
+	x[op->rs3] = rv_sext32(x[op->rd] + x[op->rm]);
+	op++;
+	goto next;
+
+RV_H(H_FMUL_FADD_S)
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
+						rv_f32(hart, op->rs2), rm,
+						&hart->fcsr));
+	rm = rv_rm(hart, op->imm2 >> 8);
+	if (unlikely(rm < 0))
+		goto pair_illegal;
+	rv_set_f32(hart, op->rs3, vaccel_f32_add(rv_f32(hart, op->neg),
+						 rv_f32(hart, op->imm2 & 31), rm,
+						 &hart->fcsr));
+	op++;
+	goto next;
+
+RV_H(H_FMUL_FADD_D)
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+	rm = rv_rm(hart, op->imm2 >> 8);
+	if (unlikely(rm < 0))
+		goto pair_illegal;
+	f[op->rs3] = vaccel_f64_add(f[op->neg], f[op->imm2 & 31], rm,
+				    &hart->fcsr);
+	op++;
+	goto next;
+	{
+#endif /* VACCEL_RV_REFERENCE */
+
+	/* The instructions, one handler each. */
+	RV_H(H_BEQ)
+		if (x[op->rs1] == x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BNE)
+		if (x[op->rs1] != x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BLT)
+		if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BGE)
+		if ((s64)x[op->rs1] >= (s64)x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BLTU)
+		if (x[op->rs1] < x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BGEU)
+		if (x[op->rs1] >= x[op->rs2]) {
+			pc = RV_PC + op->imm;
+			goto jump;
+		}
+		goto block_next;
+
+	RV_H(H_BMIS)
+		if (!rv_branch_taken(op->rm, x[op->rs1], x[op->rs2]))
+			goto block_next;
+		fault->va = RV_PC + op->imm;
+		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
+		goto insn_fault;
+
+	RV_H(H_LW)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+			goto load_fault;
+		x[op->rd] = (s32)v;
+		goto next;
+
+	RV_H(H_LD)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+			goto load_fault;
+		x[op->rd] = v;
+		goto next;
+
+	RV_H(H_SB)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	RV_H(H_SH)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	RV_H(H_SW)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	RV_H(H_SD)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	RV_H(H_ADDI)
+		x[op->rd] = x[op->rs1] + op->imm;
+		goto next;
+
+	RV_H(H_SLLI)
+		x[op->rd] = x[op->rs1] << op->imm;
+		goto next;
+
+	RV_H(H_SRLI)
+		x[op->rd] = x[op->rs1] >> op->imm;
+		goto next;
+
+	RV_H(H_ADD)
+		x[op->rd] = x[op->rs1] + x[op->rs2];
+		goto next;
+
+	RV_H(H_ADDW)
+		x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
+		goto next;
+
+	RV_H(H_MULW)
+		x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_FLW)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+			goto load_fault;
+		f[op->rd] = RV_BOX | v;
+		goto next;
+
+	RV_H(H_FLD)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+			goto load_fault;
+		f[op->rd] = v;
+		goto next;
+
+	RV_H(H_NOP)
+		goto next;
+
+	RV_H(H_FENCE)
+		/* Orders this hart's accesses for the other engines. */
+		smp_mb();
+		goto next;
+
+	RV_H(H_FENCE_I)
+#ifndef VACCEL_RV_REFERENCE
+		/* Forget every decoded page, this one too: enter it again. */
+		pc = RV_PC + 4;
+		for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+			rv_code_drop(cpu, &cpu->code[i]);
+		goto fetch;
+#else
+		goto next;
+#endif
+
+	RV_H(H_LUI)
+		x[op->rd] = (s64)op->imm;
+		goto next;
+
+	RV_H(H_AUIPC)
+		x[op->rd] = RV_PC + op->imm;
+		goto next;
+
+	RV_H(H_JAL)
+		v = RV_PC;
+		x[op->rd] = v + 4;
+		pc = v + op->imm;
+		goto jump;
+
+	RV_H(H_J)
+		pc = RV_PC + op->imm;
+		goto jump;
+
+	RV_H(H_JALR)
+		v = (x[op->rs1] + op->imm) & ~1ull;
+		if (unlikely(v & 3))
+			goto jump_fault;
+		x[op->rd] = RV_PC + 4;
+		pc = v;
+		goto jump;
+
+	RV_H(H_JR)
+		v = (x[op->rs1] + op->imm) & ~1ull;
+		if (unlikely(v & 3))
+			goto jump_fault;
+		pc = v;
+		goto jump;
+
+	RV_H(H_JMIS)
+		fault->va = RV_PC + op->imm;
+		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
+		goto insn_fault;
+
+	RV_H(H_LB)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
+			goto load_fault;
+		x[op->rd] = (s8)v;
+		goto next;
+
+	RV_H(H_LH)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
+			goto load_fault;
+		x[op->rd] = (s16)v;
+		goto next;
+
+	RV_H(H_LBU)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
+			goto load_fault;
+		x[op->rd] = v;
+		goto next;
+
+	RV_H(H_LHU)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
+			goto load_fault;
+		x[op->rd] = v;
+		goto next;
+
+	RV_H(H_LWU)
+		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+			goto load_fault;
+		x[op->rd] = v;
+		goto next;
+
+	RV_H(H_LX0)
+		/* It may fault: only its size matters. */
+		if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
+					   1 << (op->rm & 3), &out, fault)))
+			goto load_fault;
+		goto next;
+
+	RV_H(H_SLTI)
+		x[op->rd] = (s64)x[op->rs1] < (s64)op->imm;
+		goto next;
+
+	RV_H(H_SLTIU)
+		x[op->rd] = x[op->rs1] < (u64)(s64)op->imm;
+		goto next;
+
+	RV_H(H_XORI)
+		x[op->rd] = x[op->rs1] ^ op->imm;
+		goto next;
+
+	RV_H(H_ORI)
+		x[op->rd] = x[op->rs1] | op->imm;
+		goto next;
+
+	RV_H(H_ANDI)
+		x[op->rd] = x[op->rs1] & op->imm;
+		goto next;
+
+	RV_H(H_SRAI)
+		x[op->rd] = (s64)x[op->rs1] >> op->imm;
+		goto next;
+
+	RV_H(H_ADDIW)
+		x[op->rd] = rv_sext32(x[op->rs1] + op->imm);
+		goto next;
+
+	RV_H(H_SLLIW)
+		x[op->rd] = rv_sext32((u32)x[op->rs1] << op->imm);
+		goto next;
+
+	RV_H(H_SRLIW)
+		x[op->rd] = rv_sext32((u32)x[op->rs1] >> op->imm);
+		goto next;
+
+	RV_H(H_SRAIW)
+		x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
+		goto next;
+
+	RV_H(H_SUB)
+		x[op->rd] = x[op->rs1] - x[op->rs2];
+		goto next;
+
+	RV_H(H_SLL)
+		x[op->rd] = x[op->rs1] << (x[op->rs2] & 63);
+		goto next;
+
+	RV_H(H_SLT)
+		x[op->rd] = (s64)x[op->rs1] < (s64)x[op->rs2];
+		goto next;
+
+	RV_H(H_SLTU)
+		x[op->rd] = x[op->rs1] < x[op->rs2];
+		goto next;
+
+	RV_H(H_XOR)
+		x[op->rd] = x[op->rs1] ^ x[op->rs2];
+		goto next;
+
+	RV_H(H_SRL)
+		x[op->rd] = x[op->rs1] >> (x[op->rs2] & 63);
+		goto next;
+
+	RV_H(H_SRA)
+		x[op->rd] = (s64)x[op->rs1] >> (x[op->rs2] & 63);
+		goto next;
+
+	RV_H(H_OR)
+		x[op->rd] = x[op->rs1] | x[op->rs2];
+		goto next;
+
+	RV_H(H_AND)
+		x[op->rd] = x[op->rs1] & x[op->rs2];
+		goto next;
+
+	RV_H(H_SUBW)
+		x[op->rd] = rv_sext32(x[op->rs1] - x[op->rs2]);
+		goto next;
+
+	RV_H(H_SLLW)
+		x[op->rd] = rv_sext32((u32)x[op->rs1] << (x[op->rs2] & 31));
+		goto next;
+
+	RV_H(H_SRLW)
+		x[op->rd] = rv_sext32((u32)x[op->rs1] >> (x[op->rs2] & 31));
+		goto next;
+
+	RV_H(H_SRAW)
+		x[op->rd] = (s64)((s32)x[op->rs1] >> (x[op->rs2] & 31));
+		goto next;
+
+	RV_H(H_MUL)
+		x[op->rd] = rv_muldiv(0, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_MULH)
+		x[op->rd] = rv_muldiv(1, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_MULHSU)
+		x[op->rd] = rv_muldiv(2, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_MULHU)
+		x[op->rd] = rv_muldiv(3, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_DIV)
+		x[op->rd] = rv_muldiv(4, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_DIVU)
+		x[op->rd] = rv_muldiv(5, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_REM)
+		x[op->rd] = rv_muldiv(6, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_REMU)
+		x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_DIVW)
+		x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_DIVUW)
+		x[op->rd] = rv_muldiv_w(5, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_REMW)
+		x[op->rd] = rv_muldiv_w(6, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_REMUW)
+		x[op->rd] = rv_muldiv_w(7, x[op->rs1], x[op->rs2]);
+		goto next;
+
+	RV_H(H_AMO)
+		cause = rv_amo(cpu, hart, RV_INSN, &out, fault);
+		if (unlikely(cause))
+			goto insn_fault;
+		x[op->rd] = out;
+		x[0] = 0;
+		goto next;
+
+	RV_H(H_CSR)
+		hart->pc = RV_PC;
+		cause = rv_csr(cpu, hart, RV_INSN, budget - left - 1, &out);
+		if (unlikely(cause))
+			goto insn_fault;
+		x[op->rd] = out;
+		x[0] = 0;
+		goto block_next;
+
+	RV_H(H_FSW)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, f[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	RV_H(H_FSD)
+		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, f[op->rs2],
+				       fault)))
+			goto store_fault;
+		goto next;
+
+	/*
+	 * The soft-float ORs the flags it raises into fcsr directly: fflags
+	 * are its low bits.
+	 */
+	RV_H(H_FADD_S)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		rv_set_f32(hart, op->rd, vaccel_f32_add(rv_f32(hart, op->rs1),
+							rv_f32(hart, op->rs2), rm,
+							&hart->fcsr));
+		goto next;
+
+	RV_H(H_FSUB_S)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		rv_set_f32(hart, op->rd, vaccel_f32_sub(rv_f32(hart, op->rs1),
+							rv_f32(hart, op->rs2), rm,
+							&hart->fcsr));
+		goto next;
+
+	RV_H(H_FMUL_S)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
+							rv_f32(hart, op->rs2), rm,
+							&hart->fcsr));
+		goto next;
+
+	RV_H(H_FDIV_S)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		rv_set_f32(hart, op->rd, vaccel_f32_div(rv_f32(hart, op->rs1),
+							rv_f32(hart, op->rs2), rm,
+							&hart->fcsr));
+		goto next;
+
+	RV_H(H_FADD_D)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+		goto next;
+
+	RV_H(H_FSUB_D)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+		goto next;
+
+	RV_H(H_FMUL_D)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+		goto next;
+
+	RV_H(H_FDIV_D)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+		goto next;
+
+	RV_H(H_FMA_S)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		rv_set_f32(hart, op->rd,
+			   vaccel_f32_fma(rv_f32(hart, op->rs1) ^
+					  (op->neg & 1 ? RV_SIGN32 : 0),
+					  rv_f32(hart, op->rs2),
+					  rv_f32(hart, op->rs3) ^
+					  (op->neg & 2 ? RV_SIGN32 : 0), rm,
+					  &hart->fcsr));
+		goto next;
+
+	RV_H(H_FMA_D)
+		rm = rv_rm(hart, op->rm);
+		if (unlikely(rm < 0))
+			goto illegal;
+		f[op->rd] = vaccel_f64_fma(f[op->rs1] ^ (op->neg & 1 ? RV_SIGN64 : 0),
+					   f[op->rs2],
+					   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
+					   rm, &hart->fcsr);
+		goto next;
+
+	RV_H(H_FP)
+		cause = rv_fp(hart, RV_INSN);
+		if (unlikely(cause))
+			goto insn_fault;
+		x[0] = 0;
+		goto next;
+
+	RV_H(H_BARRIER)
+		pc = RV_PC + 4;
+		stop = VACCEL_RV_BARRIER;
+		goto out;
+
+	RV_H(H_ECALL)
+		cause = VACCEL_RV_CAUSE_ECALL;
+		goto insn_fault;
+
+	RV_H(H_EBREAK)
+		cause = VACCEL_RV_CAUSE_BREAKPOINT;
+		goto insn_fault;
+
+	RV_H(H_COMPRESSED)
+		cause = VACCEL_RV_CAUSE_COMPRESSED;
+		goto insn_fault;
+
+#ifdef VACCEL_RV_REFERENCE
+	default:
+#endif
+	RV_H(H_ILLEGAL)
+		goto illegal;
+	}
+#ifdef VACCEL_RV_REFERENCE
+next:
+block_next:
+		pc += 4;
+		continue;
+jump:
+		continue;
+	}
+#endif
+
+#ifndef VACCEL_RV_REFERENCE
 pair_illegal:
 	cause = VACCEL_RV_CAUSE_ILLEGAL_INSN;
 	goto pair_fault;
@@ -2196,9 +2449,9 @@ pair_load_fault:
 	cause = VACCEL_RV_CAUSE_LOAD;
 pair_fault:
 	/* The first of the pair retired: the fault is the second's. */
-	pc += 4;
-	fault->insn = op->insn2;
-	goto fault;
+	op++;
+	goto insn_fault;
+#endif
 jump_fault:
 	fault->va = v;
 	cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
@@ -2212,9 +2465,14 @@ store_fault:
 illegal:
 	cause = VACCEL_RV_CAUSE_ILLEGAL_INSN;
 insn_fault:
-	/* The instruction did not retire. */
+	/* The instruction did not retire, nor did the rest of its block. */
+#ifdef VACCEL_RV_REFERENCE
 	left++;
-	fault->insn = op->insn;
+#else
+	left += blk_end - op;
+	pc = RV_PC;
+#endif
+	fault->insn = RV_INSN;
 	goto fault;
 fetch_fault:
 	fault->insn = 0;
@@ -2226,6 +2484,7 @@ fault:
 		fault->reason = 0;
 	stop = VACCEL_RV_FAULT;
 out:
+	rv_unpatch(cpu);
 	x[0] = 0;
 	hart->pc = pc;
 	hart->instret += budget - left;

@@ -170,13 +170,13 @@ struct vaccel_rv_tlb_entry {
 	u64 *count;
 };
 
-/* Entries of the decode cache (a power of two). */
-#define VACCEL_RV_DC_ENTRIES	1024
+/* The instruction slots of a page, and the decoded pages of a cpu. */
+#define VACCEL_RV_PAGE_INSNS	(1u << (VACCEL_RV_PAGE_SHIFT - 2))
+#define VACCEL_RV_CODE_PAGES	4
 
 /**
  * struct vaccel_rv_op - a decoded instruction, private to vaccel_rv.c
- * @insn: the instruction word it was decoded from
- * @handler: what executes it
+ * @handler: what executes it: the index of its label in vaccel_rv_run()
  * @rd: destination register
  * @rs1: first source register
  * @rs2: second source register
@@ -184,20 +184,20 @@ struct vaccel_rv_tlb_entry {
  * @rs3: third source register (fused multiply-add)
  * @rm: the rounding mode field
  * @neg: fused multiply-add: bit 0 negates the product, bit 1 the addend
- * @pad: zero
- * @insn2: for a pair of instructions executed as one, the word of the
- *	second; else 0
+ * @single: the handler of the first instruction alone, for a pair or a
+ *	triple executed as one; of the instruction, for one that charges the
+ *	budget itself; else @handler
  * @imm2: for such a pair, the immediate of the second
- * @insn3: for three instructions executed as one, the word of the third;
- *	else 0
- * @xrd: for those, the destination of the second (an ADDI)
+ * @block: the instructions from this one to the end of its basic block,
+ *	charged to the budget at once; 0 for one that charges itself
+ * @xrd: for a triple, the destination of the second (an ADDI)
  * @xrs1: its source
  * @ximm: its immediate
+ * @pad: zero
  *
- * 32 bytes.
+ * 24 bytes.
  */
 struct vaccel_rv_op {
-	u32 insn;
 	u8 handler;
 	u8 rd;
 	u8 rs1;
@@ -206,13 +206,38 @@ struct vaccel_rv_op {
 	u8 rs3;
 	u8 rm;
 	u8 neg;
-	u8 pad;
-	u32 insn2;
+	u8 single;
 	s32 imm2;
-	u32 insn3;
+	u16 block;
 	u8 xrd;
 	u8 xrs1;
 	s16 ximm;
+	u16 pad;
+};
+
+/**
+ * struct vaccel_rv_code - a code page decoded, private to vaccel_rv.c
+ * @va: the page's virtual address; an address not page-aligned when free
+ * @sync: the &vaccel_rv_cpu.sync at which @words last matched memory
+ * @words: the page's words, which @ops were decoded from
+ * @ops: one decoded instruction per word, decoded lazily, and one more
+ *	that leaves the page
+ */
+struct vaccel_rv_code {
+	u64 va;
+	u64 sync;
+	u32 words[VACCEL_RV_PAGE_INSNS];
+	struct vaccel_rv_op ops[VACCEL_RV_PAGE_INSNS + 1];
+};
+
+/**
+ * struct vaccel_rv_patch - a decoded instruction patched for a while
+ * @op: the instruction
+ * @handler: its own @op->handler, which the patch replaced
+ */
+struct vaccel_rv_patch {
+	struct vaccel_rv_op *op;
+	u8 handler;
 };
 
 /**
@@ -223,15 +248,19 @@ struct vaccel_rv_op {
  * @gen: the generation of the micro-TLBs' entries, 1 to 4095
  * @tlb: the micro-TLBs, for reads, writes and fetches, direct-mapped by
  *	page number; their entries live for one vaccel_rv_run()
- * @dc: the decode cache, direct-mapped by pc; an entry serves any pc whose
- *	instruction word is its @insn, so it needs no invalidation
+ * @sync: counts the calls of vaccel_rv_cpu_sync()
+ * @victim: the next of @code to reuse
+ * @npatch: the entries of @patch in use
+ * @patch: instructions patched to stop a run inside a basic block
+ * @code: the decoded code pages; they live from one vaccel_rv_run() to
+ *	the next (see vaccel_rv_cpu_sync())
  * @bytes: bytes loaded ([class][0]) and stored ([class][1]) in each class
  *	of memory that translate() named, LR, SC and AMOs included,
  *	instruction fetches not; the environment reads and clears them
  *	between two calls of vaccel_rv_run()
  *
  * Use it for one hart at a time; it keeps nothing of a hart between two
- * calls of vaccel_rv_run().  It is about 34 KiB: allocate it (or what
+ * calls of vaccel_rv_run().  It is about 120 KiB: allocate it (or what
  * embeds it) with kvmalloc() or vmalloc() rather than kmalloc().
  */
 struct vaccel_rv_cpu {
@@ -240,7 +269,11 @@ struct vaccel_rv_cpu {
 	u64 exit_pc;
 	u64 gen;
 	struct vaccel_rv_tlb_entry tlb[3][VACCEL_RV_TLB_ENTRIES];
-	struct vaccel_rv_op dc[VACCEL_RV_DC_ENTRIES];
+	u64 sync;
+	unsigned int victim;
+	unsigned int npatch;
+	struct vaccel_rv_patch patch[3];
+	struct vaccel_rv_code code[VACCEL_RV_CODE_PAGES];
 	u64 bytes[VACCEL_RV_MEM_CLASSES][2];
 };
 
@@ -249,5 +282,31 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 				  struct vaccel_rv_hart *hart, u64 budget,
 				  u64 *executed, struct vaccel_rv_fault *fault);
+
+/**
+ * vaccel_rv_cpu_sync() - invalidate the instruction cache of an interpreter
+ * @cpu: the interpreter
+ *
+ * Code pages stay decoded from one vaccel_rv_run() to the next.  After
+ * this call, each is compared with memory when pc next enters it, and
+ * decoded again if a word changed: call it whenever code may have changed
+ * other than by the hart's own stores, or be another at the same address:
+ * before running a dispatch (at its start and when resuming it, as it may
+ * be another address space's), and after an unmap.  The hart's own
+ * stores, and FENCE.I, need no call.
+ *
+ * Context: Any; not during vaccel_rv_run() on @cpu.
+ */
+void vaccel_rv_cpu_sync(struct vaccel_rv_cpu *cpu);
+
+/*
+ * The reference interpreter of the KUnit tests: the same instructions,
+ * but decoded afresh and dispatched by a switch one at a time, without
+ * decoded pages nor pairs nor basic blocks.  Built only with them.
+ */
+enum vaccel_rv_stop vaccel_rv_ref_run(struct vaccel_rv_cpu *cpu,
+				      struct vaccel_rv_hart *hart, u64 budget,
+				      u64 *executed,
+				      struct vaccel_rv_fault *fault);
 
 #endif /* __VACCEL_RV_H__ */

@@ -13,6 +13,7 @@
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
+#define __annotate_jump_table
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 
 #endif /* __VACCEL_SHIM_LINUX_COMPILER_H__ */
