@@ -12,7 +12,7 @@
  * checks that the checksums agree and prints the interpreter's
  * instructions per second and its slowdowns.
  *
- * Usage: rv_bench [-r reps] [-t tries] [-l label] -o builddir [int|fp...]
+ * Usage: rv_bench [-r reps] [-t tries] [-l label] -o builddir [int|fp|work...]
  * The interpreter's time is the best of the tries.
  */
 
@@ -28,6 +28,8 @@ bench_u64 bench_int_o2(int reps);
 bench_u64 bench_fp_o2(int reps);
 bench_u64 bench_int_scalar(int reps);
 bench_u64 bench_fp_scalar(int reps);
+bench_u64 bench_work_o2(int reps);
+bench_u64 bench_work_scalar(int reps);
 
 static const char *clang = "clang-14", *lld = "ld.lld-14";
 
@@ -49,6 +51,7 @@ struct kernel {
 static const struct kernel kernels[] = {
 	{ "int", bench_int_o2, bench_int_scalar, 100 },
 	{ "fp", bench_fp_o2, bench_fp_scalar, 40 },
+	{ "work", bench_work_o2, bench_work_scalar, 20 },
 };
 
 /* The time of one run of @fn, over enough runs. */
@@ -132,7 +135,7 @@ int main(int argc, char **argv)
 			dir = optarg;
 	}
 	if (!dir) {
-		fprintf(stderr, "usage: %s [-r reps] -o builddir [int|fp...]\n",
+		fprintf(stderr, "usage: %s [-r reps] -o builddir [int|fp|work...]\n",
 			argv[0]);
 		return 2;
 	}

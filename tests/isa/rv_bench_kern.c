@@ -7,6 +7,8 @@
  * a checksum that the two builds must agree on.
  */
 
+#include "../bench/compute_work.h"
+
 #define BN 48
 
 typedef unsigned long bench_u64;
@@ -100,4 +102,20 @@ bench_u64 bench_fp(int reps)
 		sum += (bench_u64)bench_fc[r % BN][(r * 5) % BN];
 	}
 	return sum + (bench_u64)(dot / 1e6);
+}
+
+/*
+ * bench_compute's integer work (tests/bench/compute_work.h), over 64
+ * work-items as its engine kernel runs it: what the engine's interpreter
+ * costs on the host, outside the VM.
+ */
+bench_u64 bench_work(int reps)
+{
+	bench_u64 fold = 0;
+	int r, i;
+
+	for (r = 0; r < reps; r++)
+		for (i = 0; i < 64; i++)
+			fold ^= work_int(12345 + i + r, 2000);
+	return fold;
 }

@@ -127,8 +127,9 @@ static void vaccel_test_query_engine_list(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->hw_queue_depth, 2);
 		KUNIT_EXPECT_EQ(test, e->preempt_caps, d->preempt_caps);
 		KUNIT_EXPECT_EQ(test, e->preempt_granularity, d->preempt_granularity);
-		KUNIT_EXPECT_EQ(test, e->reserved[0], 0);
-		KUNIT_EXPECT_EQ(test, e->reserved[1], 0);
+		KUNIT_EXPECT_EQ(test, e->compute_units, d->compute_units);
+		KUNIT_EXPECT_EQ(test, e->reserved32, 0);
+		KUNIT_EXPECT_EQ(test, e->reserved, 0);
 	}
 	KUNIT_EXPECT_EQ(test, list->engines[5].engine_class,
 			DRM_VACCEL_ENGINE_CLASS_PAGING);

@@ -27,6 +27,8 @@ struct vaccel_rv_cpu;
  *	runs
  * @work: the dispatch the engine handed to the unit, NULL when it has
  *	none; set by the engine's thread, cleared by the unit's
+ * @tlb_seen: @tlb's invalidations when the unit last synchronised its
+ *	interpreter's instruction cache with memory
  * @instructions: kernel instructions the unit executed; written by the
  *	thread that runs the unit, read without a lock
  * @folded: @tlb's traffic that the engine has already added to its own;
@@ -40,6 +42,7 @@ struct vaccel_cu {
 	struct vaccel_tlb own_tlb;
 	struct task_struct *thread;
 	struct vaccel_dispatch *work;
+	u64 tlb_seen;
 	u64 instructions;
 	struct vaccel_traffic folded;
 };

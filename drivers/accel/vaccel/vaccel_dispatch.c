@@ -623,8 +623,10 @@ s64 vaccel_dispatch_group(const struct vaccel_dispatch *d)
 /**
  * vaccel_dispatch_cpu_new() - the interpreter of a compute unit
  *
- * Its caches outlive dispatches: the decode cache checks each instruction
- * word it caches, and the micro-TLB forgets its pages at every run.
+ * Its caches outlive dispatches: the decoded code pages are checked
+ * against memory after vaccel_rv_cpu_sync(), which the engine calls at
+ * every entry into a dispatch and after an unmap, and the micro-TLB
+ * forgets its pages at every run.
  *
  * Context: Process context.
  * Return: the interpreter, to free with kvfree(), or NULL.
@@ -873,6 +875,11 @@ static int vaccel_slot_step(struct vaccel_wg_slot *s, struct vaccel_cu *cu,
 	s->cu = cu;
 	cu->rv->env = s;
 	vaccel_tlb_lock(cu->tlb);
+	/* An unmap since the last slice: code may be other than decoded. */
+	if (cu->tlb->invalidations != cu->tlb_seen) {
+		cu->tlb_seen = cu->tlb->invalidations;
+		vaccel_rv_cpu_sync(cu->rv);
+	}
 	ret = vaccel_slot_slice(s, cu, engine->vdev->topo.dispatch_slice, fault);
 	vaccel_tlb_unlock(cu->tlb);
 	vaccel_cu_count(cu);
@@ -1102,6 +1109,13 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	for (i = 1; i < units; i++)
 		if (d->slot[i]->live || i < left)
 			started |= BIT(i);
+	/*
+	 * The instruction caches, as a GPU's at a dispatch: the code may have
+	 * changed since, or be another address space's.
+	 */
+	for (i = 0; i < units; i++)
+		if (!i || started & BIT(i))
+			vaccel_rv_cpu_sync(engine->cus[i].rv);
 	atomic_set(&d->running, hweight32(started));
 	for (i = 1; i < units; i++)
 		if (started & BIT(i))

@@ -172,7 +172,7 @@ struct vaccel_rv_tlb_entry {
 
 /* The instruction slots of a page, and the decoded pages of a cpu. */
 #define VACCEL_RV_PAGE_INSNS	(1u << (VACCEL_RV_PAGE_SHIFT - 2))
-#define VACCEL_RV_CODE_PAGES	4
+#define VACCEL_RV_CODE_PAGES	8
 
 /**
  * struct vaccel_rv_op - a decoded instruction, private to vaccel_rv.c
