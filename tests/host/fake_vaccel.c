@@ -166,6 +166,7 @@ static size_t build_answer(uint32_t type, unsigned char *buf, uint32_t *min)
 				.hw_queue_depth = 2,
 				.preempt_caps = cls ? 0x3 : 0xf,
 				.preempt_granularity = cls ? 1 : 2,
+				.compute_units = cls ? 0 : 2,
 			};
 
 			memcpy(buf + 8 + n * sizeof(e), &e, sizeof(e));

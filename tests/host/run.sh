@@ -471,12 +471,13 @@ want('format', j['format'], 'vaccel-info 1')
 want('paths', [x['path'] for x in j['devices']], [d + '/accel2', d + '/accel10'])
 x = j['devices'][0]
 want('driver', x['driver']['name'], 'vaccel')
-want('uapi', x['uapi'], {'major': 1, 'minor': 7})
+want('uapi', x['uapi'], {'major': 1, 'minor': 8})
 want('engine_counts', x['engine_counts'], {'compute': 3, 'copy': 2, 'paging': 1})
 want('engines_total', x['engines_total'], 6)
 want('engine classes', [e['class'] for e in x['engines']],
      ['compute'] * 3 + ['copy'] * 2 + ['paging'])
 want('supported', x['engines'][0]['supported'][:2], ['dma-buffer', 'packet'])
+want('compute_units', [e['compute_units'] for e in x['engines']], [2] * 3 + [0] * 3)
 want('va', (x['va_bits'], x['va_start'], x['va_end']),
      (40, '0x0000000000010000', '0x0000010000000000'))
 want('max_bo_size', x['max_bo_size'], 4294967296)

@@ -103,7 +103,7 @@
 static_assert(PAGE_SIZE == VACCEL_RV_PAGE_SIZE);
 
 /* Instructions a work-item runs before the unit offers the CPU. */
-#define VACCEL_DISPATCH_YIELD	1024
+#define VACCEL_DISPATCH_YIELD	4096
 
 /* The engine signals fences: its allocations never wait for reclaim. */
 #define VACCEL_DISPATCH_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT)
@@ -626,7 +626,7 @@ s64 vaccel_dispatch_group(const struct vaccel_dispatch *d)
  * Its caches outlive dispatches: the decoded code pages are checked
  * against memory after vaccel_rv_cpu_sync(), which the engine calls at
  * every entry into a dispatch and after an unmap, and the micro-TLB
- * forgets its pages at every run.
+ * forgets its pages at every slice.
  *
  * Context: Process context.
  * Return: the interpreter, to free with kvfree(), or NULL.
@@ -635,8 +635,10 @@ struct vaccel_rv_cpu *vaccel_dispatch_cpu_new(void)
 {
 	struct vaccel_rv_cpu *cpu = kvzalloc(sizeof(*cpu), GFP_KERNEL);
 
-	if (cpu)
+	if (cpu) {
 		vaccel_rv_cpu_init(cpu, &vaccel_dispatch_ops, NULL, VACCEL_EXIT_PC);
+		cpu->keep_tlb = true;
+	}
 	return cpu;
 }
 
@@ -880,6 +882,8 @@ static int vaccel_slot_step(struct vaccel_wg_slot *s, struct vaccel_cu *cu,
 		cu->tlb_seen = cu->tlb->invalidations;
 		vaccel_rv_cpu_sync(cu->rv);
 	}
+	/* Translations hold while the lock does: for the whole slice. */
+	vaccel_rv_cpu_flush_tlb(cu->rv);
 	ret = vaccel_slot_slice(s, cu, engine->vdev->topo.dispatch_slice, fault);
 	vaccel_tlb_unlock(cu->tlb);
 	vaccel_cu_count(cu);

@@ -115,16 +115,19 @@
  * Micro-TLB.  Loads, stores and fetches each have a small direct-mapped
  * cache of host page addresses, tagged with the page's address.  A hit is a
  * compare in line, with no call; a miss calls the environment's translate()
- * and fills the entry.  The entries are only valid during one call of
- * vaccel_rv_run(), during which the caller keeps the translations valid
- * (the engine holds its TLB's lock): each call starts a new generation,
- * which a tag carries in its low bits, so that forgetting every entry costs
- * nothing.  An access that stays in one page reads or writes the host page
- * directly; one that crosses a page (misaligned accesses are supported)
- * translates both pages first.  translate() also names the class of memory
- * of each page (the engine's own device memory, system memory, a peer's),
- * and every load and store adds its bytes to the counter of that class,
- * through the entry: one more addition per access, and no branch.
+ * and fills the entry.  The entries are valid during one call of
+ * vaccel_rv_run(), during which the caller keeps the translations valid;
+ * or, if the caller sets keep_tlb, until it calls
+ * vaccel_rv_cpu_flush_tlb() (the engine does at each slice, for which it
+ * holds its TLB's lock, so that the work-items of a slice share them).
+ * Each flush starts a new generation, which a tag carries in its low bits,
+ * so that forgetting every entry costs nothing.  An access that stays in
+ * one page reads or writes the host page directly; one that crosses a
+ * page (misaligned accesses are supported) translates both pages first.
+ * translate() also names the class of memory of each page (the engine's
+ * own device memory, system memory, a peer's), and every load and store
+ * adds its bytes to the counter of that class, through the entry: one
+ * more addition per access, and no branch.
  *
  * Atomics.  Engines and the CPU share memory, so the A extension uses the
  * host's atomic operations on the host page: AMOSWAP is xchg(), the other
@@ -246,44 +249,114 @@ enum {
  * instructions that charge the budget themselves, the end of a budget
  * inside a block, then the pairs and triples.
  */
-#define RV_HANDLERS(X) \
-	X(H_DECODE) X(H_PAGE_END) X(H_EXIT) X(H_EXACT) X(H_STOP) \
-	X(H_ADDI_B)		/* ADDI, then a conditional branch */ \
-	X(H_ADDI_ADDI_B)	/* two ADDIs, then a conditional branch */ \
-	X(H_ADD_LW)		/* ADD, then a load from its result */ \
-	X(H_ADD_LD) X(H_ADD_FLW) X(H_ADD_FLD) \
-	X(H_MUL_ADD)		/* MUL, then an ADD of its result */ \
-	X(H_MULW_ADDW)		/* MULW, then an ADDW of its result */ \
-	X(H_FMUL_FADD_S)	/* FMUL, then an FADD (one format) */ \
-	X(H_FMUL_FADD_D) \
-	X(H_BEQ) X(H_BNE) X(H_LW) X(H_LD) X(H_SB) X(H_SH) X(H_SW) X(H_SD) \
-	X(H_ADDI) X(H_SLLI) X(H_SRLI) X(H_ADD) X(H_ADDW) X(H_MULW) \
-	X(H_FLW) X(H_FLD) \
-	X(H_ILLEGAL) X(H_COMPRESSED) X(H_ECALL) X(H_EBREAK) X(H_BARRIER) \
-	X(H_FENCE_I) X(H_CSR) \
-	X(H_NOP) X(H_FENCE) X(H_LUI) X(H_AUIPC) \
-	X(H_JAL) X(H_J)		/* JAL without a destination */ \
-	X(H_JALR) X(H_JR)	/* JALR without a destination */ \
-	X(H_JMIS)		/* JAL to a misaligned target */ \
-	X(H_BLT) X(H_BGE) X(H_BLTU) X(H_BGEU) \
-	X(H_BMIS)		/* a branch to a misaligned target */ \
-	X(H_LB) X(H_LH) X(H_LBU) X(H_LHU) X(H_LWU) \
-	X(H_LX0)		/* an integer load without a destination */ \
-	X(H_SLTI) X(H_SLTIU) X(H_XORI) X(H_ORI) X(H_ANDI) X(H_SRAI) \
-	X(H_ADDIW) X(H_SLLIW) X(H_SRLIW) X(H_SRAIW) \
-	X(H_SUB) X(H_SLL) X(H_SLT) X(H_SLTU) X(H_XOR) X(H_SRL) X(H_SRA) \
-	X(H_OR) X(H_AND) X(H_SUBW) X(H_SLLW) X(H_SRLW) X(H_SRAW) \
-	X(H_MUL) X(H_MULH) X(H_MULHSU) X(H_MULHU) X(H_DIV) X(H_DIVU) \
-	X(H_REM) X(H_REMU) X(H_DIVW) X(H_DIVUW) X(H_REMW) X(H_REMUW) \
-	X(H_AMO) X(H_FSW) X(H_FSD) \
-	X(H_FADD_S) X(H_FSUB_S) X(H_FMUL_S) X(H_FDIV_S) \
-	X(H_FADD_D) X(H_FSUB_D) X(H_FMUL_D) X(H_FDIV_D) \
-	X(H_FMA_S) X(H_FMA_D) \
-	X(H_FP)			/* every other F and D instruction */
-
-#define RV_ENUM(h)	h,
 enum {
-	RV_HANDLERS(RV_ENUM)
+	H_DECODE,
+	H_PAGE_END,
+	H_EXIT,
+	H_EXACT,
+	H_STOP,
+	H_ADDI_B,		/* ADDI, then a conditional branch */
+	H_ADDI_ADDI_B,		/* two ADDIs, then a conditional branch */
+	H_ADD_LW,		/* ADD, then a load from its result */
+	H_ADD_LD,
+	H_ADD_FLW,
+	H_ADD_FLD,
+	H_MUL_ADD,		/* MUL, then an ADD of its result */
+	H_MULW_ADDW,		/* MULW, then an ADDW of its result */
+	H_FMUL_FADD_S,		/* FMUL, then an FADD (one format) */
+	H_FMUL_FADD_D,
+	H_BEQ,
+	H_BNE,
+	H_LW,
+	H_LD,
+	H_SB,
+	H_SH,
+	H_SW,
+	H_SD,
+	H_ADDI,
+	H_SLLI,
+	H_SRLI,
+	H_ADD,
+	H_ADDW,
+	H_MULW,
+	H_FLW,
+	H_FLD,
+	H_ILLEGAL,
+	H_COMPRESSED,
+	H_ECALL,
+	H_EBREAK,
+	H_BARRIER,
+	H_FENCE_I,
+	H_CSR,
+	H_NOP,
+	H_FENCE,
+	H_LUI,
+	H_AUIPC,
+	H_JAL,
+	H_J,			/* JAL without a destination */
+	H_JALR,
+	H_JR,			/* JALR without a destination */
+	H_JMIS,			/* JAL to a misaligned target */
+	H_BLT,
+	H_BGE,
+	H_BLTU,
+	H_BGEU,
+	H_BMIS,			/* a branch to a misaligned target */
+	H_LB,
+	H_LH,
+	H_LBU,
+	H_LHU,
+	H_LWU,
+	H_LX0,			/* an integer load without a destination */
+	H_SLTI,
+	H_SLTIU,
+	H_XORI,
+	H_ORI,
+	H_ANDI,
+	H_SRAI,
+	H_ADDIW,
+	H_SLLIW,
+	H_SRLIW,
+	H_SRAIW,
+	H_SUB,
+	H_SLL,
+	H_SLT,
+	H_SLTU,
+	H_XOR,
+	H_SRL,
+	H_SRA,
+	H_OR,
+	H_AND,
+	H_SUBW,
+	H_SLLW,
+	H_SRLW,
+	H_SRAW,
+	H_MUL,
+	H_MULH,
+	H_MULHSU,
+	H_MULHU,
+	H_DIV,
+	H_DIVU,
+	H_REM,
+	H_REMU,
+	H_DIVW,
+	H_DIVUW,
+	H_REMW,
+	H_REMUW,
+	H_AMO,
+	H_FSW,
+	H_FSD,
+	H_FADD_S,
+	H_FSUB_S,
+	H_FMUL_S,
+	H_FDIV_S,
+	H_FADD_D,
+	H_FSUB_D,
+	H_FMUL_D,
+	H_FDIV_D,
+	H_FMA_S,
+	H_FMA_D,
+	H_FP,			/* every other F and D instruction */
 	H_COUNT
 };
 
@@ -1599,6 +1672,7 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 	cpu->ops = ops;
 	cpu->env = env;
 	cpu->exit_pc = exit_pc;
+	cpu->keep_tlb = false;
 	cpu->gen = 1;
 	for (t = 0; t < 3; t++) {
 		for (i = 0; i < VACCEL_RV_TLB_ENTRIES; i++) {
@@ -1613,6 +1687,17 @@ void vaccel_rv_cpu_init(struct vaccel_rv_cpu *cpu,
 	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
 		cpu->code[i].va = RV_NO_PAGE;
 	memset(cpu->bytes, 0, sizeof(cpu->bytes));
+}
+
+/**
+ * vaccel_rv_cpu_flush_tlb() - forget every translation of the micro-TLBs
+ * @cpu: the interpreter
+ *
+ * See vaccel_rv.h.
+ */
+void vaccel_rv_cpu_flush_tlb(struct vaccel_rv_cpu *cpu)
+{
+	vaccel_rv_cpu_flush(cpu);
 }
 
 /**
@@ -1647,7 +1732,6 @@ static __always_inline bool rv_branch_taken(unsigned int funct3, u64 a, u64 b)
 
 #ifdef VACCEL_RV_REFERENCE
 /* A handler is a case of the switch; pc and the word are at hand. */
-#define RV_H(h)		case h:
 #define RV_PC		pc
 #define RV_INSN		word
 
@@ -1657,8 +1741,7 @@ enum vaccel_rv_stop vaccel_rv_ref_run(struct vaccel_rv_cpu *cpu,
 				      struct vaccel_rv_fault *fault)
 #else
 /* A handler is a label; pc and the word follow from the op's slot. */
-#define RV_H(h)		L_##h:
-#define RV_LABEL(h)	[h] = &&L_##h,
+
 #define RV_PC		(code_va + ((u64)(op - cp->ops) << 2))
 #define RV_INSN		(cp->words[op - cp->ops])
 
@@ -1673,8 +1756,9 @@ enum vaccel_rv_stop vaccel_rv_ref_run(struct vaccel_rv_cpu *cpu,
  * Runs until @budget instructions have retired, a barrier has, pc reaches
  * the exit address (checked before the budget), or an instruction faults.
  * The instructions retired are also added to @hart->instret.
- * Translations are cached during the call only: the caller keeps those
- * translate() returns valid until it returns.
+ * Translations are cached during the call only, or with @cpu->keep_tlb
+ * until vaccel_rv_cpu_flush_tlb(): the caller keeps those translate()
+ * returns valid until then.
  *
  * Context: Any; does not sleep unless the callbacks do.
  * Return: why it stopped, &enum vaccel_rv_stop.
@@ -1698,7 +1782,113 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 	u32 word = 0;
 #else
 	static const void *const labels[H_COUNT] __annotate_jump_table = {
-		RV_HANDLERS(RV_LABEL)
+		[H_DECODE] = &&L_H_DECODE,
+		[H_PAGE_END] = &&L_H_PAGE_END,
+		[H_EXIT] = &&L_H_EXIT,
+		[H_EXACT] = &&L_H_EXACT,
+		[H_STOP] = &&L_H_STOP,
+		[H_ADDI_B] = &&L_H_ADDI_B,
+		[H_ADDI_ADDI_B] = &&L_H_ADDI_ADDI_B,
+		[H_ADD_LW] = &&L_H_ADD_LW,
+		[H_ADD_LD] = &&L_H_ADD_LD,
+		[H_ADD_FLW] = &&L_H_ADD_FLW,
+		[H_ADD_FLD] = &&L_H_ADD_FLD,
+		[H_MUL_ADD] = &&L_H_MUL_ADD,
+		[H_MULW_ADDW] = &&L_H_MULW_ADDW,
+		[H_FMUL_FADD_S] = &&L_H_FMUL_FADD_S,
+		[H_FMUL_FADD_D] = &&L_H_FMUL_FADD_D,
+		[H_BEQ] = &&L_H_BEQ,
+		[H_BNE] = &&L_H_BNE,
+		[H_LW] = &&L_H_LW,
+		[H_LD] = &&L_H_LD,
+		[H_SB] = &&L_H_SB,
+		[H_SH] = &&L_H_SH,
+		[H_SW] = &&L_H_SW,
+		[H_SD] = &&L_H_SD,
+		[H_ADDI] = &&L_H_ADDI,
+		[H_SLLI] = &&L_H_SLLI,
+		[H_SRLI] = &&L_H_SRLI,
+		[H_ADD] = &&L_H_ADD,
+		[H_ADDW] = &&L_H_ADDW,
+		[H_MULW] = &&L_H_MULW,
+		[H_FLW] = &&L_H_FLW,
+		[H_FLD] = &&L_H_FLD,
+		[H_ILLEGAL] = &&L_H_ILLEGAL,
+		[H_COMPRESSED] = &&L_H_COMPRESSED,
+		[H_ECALL] = &&L_H_ECALL,
+		[H_EBREAK] = &&L_H_EBREAK,
+		[H_BARRIER] = &&L_H_BARRIER,
+		[H_FENCE_I] = &&L_H_FENCE_I,
+		[H_CSR] = &&L_H_CSR,
+		[H_NOP] = &&L_H_NOP,
+		[H_FENCE] = &&L_H_FENCE,
+		[H_LUI] = &&L_H_LUI,
+		[H_AUIPC] = &&L_H_AUIPC,
+		[H_JAL] = &&L_H_JAL,
+		[H_J] = &&L_H_J,
+		[H_JALR] = &&L_H_JALR,
+		[H_JR] = &&L_H_JR,
+		[H_JMIS] = &&L_H_JMIS,
+		[H_BLT] = &&L_H_BLT,
+		[H_BGE] = &&L_H_BGE,
+		[H_BLTU] = &&L_H_BLTU,
+		[H_BGEU] = &&L_H_BGEU,
+		[H_BMIS] = &&L_H_BMIS,
+		[H_LB] = &&L_H_LB,
+		[H_LH] = &&L_H_LH,
+		[H_LBU] = &&L_H_LBU,
+		[H_LHU] = &&L_H_LHU,
+		[H_LWU] = &&L_H_LWU,
+		[H_LX0] = &&L_H_LX0,
+		[H_SLTI] = &&L_H_SLTI,
+		[H_SLTIU] = &&L_H_SLTIU,
+		[H_XORI] = &&L_H_XORI,
+		[H_ORI] = &&L_H_ORI,
+		[H_ANDI] = &&L_H_ANDI,
+		[H_SRAI] = &&L_H_SRAI,
+		[H_ADDIW] = &&L_H_ADDIW,
+		[H_SLLIW] = &&L_H_SLLIW,
+		[H_SRLIW] = &&L_H_SRLIW,
+		[H_SRAIW] = &&L_H_SRAIW,
+		[H_SUB] = &&L_H_SUB,
+		[H_SLL] = &&L_H_SLL,
+		[H_SLT] = &&L_H_SLT,
+		[H_SLTU] = &&L_H_SLTU,
+		[H_XOR] = &&L_H_XOR,
+		[H_SRL] = &&L_H_SRL,
+		[H_SRA] = &&L_H_SRA,
+		[H_OR] = &&L_H_OR,
+		[H_AND] = &&L_H_AND,
+		[H_SUBW] = &&L_H_SUBW,
+		[H_SLLW] = &&L_H_SLLW,
+		[H_SRLW] = &&L_H_SRLW,
+		[H_SRAW] = &&L_H_SRAW,
+		[H_MUL] = &&L_H_MUL,
+		[H_MULH] = &&L_H_MULH,
+		[H_MULHSU] = &&L_H_MULHSU,
+		[H_MULHU] = &&L_H_MULHU,
+		[H_DIV] = &&L_H_DIV,
+		[H_DIVU] = &&L_H_DIVU,
+		[H_REM] = &&L_H_REM,
+		[H_REMU] = &&L_H_REMU,
+		[H_DIVW] = &&L_H_DIVW,
+		[H_DIVUW] = &&L_H_DIVUW,
+		[H_REMW] = &&L_H_REMW,
+		[H_REMUW] = &&L_H_REMUW,
+		[H_AMO] = &&L_H_AMO,
+		[H_FSW] = &&L_H_FSW,
+		[H_FSD] = &&L_H_FSD,
+		[H_FADD_S] = &&L_H_FADD_S,
+		[H_FSUB_S] = &&L_H_FSUB_S,
+		[H_FMUL_S] = &&L_H_FMUL_S,
+		[H_FDIV_S] = &&L_H_FDIV_S,
+		[H_FADD_D] = &&L_H_FADD_D,
+		[H_FSUB_D] = &&L_H_FSUB_D,
+		[H_FMUL_D] = &&L_H_FMUL_D,
+		[H_FDIV_D] = &&L_H_FDIV_D,
+		[H_FMA_S] = &&L_H_FMA_S,
+		[H_FMA_D] = &&L_H_FMA_D,
+		[H_FP] = &&L_H_FP,
 	};
 	struct vaccel_rv_code *cp = NULL;
 	struct vaccel_rv_op *op = NULL, *blk_end = NULL;
@@ -1706,7 +1896,8 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 	unsigned int i;
 #endif
 
-	vaccel_rv_cpu_flush(cpu);
+	if (!cpu->keep_tlb)
+		vaccel_rv_cpu_flush(cpu);
 	fault->reason = 0;
 	fault->va = 0;
 	x[0] = 0;
@@ -1734,7 +1925,193 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		word = *(const u32 *)(code + (pc & RV_PAGE_OFFSET));
 		rv_decode_one(word, &one);
 		left--;
+		/* The same handlers, reached through a switch. */
 		switch (op->handler) {
+		case H_BEQ:
+			goto L_H_BEQ;
+		case H_BNE:
+			goto L_H_BNE;
+		case H_BLT:
+			goto L_H_BLT;
+		case H_BGE:
+			goto L_H_BGE;
+		case H_BLTU:
+			goto L_H_BLTU;
+		case H_BGEU:
+			goto L_H_BGEU;
+		case H_BMIS:
+			goto L_H_BMIS;
+		case H_LW:
+			goto L_H_LW;
+		case H_LD:
+			goto L_H_LD;
+		case H_SB:
+			goto L_H_SB;
+		case H_SH:
+			goto L_H_SH;
+		case H_SW:
+			goto L_H_SW;
+		case H_SD:
+			goto L_H_SD;
+		case H_ADDI:
+			goto L_H_ADDI;
+		case H_SLLI:
+			goto L_H_SLLI;
+		case H_SRLI:
+			goto L_H_SRLI;
+		case H_ADD:
+			goto L_H_ADD;
+		case H_ADDW:
+			goto L_H_ADDW;
+		case H_MULW:
+			goto L_H_MULW;
+		case H_FLW:
+			goto L_H_FLW;
+		case H_FLD:
+			goto L_H_FLD;
+		case H_NOP:
+			goto L_H_NOP;
+		case H_FENCE:
+			goto L_H_FENCE;
+		case H_FENCE_I:
+			goto L_H_FENCE_I;
+		case H_LUI:
+			goto L_H_LUI;
+		case H_AUIPC:
+			goto L_H_AUIPC;
+		case H_JAL:
+			goto L_H_JAL;
+		case H_J:
+			goto L_H_J;
+		case H_JALR:
+			goto L_H_JALR;
+		case H_JR:
+			goto L_H_JR;
+		case H_JMIS:
+			goto L_H_JMIS;
+		case H_LB:
+			goto L_H_LB;
+		case H_LH:
+			goto L_H_LH;
+		case H_LBU:
+			goto L_H_LBU;
+		case H_LHU:
+			goto L_H_LHU;
+		case H_LWU:
+			goto L_H_LWU;
+		case H_LX0:
+			goto L_H_LX0;
+		case H_SLTI:
+			goto L_H_SLTI;
+		case H_SLTIU:
+			goto L_H_SLTIU;
+		case H_XORI:
+			goto L_H_XORI;
+		case H_ORI:
+			goto L_H_ORI;
+		case H_ANDI:
+			goto L_H_ANDI;
+		case H_SRAI:
+			goto L_H_SRAI;
+		case H_ADDIW:
+			goto L_H_ADDIW;
+		case H_SLLIW:
+			goto L_H_SLLIW;
+		case H_SRLIW:
+			goto L_H_SRLIW;
+		case H_SRAIW:
+			goto L_H_SRAIW;
+		case H_SUB:
+			goto L_H_SUB;
+		case H_SLL:
+			goto L_H_SLL;
+		case H_SLT:
+			goto L_H_SLT;
+		case H_SLTU:
+			goto L_H_SLTU;
+		case H_XOR:
+			goto L_H_XOR;
+		case H_SRL:
+			goto L_H_SRL;
+		case H_SRA:
+			goto L_H_SRA;
+		case H_OR:
+			goto L_H_OR;
+		case H_AND:
+			goto L_H_AND;
+		case H_SUBW:
+			goto L_H_SUBW;
+		case H_SLLW:
+			goto L_H_SLLW;
+		case H_SRLW:
+			goto L_H_SRLW;
+		case H_SRAW:
+			goto L_H_SRAW;
+		case H_MUL:
+			goto L_H_MUL;
+		case H_MULH:
+			goto L_H_MULH;
+		case H_MULHSU:
+			goto L_H_MULHSU;
+		case H_MULHU:
+			goto L_H_MULHU;
+		case H_DIV:
+			goto L_H_DIV;
+		case H_DIVU:
+			goto L_H_DIVU;
+		case H_REM:
+			goto L_H_REM;
+		case H_REMU:
+			goto L_H_REMU;
+		case H_DIVW:
+			goto L_H_DIVW;
+		case H_DIVUW:
+			goto L_H_DIVUW;
+		case H_REMW:
+			goto L_H_REMW;
+		case H_REMUW:
+			goto L_H_REMUW;
+		case H_AMO:
+			goto L_H_AMO;
+		case H_CSR:
+			goto L_H_CSR;
+		case H_FSW:
+			goto L_H_FSW;
+		case H_FSD:
+			goto L_H_FSD;
+		case H_FADD_S:
+			goto L_H_FADD_S;
+		case H_FSUB_S:
+			goto L_H_FSUB_S;
+		case H_FMUL_S:
+			goto L_H_FMUL_S;
+		case H_FDIV_S:
+			goto L_H_FDIV_S;
+		case H_FADD_D:
+			goto L_H_FADD_D;
+		case H_FSUB_D:
+			goto L_H_FSUB_D;
+		case H_FMUL_D:
+			goto L_H_FMUL_D;
+		case H_FDIV_D:
+			goto L_H_FDIV_D;
+		case H_FMA_S:
+			goto L_H_FMA_S;
+		case H_FMA_D:
+			goto L_H_FMA_D;
+		case H_FP:
+			goto L_H_FP;
+		case H_BARRIER:
+			goto L_H_BARRIER;
+		case H_ECALL:
+			goto L_H_ECALL;
+		case H_EBREAK:
+			goto L_H_EBREAK;
+		case H_COMPRESSED:
+			goto L_H_COMPRESSED;
+		default:
+			goto L_H_ILLEGAL;
+		}
 #else
 	/* pc enters a page (or is the exit address). */
 fetch:
@@ -1791,12 +2168,12 @@ block_next:
 	op++;
 	goto enter;
 
-RV_H(H_STOP)
+L_H_STOP:
 	pc = RV_PC;
 	stop = VACCEL_RV_BUDGET;
 	goto out;
 
-RV_H(H_DECODE)
+L_H_DECODE:
 	/*
 	 * Not decoded yet, or the page's decoding was forgotten: refund the
 	 * rest of the block, if any, and decode from pc.
@@ -1809,16 +2186,16 @@ RV_H(H_DECODE)
 	rv_decode_block(cpu, cp, op - cp->ops);
 	goto enter;
 
-RV_H(H_PAGE_END)
+L_H_PAGE_END:
 	pc = code_va + VACCEL_RV_PAGE_SIZE;
 	goto fetch;
 
-RV_H(H_EXIT)
+L_H_EXIT:
 	pc = RV_PC;
 	stop = VACCEL_RV_EXIT;
 	goto out;
 
-RV_H(H_EXACT)
+L_H_EXACT:
 	/* An instruction outside any block: one at a time. */
 	if (unlikely(!left))
 		goto L_H_STOP;
@@ -1831,7 +2208,7 @@ RV_H(H_EXACT)
 	 * the budget covers (else rv_patch() split them).  A fault of the
 	 * second is after the first retired.
 	 */
-RV_H(H_ADDI_ADDI_B)
+L_H_ADDI_ADDI_B:
 	x[op->rd] = x[op->rs1] + op->imm;
 	x[op->xrd] = x[op->xrs1] + op->ximm;
 	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
@@ -1841,7 +2218,7 @@ RV_H(H_ADDI_ADDI_B)
 	op += 2;
 	goto block_next;
 
-RV_H(H_ADDI_B)
+L_H_ADDI_B:
 	x[op->rd] = x[op->rs1] + op->imm;
 	if (rv_branch_taken(op->rm, x[op->rs2], x[op->rs3])) {
 		pc = RV_PC + 4 + op->imm2;
@@ -1850,7 +2227,7 @@ RV_H(H_ADDI_B)
 	op++;
 	goto block_next;
 
-RV_H(H_ADD_LW)
+L_H_ADD_LW:
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
 		goto pair_load_fault;
@@ -1858,7 +2235,7 @@ RV_H(H_ADD_LW)
 	op++;
 	goto next;
 
-RV_H(H_ADD_LD)
+L_H_ADD_LD:
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
 		goto pair_load_fault;
@@ -1866,7 +2243,7 @@ RV_H(H_ADD_LD)
 	op++;
 	goto next;
 
-RV_H(H_ADD_FLW)
+L_H_ADD_FLW:
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 4, &v, fault)))
 		goto pair_load_fault;
@@ -1874,7 +2251,7 @@ RV_H(H_ADD_FLW)
 	op++;
 	goto next;
 
-RV_H(H_ADD_FLD)
+L_H_ADD_FLD:
 	x[op->rd] = x[op->rs1] + x[op->rs2];
 	if (unlikely(!rv_load(cpu, x[op->rd] + op->imm2, 8, &v, fault)))
 		goto pair_load_fault;
@@ -1882,19 +2259,19 @@ RV_H(H_ADD_FLD)
 	op++;
 	goto next;
 
-RV_H(H_MUL_ADD)
+L_H_MUL_ADD:
 	x[op->rd] = x[op->rs1] * x[op->rs2];
 	x[op->rs3] = x[op->rd] + x[op->rm];
 	op++;
 	goto next;
 
-RV_H(H_MULW_ADDW)
+L_H_MULW_ADDW:
 	x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
 	x[op->rs3] = rv_sext32(x[op->rd] + x[op->rm]);
 	op++;
 	goto next;
 
-RV_H(H_FMUL_FADD_S)
+L_H_FMUL_FADD_S:
 	rm = rv_rm(hart, op->rm);
 	if (unlikely(rm < 0))
 		goto illegal;
@@ -1910,7 +2287,7 @@ RV_H(H_FMUL_FADD_S)
 	op++;
 	goto next;
 
-RV_H(H_FMUL_FADD_D)
+L_H_FMUL_FADD_D:
 	rm = rv_rm(hart, op->rm);
 	if (unlikely(rm < 0))
 		goto illegal;
@@ -1922,515 +2299,510 @@ RV_H(H_FMUL_FADD_D)
 				    &hart->fcsr);
 	op++;
 	goto next;
-	{
 #endif /* VACCEL_RV_REFERENCE */
 
-	/* The instructions, one handler each. */
-	RV_H(H_BEQ)
-		if (x[op->rs1] == x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BNE)
-		if (x[op->rs1] != x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BLT)
-		if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BGE)
-		if ((s64)x[op->rs1] >= (s64)x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BLTU)
-		if (x[op->rs1] < x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BGEU)
-		if (x[op->rs1] >= x[op->rs2]) {
-			pc = RV_PC + op->imm;
-			goto jump;
-		}
-		goto block_next;
-
-	RV_H(H_BMIS)
-		if (!rv_branch_taken(op->rm, x[op->rs1], x[op->rs2]))
-			goto block_next;
-		fault->va = RV_PC + op->imm;
-		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
-		goto insn_fault;
-
-	RV_H(H_LW)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-			goto load_fault;
-		x[op->rd] = (s32)v;
-		goto next;
-
-	RV_H(H_LD)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-			goto load_fault;
-		x[op->rd] = v;
-		goto next;
-
-	RV_H(H_SB)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	RV_H(H_SH)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	RV_H(H_SW)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	RV_H(H_SD)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	RV_H(H_ADDI)
-		x[op->rd] = x[op->rs1] + op->imm;
-		goto next;
-
-	RV_H(H_SLLI)
-		x[op->rd] = x[op->rs1] << op->imm;
-		goto next;
-
-	RV_H(H_SRLI)
-		x[op->rd] = x[op->rs1] >> op->imm;
-		goto next;
-
-	RV_H(H_ADD)
-		x[op->rd] = x[op->rs1] + x[op->rs2];
-		goto next;
-
-	RV_H(H_ADDW)
-		x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
-		goto next;
-
-	RV_H(H_MULW)
-		x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_FLW)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-			goto load_fault;
-		f[op->rd] = RV_BOX | v;
-		goto next;
-
-	RV_H(H_FLD)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
-			goto load_fault;
-		f[op->rd] = v;
-		goto next;
-
-	RV_H(H_NOP)
-		goto next;
-
-	RV_H(H_FENCE)
-		/* Orders this hart's accesses for the other engines. */
-		smp_mb();
-		goto next;
-
-	RV_H(H_FENCE_I)
-#ifndef VACCEL_RV_REFERENCE
-		/* Forget every decoded page, this one too: enter it again. */
-		pc = RV_PC + 4;
-		for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
-			rv_code_drop(cpu, &cpu->code[i]);
-		goto fetch;
-#else
-		goto next;
-#endif
-
-	RV_H(H_LUI)
-		x[op->rd] = (s64)op->imm;
-		goto next;
-
-	RV_H(H_AUIPC)
-		x[op->rd] = RV_PC + op->imm;
-		goto next;
-
-	RV_H(H_JAL)
-		v = RV_PC;
-		x[op->rd] = v + 4;
-		pc = v + op->imm;
-		goto jump;
-
-	RV_H(H_J)
+/* The instructions, one handler each. */
+L_H_BEQ:
+	if (x[op->rs1] == x[op->rs2]) {
 		pc = RV_PC + op->imm;
 		goto jump;
-
-	RV_H(H_JALR)
-		v = (x[op->rs1] + op->imm) & ~1ull;
-		if (unlikely(v & 3))
-			goto jump_fault;
-		x[op->rd] = RV_PC + 4;
-		pc = v;
-		goto jump;
-
-	RV_H(H_JR)
-		v = (x[op->rs1] + op->imm) & ~1ull;
-		if (unlikely(v & 3))
-			goto jump_fault;
-		pc = v;
-		goto jump;
-
-	RV_H(H_JMIS)
-		fault->va = RV_PC + op->imm;
-		cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
-		goto insn_fault;
-
-	RV_H(H_LB)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
-			goto load_fault;
-		x[op->rd] = (s8)v;
-		goto next;
-
-	RV_H(H_LH)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
-			goto load_fault;
-		x[op->rd] = (s16)v;
-		goto next;
-
-	RV_H(H_LBU)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
-			goto load_fault;
-		x[op->rd] = v;
-		goto next;
-
-	RV_H(H_LHU)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
-			goto load_fault;
-		x[op->rd] = v;
-		goto next;
-
-	RV_H(H_LWU)
-		if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
-			goto load_fault;
-		x[op->rd] = v;
-		goto next;
-
-	RV_H(H_LX0)
-		/* It may fault: only its size matters. */
-		if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
-					   1 << (op->rm & 3), &out, fault)))
-			goto load_fault;
-		goto next;
-
-	RV_H(H_SLTI)
-		x[op->rd] = (s64)x[op->rs1] < (s64)op->imm;
-		goto next;
-
-	RV_H(H_SLTIU)
-		x[op->rd] = x[op->rs1] < (u64)(s64)op->imm;
-		goto next;
-
-	RV_H(H_XORI)
-		x[op->rd] = x[op->rs1] ^ op->imm;
-		goto next;
-
-	RV_H(H_ORI)
-		x[op->rd] = x[op->rs1] | op->imm;
-		goto next;
-
-	RV_H(H_ANDI)
-		x[op->rd] = x[op->rs1] & op->imm;
-		goto next;
-
-	RV_H(H_SRAI)
-		x[op->rd] = (s64)x[op->rs1] >> op->imm;
-		goto next;
-
-	RV_H(H_ADDIW)
-		x[op->rd] = rv_sext32(x[op->rs1] + op->imm);
-		goto next;
-
-	RV_H(H_SLLIW)
-		x[op->rd] = rv_sext32((u32)x[op->rs1] << op->imm);
-		goto next;
-
-	RV_H(H_SRLIW)
-		x[op->rd] = rv_sext32((u32)x[op->rs1] >> op->imm);
-		goto next;
-
-	RV_H(H_SRAIW)
-		x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
-		goto next;
-
-	RV_H(H_SUB)
-		x[op->rd] = x[op->rs1] - x[op->rs2];
-		goto next;
-
-	RV_H(H_SLL)
-		x[op->rd] = x[op->rs1] << (x[op->rs2] & 63);
-		goto next;
-
-	RV_H(H_SLT)
-		x[op->rd] = (s64)x[op->rs1] < (s64)x[op->rs2];
-		goto next;
-
-	RV_H(H_SLTU)
-		x[op->rd] = x[op->rs1] < x[op->rs2];
-		goto next;
-
-	RV_H(H_XOR)
-		x[op->rd] = x[op->rs1] ^ x[op->rs2];
-		goto next;
-
-	RV_H(H_SRL)
-		x[op->rd] = x[op->rs1] >> (x[op->rs2] & 63);
-		goto next;
-
-	RV_H(H_SRA)
-		x[op->rd] = (s64)x[op->rs1] >> (x[op->rs2] & 63);
-		goto next;
-
-	RV_H(H_OR)
-		x[op->rd] = x[op->rs1] | x[op->rs2];
-		goto next;
-
-	RV_H(H_AND)
-		x[op->rd] = x[op->rs1] & x[op->rs2];
-		goto next;
-
-	RV_H(H_SUBW)
-		x[op->rd] = rv_sext32(x[op->rs1] - x[op->rs2]);
-		goto next;
-
-	RV_H(H_SLLW)
-		x[op->rd] = rv_sext32((u32)x[op->rs1] << (x[op->rs2] & 31));
-		goto next;
-
-	RV_H(H_SRLW)
-		x[op->rd] = rv_sext32((u32)x[op->rs1] >> (x[op->rs2] & 31));
-		goto next;
-
-	RV_H(H_SRAW)
-		x[op->rd] = (s64)((s32)x[op->rs1] >> (x[op->rs2] & 31));
-		goto next;
-
-	RV_H(H_MUL)
-		x[op->rd] = rv_muldiv(0, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_MULH)
-		x[op->rd] = rv_muldiv(1, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_MULHSU)
-		x[op->rd] = rv_muldiv(2, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_MULHU)
-		x[op->rd] = rv_muldiv(3, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_DIV)
-		x[op->rd] = rv_muldiv(4, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_DIVU)
-		x[op->rd] = rv_muldiv(5, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_REM)
-		x[op->rd] = rv_muldiv(6, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_REMU)
-		x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_DIVW)
-		x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_DIVUW)
-		x[op->rd] = rv_muldiv_w(5, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_REMW)
-		x[op->rd] = rv_muldiv_w(6, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_REMUW)
-		x[op->rd] = rv_muldiv_w(7, x[op->rs1], x[op->rs2]);
-		goto next;
-
-	RV_H(H_AMO)
-		cause = rv_amo(cpu, hart, RV_INSN, &out, fault);
-		if (unlikely(cause))
-			goto insn_fault;
-		x[op->rd] = out;
-		x[0] = 0;
-		goto next;
-
-	RV_H(H_CSR)
-		hart->pc = RV_PC;
-		cause = rv_csr(cpu, hart, RV_INSN, budget - left - 1, &out);
-		if (unlikely(cause))
-			goto insn_fault;
-		x[op->rd] = out;
-		x[0] = 0;
-		goto block_next;
-
-	RV_H(H_FSW)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, f[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	RV_H(H_FSD)
-		if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, f[op->rs2],
-				       fault)))
-			goto store_fault;
-		goto next;
-
-	/*
-	 * The soft-float ORs the flags it raises into fcsr directly: fflags
-	 * are its low bits.
-	 */
-	RV_H(H_FADD_S)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		rv_set_f32(hart, op->rd, vaccel_f32_add(rv_f32(hart, op->rs1),
-							rv_f32(hart, op->rs2), rm,
-							&hart->fcsr));
-		goto next;
-
-	RV_H(H_FSUB_S)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		rv_set_f32(hart, op->rd, vaccel_f32_sub(rv_f32(hart, op->rs1),
-							rv_f32(hart, op->rs2), rm,
-							&hart->fcsr));
-		goto next;
-
-	RV_H(H_FMUL_S)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
-							rv_f32(hart, op->rs2), rm,
-							&hart->fcsr));
-		goto next;
-
-	RV_H(H_FDIV_S)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		rv_set_f32(hart, op->rd, vaccel_f32_div(rv_f32(hart, op->rs1),
-							rv_f32(hart, op->rs2), rm,
-							&hart->fcsr));
-		goto next;
-
-	RV_H(H_FADD_D)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-		goto next;
-
-	RV_H(H_FSUB_D)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-		goto next;
-
-	RV_H(H_FMUL_D)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-		goto next;
-
-	RV_H(H_FDIV_D)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
-		goto next;
-
-	RV_H(H_FMA_S)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		rv_set_f32(hart, op->rd,
-			   vaccel_f32_fma(rv_f32(hart, op->rs1) ^
-					  (op->neg & 1 ? RV_SIGN32 : 0),
-					  rv_f32(hart, op->rs2),
-					  rv_f32(hart, op->rs3) ^
-					  (op->neg & 2 ? RV_SIGN32 : 0), rm,
-					  &hart->fcsr));
-		goto next;
-
-	RV_H(H_FMA_D)
-		rm = rv_rm(hart, op->rm);
-		if (unlikely(rm < 0))
-			goto illegal;
-		f[op->rd] = vaccel_f64_fma(f[op->rs1] ^ (op->neg & 1 ? RV_SIGN64 : 0),
-					   f[op->rs2],
-					   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
-					   rm, &hart->fcsr);
-		goto next;
-
-	RV_H(H_FP)
-		cause = rv_fp(hart, RV_INSN);
-		if (unlikely(cause))
-			goto insn_fault;
-		x[0] = 0;
-		goto next;
-
-	RV_H(H_BARRIER)
-		pc = RV_PC + 4;
-		stop = VACCEL_RV_BARRIER;
-		goto out;
-
-	RV_H(H_ECALL)
-		cause = VACCEL_RV_CAUSE_ECALL;
-		goto insn_fault;
-
-	RV_H(H_EBREAK)
-		cause = VACCEL_RV_CAUSE_BREAKPOINT;
-		goto insn_fault;
-
-	RV_H(H_COMPRESSED)
-		cause = VACCEL_RV_CAUSE_COMPRESSED;
-		goto insn_fault;
-
-#ifdef VACCEL_RV_REFERENCE
-	default:
-#endif
-	RV_H(H_ILLEGAL)
-		goto illegal;
 	}
+	goto block_next;
+
+L_H_BNE:
+	if (x[op->rs1] != x[op->rs2]) {
+		pc = RV_PC + op->imm;
+		goto jump;
+	}
+	goto block_next;
+
+L_H_BLT:
+	if ((s64)x[op->rs1] < (s64)x[op->rs2]) {
+		pc = RV_PC + op->imm;
+		goto jump;
+	}
+	goto block_next;
+
+L_H_BGE:
+	if ((s64)x[op->rs1] >= (s64)x[op->rs2]) {
+		pc = RV_PC + op->imm;
+		goto jump;
+	}
+	goto block_next;
+
+L_H_BLTU:
+	if (x[op->rs1] < x[op->rs2]) {
+		pc = RV_PC + op->imm;
+		goto jump;
+	}
+	goto block_next;
+
+L_H_BGEU:
+	if (x[op->rs1] >= x[op->rs2]) {
+		pc = RV_PC + op->imm;
+		goto jump;
+	}
+	goto block_next;
+
+L_H_BMIS:
+	if (!rv_branch_taken(op->rm, x[op->rs1], x[op->rs2]))
+		goto block_next;
+	fault->va = RV_PC + op->imm;
+	cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
+	goto insn_fault;
+
+L_H_LW:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+		goto load_fault;
+	x[op->rd] = (s32)v;
+	goto next;
+
+L_H_LD:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+		goto load_fault;
+	x[op->rd] = v;
+	goto next;
+
+L_H_SB:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 1, x[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+L_H_SH:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 2, x[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+L_H_SW:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, x[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+L_H_SD:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, x[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+L_H_ADDI:
+	x[op->rd] = x[op->rs1] + op->imm;
+	goto next;
+
+L_H_SLLI:
+	x[op->rd] = x[op->rs1] << op->imm;
+	goto next;
+
+L_H_SRLI:
+	x[op->rd] = x[op->rs1] >> op->imm;
+	goto next;
+
+L_H_ADD:
+	x[op->rd] = x[op->rs1] + x[op->rs2];
+	goto next;
+
+L_H_ADDW:
+	x[op->rd] = rv_sext32(x[op->rs1] + x[op->rs2]);
+	goto next;
+
+L_H_MULW:
+	x[op->rd] = rv_muldiv_w(0, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_FLW:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+		goto load_fault;
+	f[op->rd] = RV_BOX | v;
+	goto next;
+
+L_H_FLD:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 8, &v, fault)))
+		goto load_fault;
+	f[op->rd] = v;
+	goto next;
+
+L_H_NOP:
+	goto next;
+
+L_H_FENCE:
+	/* Orders this hart's accesses for the other engines. */
+	smp_mb();
+	goto next;
+
+L_H_FENCE_I:
+#ifndef VACCEL_RV_REFERENCE
+	/* Forget every decoded page, this one too: enter it again. */
+	pc = RV_PC + 4;
+	for (i = 0; i < VACCEL_RV_CODE_PAGES; i++)
+		rv_code_drop(cpu, &cpu->code[i]);
+	goto fetch;
+#else
+	goto next;
+#endif
+
+L_H_LUI:
+	x[op->rd] = (s64)op->imm;
+	goto next;
+
+L_H_AUIPC:
+	x[op->rd] = RV_PC + op->imm;
+	goto next;
+
+L_H_JAL:
+	v = RV_PC;
+	x[op->rd] = v + 4;
+	pc = v + op->imm;
+	goto jump;
+
+L_H_J:
+	pc = RV_PC + op->imm;
+	goto jump;
+
+L_H_JALR:
+	v = (x[op->rs1] + op->imm) & ~1ull;
+	if (unlikely(v & 3))
+		goto jump_fault;
+	x[op->rd] = RV_PC + 4;
+	pc = v;
+	goto jump;
+
+L_H_JR:
+	v = (x[op->rs1] + op->imm) & ~1ull;
+	if (unlikely(v & 3))
+		goto jump_fault;
+	pc = v;
+	goto jump;
+
+L_H_JMIS:
+	fault->va = RV_PC + op->imm;
+	cause = VACCEL_RV_CAUSE_MISALIGNED_FETCH;
+	goto insn_fault;
+
+L_H_LB:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
+		goto load_fault;
+	x[op->rd] = (s8)v;
+	goto next;
+
+L_H_LH:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
+		goto load_fault;
+	x[op->rd] = (s16)v;
+	goto next;
+
+L_H_LBU:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 1, &v, fault)))
+		goto load_fault;
+	x[op->rd] = v;
+	goto next;
+
+L_H_LHU:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 2, &v, fault)))
+		goto load_fault;
+	x[op->rd] = v;
+	goto next;
+
+L_H_LWU:
+	if (unlikely(!rv_load(cpu, x[op->rs1] + op->imm, 4, &v, fault)))
+		goto load_fault;
+	x[op->rd] = v;
+	goto next;
+
+L_H_LX0:
+	/* It may fault: only its size matters. */
+	if (unlikely(!rv_load_slow(cpu, x[op->rs1] + op->imm,
+				   1 << (op->rm & 3), &out, fault)))
+		goto load_fault;
+	goto next;
+
+L_H_SLTI:
+	x[op->rd] = (s64)x[op->rs1] < (s64)op->imm;
+	goto next;
+
+L_H_SLTIU:
+	x[op->rd] = x[op->rs1] < (u64)(s64)op->imm;
+	goto next;
+
+L_H_XORI:
+	x[op->rd] = x[op->rs1] ^ op->imm;
+	goto next;
+
+L_H_ORI:
+	x[op->rd] = x[op->rs1] | op->imm;
+	goto next;
+
+L_H_ANDI:
+	x[op->rd] = x[op->rs1] & op->imm;
+	goto next;
+
+L_H_SRAI:
+	x[op->rd] = (s64)x[op->rs1] >> op->imm;
+	goto next;
+
+L_H_ADDIW:
+	x[op->rd] = rv_sext32(x[op->rs1] + op->imm);
+	goto next;
+
+L_H_SLLIW:
+	x[op->rd] = rv_sext32((u32)x[op->rs1] << op->imm);
+	goto next;
+
+L_H_SRLIW:
+	x[op->rd] = rv_sext32((u32)x[op->rs1] >> op->imm);
+	goto next;
+
+L_H_SRAIW:
+	x[op->rd] = (s64)((s32)x[op->rs1] >> op->imm);
+	goto next;
+
+L_H_SUB:
+	x[op->rd] = x[op->rs1] - x[op->rs2];
+	goto next;
+
+L_H_SLL:
+	x[op->rd] = x[op->rs1] << (x[op->rs2] & 63);
+	goto next;
+
+L_H_SLT:
+	x[op->rd] = (s64)x[op->rs1] < (s64)x[op->rs2];
+	goto next;
+
+L_H_SLTU:
+	x[op->rd] = x[op->rs1] < x[op->rs2];
+	goto next;
+
+L_H_XOR:
+	x[op->rd] = x[op->rs1] ^ x[op->rs2];
+	goto next;
+
+L_H_SRL:
+	x[op->rd] = x[op->rs1] >> (x[op->rs2] & 63);
+	goto next;
+
+L_H_SRA:
+	x[op->rd] = (s64)x[op->rs1] >> (x[op->rs2] & 63);
+	goto next;
+
+L_H_OR:
+	x[op->rd] = x[op->rs1] | x[op->rs2];
+	goto next;
+
+L_H_AND:
+	x[op->rd] = x[op->rs1] & x[op->rs2];
+	goto next;
+
+L_H_SUBW:
+	x[op->rd] = rv_sext32(x[op->rs1] - x[op->rs2]);
+	goto next;
+
+L_H_SLLW:
+	x[op->rd] = rv_sext32((u32)x[op->rs1] << (x[op->rs2] & 31));
+	goto next;
+
+L_H_SRLW:
+	x[op->rd] = rv_sext32((u32)x[op->rs1] >> (x[op->rs2] & 31));
+	goto next;
+
+L_H_SRAW:
+	x[op->rd] = (s64)((s32)x[op->rs1] >> (x[op->rs2] & 31));
+	goto next;
+
+L_H_MUL:
+	x[op->rd] = rv_muldiv(0, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_MULH:
+	x[op->rd] = rv_muldiv(1, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_MULHSU:
+	x[op->rd] = rv_muldiv(2, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_MULHU:
+	x[op->rd] = rv_muldiv(3, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_DIV:
+	x[op->rd] = rv_muldiv(4, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_DIVU:
+	x[op->rd] = rv_muldiv(5, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_REM:
+	x[op->rd] = rv_muldiv(6, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_REMU:
+	x[op->rd] = rv_muldiv(7, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_DIVW:
+	x[op->rd] = rv_muldiv_w(4, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_DIVUW:
+	x[op->rd] = rv_muldiv_w(5, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_REMW:
+	x[op->rd] = rv_muldiv_w(6, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_REMUW:
+	x[op->rd] = rv_muldiv_w(7, x[op->rs1], x[op->rs2]);
+	goto next;
+
+L_H_AMO:
+	cause = rv_amo(cpu, hart, RV_INSN, &out, fault);
+	if (unlikely(cause))
+		goto insn_fault;
+	x[op->rd] = out;
+	x[0] = 0;
+	goto next;
+
+L_H_CSR:
+	hart->pc = RV_PC;
+	cause = rv_csr(cpu, hart, RV_INSN, budget - left - 1, &out);
+	if (unlikely(cause))
+		goto insn_fault;
+	x[op->rd] = out;
+	x[0] = 0;
+	goto block_next;
+
+L_H_FSW:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 4, f[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+L_H_FSD:
+	if (unlikely(!rv_store(cpu, x[op->rs1] + op->imm, 8, f[op->rs2],
+			       fault)))
+		goto store_fault;
+	goto next;
+
+/*
+ * The soft-float ORs the flags it raises into fcsr directly: fflags
+ * are its low bits.
+ */
+L_H_FADD_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_add(rv_f32(hart, op->rs1),
+						rv_f32(hart, op->rs2), rm,
+						&hart->fcsr));
+	goto next;
+
+L_H_FSUB_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_sub(rv_f32(hart, op->rs1),
+						rv_f32(hart, op->rs2), rm,
+						&hart->fcsr));
+	goto next;
+
+L_H_FMUL_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_mul(rv_f32(hart, op->rs1),
+						rv_f32(hart, op->rs2), rm,
+						&hart->fcsr));
+	goto next;
+
+L_H_FDIV_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_div(rv_f32(hart, op->rs1),
+						rv_f32(hart, op->rs2), rm,
+						&hart->fcsr));
+	goto next;
+
+L_H_FADD_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_add(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+	goto next;
+
+L_H_FSUB_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_sub(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+	goto next;
+
+L_H_FMUL_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_mul(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+	goto next;
+
+L_H_FDIV_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_div(f[op->rs1], f[op->rs2], rm, &hart->fcsr);
+	goto next;
+
+L_H_FMA_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd,
+		   vaccel_f32_fma(rv_f32(hart, op->rs1) ^
+				  (op->neg & 1 ? RV_SIGN32 : 0),
+				  rv_f32(hart, op->rs2),
+				  rv_f32(hart, op->rs3) ^
+				  (op->neg & 2 ? RV_SIGN32 : 0), rm,
+				  &hart->fcsr));
+	goto next;
+
+L_H_FMA_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_fma(f[op->rs1] ^ (op->neg & 1 ? RV_SIGN64 : 0),
+				   f[op->rs2],
+				   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
+				   rm, &hart->fcsr);
+	goto next;
+
+L_H_FP:
+	cause = rv_fp(hart, RV_INSN);
+	if (unlikely(cause))
+		goto insn_fault;
+	x[0] = 0;
+	goto next;
+
+L_H_BARRIER:
+	pc = RV_PC + 4;
+	stop = VACCEL_RV_BARRIER;
+	goto out;
+
+L_H_ECALL:
+	cause = VACCEL_RV_CAUSE_ECALL;
+	goto insn_fault;
+
+L_H_EBREAK:
+	cause = VACCEL_RV_CAUSE_BREAKPOINT;
+	goto insn_fault;
+
+L_H_COMPRESSED:
+	cause = VACCEL_RV_CAUSE_COMPRESSED;
+	goto insn_fault;
+
+L_H_ILLEGAL:
+	goto illegal;
 #ifdef VACCEL_RV_REFERENCE
 next:
 block_next:

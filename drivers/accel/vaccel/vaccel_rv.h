@@ -245,9 +245,13 @@ struct vaccel_rv_patch {
  * @ops: the environment's callbacks
  * @env: their first argument
  * @exit_pc: reaching this pc ends the work-item (%VACCEL_RV_EXIT)
+ * @keep_tlb: vaccel_rv_run() keeps the micro-TLBs' entries from one call
+ *	to the next, until vaccel_rv_cpu_flush_tlb(); else each call starts
+ *	with none
  * @gen: the generation of the micro-TLBs' entries, 1 to 4095
  * @tlb: the micro-TLBs, for reads, writes and fetches, direct-mapped by
- *	page number; their entries live for one vaccel_rv_run()
+ *	page number; their entries live for one vaccel_rv_run(), or with
+ *	@keep_tlb until vaccel_rv_cpu_flush_tlb()
  * @sync: counts the calls of vaccel_rv_cpu_sync()
  * @victim: the next of @code to reuse
  * @npatch: the entries of @patch in use
@@ -267,6 +271,7 @@ struct vaccel_rv_cpu {
 	const struct vaccel_rv_ops *ops;
 	void *env;
 	u64 exit_pc;
+	bool keep_tlb;
 	u64 gen;
 	struct vaccel_rv_tlb_entry tlb[3][VACCEL_RV_TLB_ENTRIES];
 	u64 sync;
@@ -298,6 +303,20 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
  * Context: Any; not during vaccel_rv_run() on @cpu.
  */
 void vaccel_rv_cpu_sync(struct vaccel_rv_cpu *cpu);
+
+/**
+ * vaccel_rv_cpu_flush_tlb() - forget every translation of the micro-TLBs
+ * @cpu: the interpreter
+ *
+ * With @cpu->keep_tlb set, the caller keeps the pages translate() returned
+ * valid across calls of vaccel_rv_run() (an engine holds its TLB locked
+ * for a slice of many work-items), and calls this whenever they may stop
+ * being so: a work-item then starts without translating again what the
+ * one before it did.  Costs an increment.
+ *
+ * Context: Any; not during vaccel_rv_run() on @cpu.
+ */
+void vaccel_rv_cpu_flush_tlb(struct vaccel_rv_cpu *cpu);
 
 /*
  * The reference interpreter of the KUnit tests: the same instructions,
