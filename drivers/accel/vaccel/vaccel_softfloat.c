@@ -27,11 +27,14 @@
  * two bits below the last bit of the format, so that the jammed bit never
  * decides a rounding by itself but only tells "exactly halfway" from "a
  * little more".  Sums align the smaller operand to the larger; products
- * are 64 x 64 to 128-bit multiplications; quotients are long divisions in
- * 64-bit steps, the remainder giving the sticky bit; square roots are the
- * bit-by-bit integer square root, 56 steps for binary64; fused
+ * are 64 x 64 to 128-bit multiplications; quotients are integer
+ * divisions (for binary64, a reciprocal refined by Newton's method and
+ * corrected against the exact remainder), the remainder giving the
+ * sticky bit; square
+ * roots are integer square roots by Newton's method, corrected against
+ * the exact square, which also gives the sticky bit; fused
  * multiply-add adds the exact 106-bit product and the addend in 128 bits.
- * No 128-bit division is ever needed.
+ * No division wider than 64 bits is ever needed.
  *
  * sf_round_pack() is then the only place that rounds: it takes the value
  * normalized with its leading bit at bit 62 of a u64, adds the increment
@@ -63,14 +66,16 @@
  * values to the largest integer, too large negative ones to the smallest)
  * with NV and without NX.
  *
- * **Fast paths.**  Add, subtract, multiply and fused multiply-add first
- * try the common case in line: every operand normal, the result normal
- * and far enough from the overflow threshold that rounding cannot reach
- * it, not an exact zero.  They then align, add or multiply and round the
- * significands directly from the bit patterns (ordering two normals by
- * magnitude is comparing their bits), with no unpacking and no call;
- * anything else goes to the general path above, which starts over.  Both compute the same exact
- * intermediate and round it the same way, so they agree bit for bit.
+ * **Fast paths.**  Add, subtract, multiply, fused multiply-add, divide
+ * and square root first try the common case in line: every operand
+ * normal (and positive, for a root), the result normal and far enough
+ * from the overflow threshold that rounding cannot reach it, not an exact
+ * zero.  They then align, add, multiply, divide or take the root of the
+ * significands and round directly from the bit patterns (ordering two
+ * normals by magnitude is comparing their bits), with no unpacking;
+ * anything else goes to the general path above, which starts over.  Both
+ * compute the same exact intermediate and round it the same way, so they
+ * agree bit for bit.
  *
  * Only VACCEL_RM_RNE to VACCEL_RM_RMM are rounding modes; the instruction
  * decoder rejects the others.  An unknown mode rounds as RNE.
@@ -409,11 +414,50 @@ static u64 sf_mul(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 				     (u128)x.sig * y.sig, rm, flags);
 }
 
+/*
+ * floor(@n * 2^55 / @d) for 53-bit significands @n and @d (bit 52 set),
+ * with the remainder in *@rem, by multiplications and one 64-bit
+ * division: no 128-by-64-bit division, which some machines and emulators
+ * (QEMU's x86 among them) do a bit at a time.
+ *
+ * With @d normalized to dn = @d * 2^11 in [2^63, 2^64):
+ *   - r0 = (2^63 - 1) / (dn >> 32), about 2^95 / dn to within 2^-30;
+ *   - one Newton step, R = r0 * (2^96 - dn * r0) / 2^64, gives 2^126 / dn
+ *     to within 2^-58;
+ *   - q = @n * R / 2^60 is then within one of the quotient, and the
+ *     remainder @n * 2^55 - q * @d, below 2^63 in magnitude, is exact
+ *     modulo 2^64: it corrects q.
+ * The correction loops end with the exact quotient whatever the estimate;
+ * the error bounds only make them run at most once.
+ */
+static u64 sf_div_55(u64 n, u64 d, u64 *rem)
+{
+	u64 dn = d << 11, r0, e, q;
+	u128 t;
+	s64 r;
+
+	r0 = ((1ull << 63) - 1) / (dn >> 32);
+	t = ((u128)1 << 96) - (u128)dn * r0;
+	e = (u64)(t >> 32);
+	q = (u64)(((u128)n * (u64)(((u128)r0 * e) >> 32)) >> 60);
+	r = (s64)((n << 55) - q * d);
+	while (r < 0) {
+		q--;
+		r += d;
+	}
+	while ((u64)r >= d) {
+		q++;
+		r -= d;
+	}
+	*rem = r;
+	return q;
+}
+
 static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 {
 	struct sf_num x, y;
 	u64 q, r;
-	int exp, i;
+	int exp;
 	bool sign;
 
 	sf_unpack(dbl, a, &x);
@@ -438,18 +482,8 @@ static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 		return sf_signed_zero(dbl, sign);
 
 	if (dbl) {
-		/*
-		 * Long division, 11 quotient bits per step: the remainder
-		 * stays below the 53-bit divisor, so remainder << 11 fits.
-		 * q = floor(x.sig * 2^55 / y.sig), in [2^54, 2^56).
-		 */
-		q = 0;
-		r = x.sig;
-		for (i = 0; i < 5; i++) {
-			r <<= 11;
-			q = (q << 11) | (r / y.sig);
-			r %= y.sig;
-		}
+		/* q = floor(x.sig * 2^55 / y.sig), in [2^54, 2^56). */
+		q = sf_div_55(x.sig, y.sig, &r);
 		exp = x.exp - y.exp - 55;
 	} else {
 		/* q = floor(x.sig * 2^39 / y.sig), in [2^38, 2^40). */
@@ -801,7 +835,8 @@ static u64 sf_from_int(bool dbl, bool sign, u64 mag, unsigned int rm,
 
 /*
  * The fast paths.  Most operands are normal numbers and most results are
- * too: for those, add, subtract and multiply skip the unpacking into
+ * too: for those, add, subtract, multiply, fused multiply-add, divide and
+ * square root skip the unpacking into
  * &struct sf_num and the special cases, and round in line.  Whatever they
  * do not handle (a zero, subnormal, infinite or NaN operand, a result that
  * may overflow or be tiny, an exact cancellation) goes to the general
@@ -989,6 +1024,70 @@ static inline bool sf_fma_fast(bool dbl, u64 a, u64 b, u64 c,
 			    res);
 }
 
+/*
+ * Division of two normals: the quotient of the significands as sf_div()
+ * computes it, at least two bits below the format's last with the
+ * remainder as sticky, rounded in line.
+ */
+static inline bool sf_div_fast(bool dbl, u64 a, u64 b, unsigned int rm,
+			       u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl), lead;
+	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
+	u64 x, y, q, r;
+	int bexp;
+
+	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b))
+		return false;
+	x = (a & fmask) | (fmask + 1);
+	y = (b & fmask) | (fmask + 1);
+	bexp = (int)((a >> mbits) & SF_EMAX(dbl)) -
+	       (int)((b >> mbits) & SF_EMAX(dbl)) + SF_BIAS(dbl);
+	if (dbl) {
+		q = sf_div_55(x, y, &r);
+		lead = 55;
+	} else {
+		q = (x << 39) / y;
+		r = (x << 39) % y;
+		lead = 39;
+	}
+	/* With x < y, the quotient is below 1: its leading bit one lower. */
+	if (x < y) {
+		bexp--;
+		lead--;
+	}
+	return sf_fast_pack(dbl, ((a ^ b) & smask) != 0, bexp,
+			    (q << (62 - lead)) | (r != 0), rm, flags, res);
+}
+
+/*
+ * The square root of a positive normal, as sf_sqrt() computes it; the
+ * root of a normal is always normal, so this never declines but for other
+ * operands.
+ */
+static inline bool sf_sqrt_fast(bool dbl, u64 a, unsigned int rm,
+				u32 *flags, u64 *res)
+{
+	unsigned int mbits = SF_MBITS(dbl), k = dbl ? 29 : 15, lead;
+	u64 fmask = (1ull << mbits) - 1, sig, root;
+	bool inexact;
+	int exp;
+
+	if (!sf_is_normal(dbl, a) || (a & sf_sign_bit(dbl)))
+		return false;
+	/* value = sig * 2^exp with exp even: sqrt = sqrt(sig) * 2^(exp/2) */
+	sig = (a & fmask) | (fmask + 1);
+	exp = (int)((a >> mbits) & SF_EMAX(dbl)) - SF_BIAS(dbl) - mbits;
+	if (exp & 1) {
+		sig <<= 1;
+		exp--;
+	}
+	root = sf_isqrt(dbl, sig, k, &inexact);
+	lead = 63 - sf_clz64(root);
+	return sf_fast_pack(dbl, false, exp / 2 - (int)k + lead + SF_BIAS(dbl),
+			    (root << (62 - lead)) | inexact, rm, flags, res);
+}
+
 u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
 	u64 r;
@@ -1018,11 +1117,19 @@ u32 vaccel_f32_mul(u32 a, u32 b, unsigned int rm, u32 *flags)
 
 u32 vaccel_f32_div(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_div_fast(false, a, b, rm, flags, &r))
+		return r;
 	return sf_div(false, a, b, rm, flags);
 }
 
 u32 vaccel_f32_sqrt(u32 a, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_sqrt_fast(false, a, rm, flags, &r))
+		return r;
 	return sf_sqrt(false, a, rm, flags);
 }
 
@@ -1094,11 +1201,19 @@ u64 vaccel_f64_mul(u64 a, u64 b, unsigned int rm, u32 *flags)
 
 u64 vaccel_f64_div(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_div_fast(true, a, b, rm, flags, &r))
+		return r;
 	return sf_div(true, a, b, rm, flags);
 }
 
 u64 vaccel_f64_sqrt(u64 a, unsigned int rm, u32 *flags)
 {
+	u64 r;
+
+	if (sf_sqrt_fast(true, a, rm, flags, &r))
+		return r;
 	return sf_sqrt(true, a, rm, flags);
 }
 
