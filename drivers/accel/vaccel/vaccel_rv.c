@@ -356,6 +356,8 @@ enum {
 	H_FDIV_D,
 	H_FMA_S,
 	H_FMA_D,
+	H_FSQRT_S,
+	H_FSQRT_D,
 	H_FP,			/* every other F and D instruction */
 	H_COUNT
 };
@@ -1345,8 +1347,12 @@ static unsigned int rv_decode_fp(u32 insn)
 		return H_ILLEGAL;
 	if ((insn & 0x7f) != RV_OP_FP)
 		return rm == 5 || rm == 6 ? H_ILLEGAL : fmt ? H_FMA_D : H_FMA_S;
-	if (funct5 > RV_FP_DIV || rm == 5 || rm == 6)
+	if (rm == 5 || rm == 6)
 		return H_FP;	/* which checks everything */
+	if (funct5 == RV_FP_SQRT && !rv_rs2(insn))
+		return fmt ? H_FSQRT_D : H_FSQRT_S;
+	if (funct5 > RV_FP_DIV)
+		return H_FP;
 	return (fmt ? H_FADD_D : H_FADD_S) + funct5;
 }
 
@@ -1888,6 +1894,8 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 		[H_FDIV_D] = &&L_H_FDIV_D,
 		[H_FMA_S] = &&L_H_FMA_S,
 		[H_FMA_D] = &&L_H_FMA_D,
+		[H_FSQRT_S] = &&L_H_FSQRT_S,
+		[H_FSQRT_D] = &&L_H_FSQRT_D,
 		[H_FP] = &&L_H_FP,
 	};
 	struct vaccel_rv_code *cp = NULL;
@@ -2099,6 +2107,10 @@ enum vaccel_rv_stop vaccel_rv_run(struct vaccel_rv_cpu *cpu,
 			goto L_H_FMA_S;
 		case H_FMA_D:
 			goto L_H_FMA_D;
+		case H_FSQRT_S:
+			goto L_H_FSQRT_S;
+		case H_FSQRT_D:
+			goto L_H_FSQRT_D;
 		case H_FP:
 			goto L_H_FP;
 		case H_BARRIER:
@@ -2775,6 +2787,21 @@ L_H_FMA_D:
 				   f[op->rs2],
 				   f[op->rs3] ^ (op->neg & 2 ? RV_SIGN64 : 0),
 				   rm, &hart->fcsr);
+	goto next;
+
+L_H_FSQRT_S:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	rv_set_f32(hart, op->rd, vaccel_f32_sqrt(rv_f32(hart, op->rs1), rm,
+						 &hart->fcsr));
+	goto next;
+
+L_H_FSQRT_D:
+	rm = rv_rm(hart, op->rm);
+	if (unlikely(rm < 0))
+		goto illegal;
+	f[op->rd] = vaccel_f64_sqrt(f[op->rs1], rm, &hart->fcsr);
 	goto next;
 
 L_H_FP:
