@@ -4,7 +4,7 @@
 # run-rv.sh - the RV64 interpreter (vaccel_rv.c) against qemu-riscv64.
 #
 # usage: tests/isa/run-rv.sh [-s seed] [-n scale%] [-k] [group...]
-#        tests/isa/run-rv.sh bench [-r reps] [-t tries] [int|fp|work...]
+#        tests/isa/run-rv.sh bench [-r reps] [-t tries] [int|fp|work|workfp...]
 #
 # Builds the interpreter and the soft-float for the host (tests/isa/shim
 # provides the kernel headers they include) with -Wall -Wextra -Werror,
@@ -50,12 +50,13 @@ if [ "${1:-}" = bench ]; then
 	shift
 	log=$out/bench-build.log
 	{
-		$cc -O2 -ffp-contract=off -Dbench_int=bench_int_o2 \
-			-Dbench_fp=bench_fp_o2 -Dbench_work=bench_work_o2 -c "$here/rv_bench_kern.c" \
+		$cc -O2 -ffp-contract=off -fno-math-errno -Dbench_int=bench_int_o2 \
+			-Dbench_fp=bench_fp_o2 -Dbench_work=bench_work_o2 \
+			-Dbench_workfp=bench_workfp_o2 -c "$here/rv_bench_kern.c" \
 			-o "$out/rv_bench_kern_o2.o" &&
-		$cc -O2 -ffp-contract=off -fno-tree-vectorize \
+		$cc -O2 -ffp-contract=off -fno-math-errno -fno-tree-vectorize \
 			-Dbench_int=bench_int_scalar -Dbench_fp=bench_fp_scalar \
-			-Dbench_work=bench_work_scalar \
+			-Dbench_work=bench_work_scalar -Dbench_workfp=bench_workfp_scalar \
 			-c "$here/rv_bench_kern.c" -o "$out/rv_bench_kern_scalar.o" &&
 		$cc "${cflags[@]}" -o "$out/rv_bench" "$here/rv_bench.c" \
 			"${core[@]}" "$out/rv_bench_kern_o2.o" \

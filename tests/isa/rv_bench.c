@@ -12,7 +12,7 @@
  * checks that the checksums agree and prints the interpreter's
  * instructions per second and its slowdowns.
  *
- * Usage: rv_bench [-r reps] [-t tries] [-l label] -o builddir [int|fp|work...]
+ * Usage: rv_bench [-r reps] [-t tries] [-l label] -o builddir [int|fp|work|workfp...]
  * The interpreter's time is the best of the tries.
  */
 
@@ -30,6 +30,8 @@ bench_u64 bench_int_scalar(int reps);
 bench_u64 bench_fp_scalar(int reps);
 bench_u64 bench_work_o2(int reps);
 bench_u64 bench_work_scalar(int reps);
+bench_u64 bench_workfp_o2(int reps);
+bench_u64 bench_workfp_scalar(int reps);
 
 static const char *clang = "clang-14", *lld = "ld.lld-14";
 
@@ -52,6 +54,7 @@ static const struct kernel kernels[] = {
 	{ "int", bench_int_o2, bench_int_scalar, 100 },
 	{ "fp", bench_fp_o2, bench_fp_scalar, 40 },
 	{ "work", bench_work_o2, bench_work_scalar, 20 },
+	{ "workfp", bench_workfp_o2, bench_workfp_scalar, 10 },
 };
 
 /* The time of one run of @fn, over enough runs. */
@@ -104,7 +107,7 @@ static int build(const char *dir, const char *here, const struct kernel *k,
 	fclose(f);
 	return sh("%s --target=riscv64-unknown-elf -march=rv64imafd -mabi=lp64d "
 		  "-mcmodel=medany -mno-relax -O2 -ffreestanding -fno-builtin "
-		  "-ffp-contract=off -nostdlib -c %s/rv_bench_kern.c -o %s/rv_bench_kern.o && "
+		  "-ffp-contract=off -fno-math-errno -nostdlib -c %s/rv_bench_kern.c -o %s/rv_bench_kern.o && "
 		  "%s --target=riscv64-unknown-elf -march=rv64imafd -mabi=lp64d "
 		  "-mno-relax -c %s -o %s/rv_bench_%s_start.o && "
 		  "%s -static -nostdlib -e _start -Ttext=0x10000 %s/rv_bench_%s_start.o "
@@ -135,7 +138,7 @@ int main(int argc, char **argv)
 			dir = optarg;
 	}
 	if (!dir) {
-		fprintf(stderr, "usage: %s [-r reps] -o builddir [int|fp|work...]\n",
+		fprintf(stderr, "usage: %s [-r reps] -o builddir [int|fp|work|workfp...]\n",
 			argv[0]);
 		return 2;
 	}

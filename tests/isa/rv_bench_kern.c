@@ -119,3 +119,23 @@ bench_u64 bench_work(int reps)
 			fold ^= work_int(12345 + i + r, 2000);
 	return fold;
 }
+
+/*
+ * bench_compute's floating-point work (tests/bench/compute_work.h), over
+ * 64 work-items: where the soft-float's time goes, on the host.
+ */
+bench_u64 bench_workfp(int reps)
+{
+	bench_u64 fold = 0;
+	int r, i;
+
+	for (r = 0; r < reps; r++) {
+		for (i = 0; i < 64; i++) {
+			union { double d; bench_u64 u; } v;
+
+			v.d = work_fp((double)(12345 + i + r), 400);
+			fold ^= v.u;
+		}
+	}
+	return fold;
+}
