@@ -12,7 +12,8 @@
 #   make shell     an interactive dev VM with the module loaded, in the work
 #                  tree shared over 9p (VACCEL_SHARE=DIR shares another;
 #                  scripts/vm.sh exec CMD runs one program of the host)
-#   make bench     the benchmarks in the dev VM, as ratios to references
+#   make bench     the benchmarks in the dev VM (and the interpreter's on
+#                  the host), as ratios to references
 #   make docs      the HTML documentation and the man pages
 #   make man       the man pages only
 #   make install   libvaccel, its headers, tools, man pages, the udev rule
@@ -139,7 +140,9 @@ shell: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all benches
+	@scripts/bench-host.sh
 	@scripts/vm.sh bench
+	@scripts/bench-host.sh merge $(VACCEL_CACHE)/bench/results.json
 
 docs: deps
 	@scripts/docs.sh
