@@ -18,7 +18,9 @@
  *
  * The engine counts the instructions it executes (debugfs arbiter), which
  * gives its instructions per second; qemu runs the same instructions.
- * Ratios are of times measured in this run, best of REPS each.  The engine
+ * Ratios are of times measured in this run: ROUNDS rounds of one run of
+ * each (engine, native, qemu, bare interpreter), the best of each kept,
+ * so that the drift of a noisy host weighs on both sides.  The engine
  * runs on one compute unit (given the module's file, the program reloads
  * it with compute_units=1), as the other three run on one CPU.  Target:
  * the engine within 15x native on the floating-point kernel.  The
@@ -65,6 +67,7 @@
 #define ITEMS		64
 #define N_INT		40000
 #define N_FP		8000
+#define ROUNDS		5
 #define REPS		3
 #define SEED		12345
 #define BIG_SLICE	1048576
@@ -114,18 +117,10 @@ static volatile uint64_t native_sink;
 
 static double time_native(enum kind k)
 {
-	double best = 0;
-	int r;
+	uint64_t t0 = bench_now_ns();
 
-	for (r = 0; r < REPS; r++) {
-		uint64_t t0 = bench_now_ns(), t;
-
-		native_sink = fold_native(k, work_n(k));
-		t = bench_now_ns() - t0;
-		if (!r || t < best)
-			best = t;
-	}
-	return best;
+	native_sink = fold_native(k, work_n(k));
+	return bench_now_ns() - t0;
 }
 
 /* --- qemu-riscv64 --- */
@@ -168,25 +163,13 @@ static double run_qemu_once(enum kind k, uint32_t n, uint64_t *fold)
 	return t1 - t0;
 }
 
-static double time_qemu(enum kind k, uint64_t *fold)
+/* The work under qemu-riscv64, and qemu's start-up with no work in @empty. */
+static double time_qemu(enum kind k, uint64_t *fold, double *empty)
 {
-	double best = 0, empty = 0;
 	uint64_t ignored;
-	int r;
 
-	for (r = 0; r < REPS; r++) {
-		double t = run_qemu_once(k, 0, &ignored);
-
-		if (!r || t < empty)
-			empty = t;
-	}
-	for (r = 0; r < REPS; r++) {
-		double t = run_qemu_once(k, work_n(k), fold);
-
-		if (!r || t < best)
-			best = t;
-	}
-	return best > empty ? best - empty : best;
+	*empty = run_qemu_once(k, 0, &ignored);
+	return run_qemu_once(k, work_n(k), fold);
 }
 
 /* --- the bare interpreter --- */
@@ -194,25 +177,16 @@ static double time_qemu(enum kind k, uint64_t *fold)
 /* The RV64 code of kernels/compute_bare.c (bare_code.S). */
 extern const uint32_t bare_code[], bare_code_end[];
 
-/* The integer work in the bare interpreter: its best time, as time_engine(). */
+/* The integer work in the bare interpreter, once: its time. */
 static double time_bare(uint64_t *insns, uint64_t *fold)
 {
-	double best = 0;
-	int r;
+	uint64_t t0 = bench_now_ns(), i;
 
-	bare_rv_prepare(bare_code, bare_code_end - bare_code, BARE_CODE_VA);
-	for (r = 0; r < REPS; r++) {
-		uint64_t t0 = bench_now_ns(), t, i;
-
-		*insns = 0;
-		*fold = 0;
-		for (i = 0; i < ITEMS; i++)
-			*fold ^= bare_rv_call(SEED + i, N_INT, insns);
-		t = bench_now_ns() - t0;
-		if (!r || t < best)
-			best = t;
-	}
-	return best;
+	*insns = 0;
+	*fold = 0;
+	for (i = 0; i < ITEMS; i++)
+		*fold ^= bare_rv_call(SEED + i, N_INT, insns);
+	return bench_now_ns() - t0;
 }
 
 /* --- the engine --- */
@@ -261,8 +235,8 @@ static void engine_close(struct engine *e)
 }
 
 /*
- * Runs the kernel over ITEMS work-items, workgroups of 16: its best time,
- * the instructions of one run and the results folded in @fold.
+ * Runs the kernel once over ITEMS work-items, workgroups of 16: its time,
+ * its instructions and its results folded in @fold.
  */
 static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64_t *fold)
 {
@@ -272,31 +246,32 @@ static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64
 		.n = work_n(k),
 	};
 	const uint32_t grid[3] = { ITEMS, 1, 1 }, wg[3] = { 16, 1, 1 };
-	double best = 0;
-	int r, ret;
+	uint64_t i0 = bench_engine_instructions(), t0, t1, i;
+	int ret;
 
-	for (r = 0; r < REPS; r++) {
-		uint64_t i0 = bench_engine_instructions(), t0, t1, i;
+	memset(e->cpu, 0, ITEMS * sizeof(uint64_t));
+	ret = vaccel_launch(e->q, e->k[k], grid, wg, &a, sizeof(a));
+	if (ret)
+		bench_die("vaccel_launch: %s", strerror(-ret));
+	t0 = bench_now_ns();
+	ret = vaccel_queue_flush(e->q);
+	if (!ret)
+		ret = vaccel_queue_finish(e->q);
+	t1 = bench_now_ns();
+	if (ret)
+		bench_die("the %s kernel failed: %s", kind_names[k], strerror(-ret));
+	*insns = bench_engine_instructions() - i0;
+	*fold = 0;
+	for (i = 0; i < ITEMS; i++)
+		*fold ^= e->cpu[i];
+	return t1 - t0;
+}
 
-		memset(e->cpu, 0, ITEMS * sizeof(uint64_t));
-		ret = vaccel_launch(e->q, e->k[k], grid, wg, &a, sizeof(a));
-		if (ret)
-			bench_die("vaccel_launch: %s", strerror(-ret));
-		t0 = bench_now_ns();
-		ret = vaccel_queue_flush(e->q);
-		if (!ret)
-			ret = vaccel_queue_finish(e->q);
-		t1 = bench_now_ns();
-		if (ret)
-			bench_die("the %s kernel failed: %s", kind_names[k], strerror(-ret));
-		*insns = bench_engine_instructions() - i0;
-		*fold = 0;
-		for (i = 0; i < ITEMS; i++)
-			*fold ^= e->cpu[i];
-		if (!r || t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
+/* Keeps the smaller of *@best and @t; the first time (*@best == 0), @t. */
+static void keep_best(double *best, double t)
+{
+	if (*best == 0 || t < *best)
+		*best = t;
 }
 
 /* --- the cost of the checks --- */
@@ -348,13 +323,14 @@ int main(int argc, char **argv)
 {
 	/* The loads of the checks' cost, the one as loaded last. */
 	static const unsigned int slices[3] = { SMALL_SLICE, BIG_SLICE, 0 };
-	double t_nat[2], t_eng[2], t_qemu[2], t_bare, t_slice[3][2] = { { 0 } };
+	double t_nat[2] = { 0 }, t_eng[2] = { 0 }, t_qemu[2], t_bare = 0;
+	double t_qemu_run[2] = { 0 }, t_qemu_empty[2] = { 0 }, t_slice[3][2] = { { 0 } };
 	uint64_t insns[2], f_eng[2], f_qemu[2], f_bare, f_slice, bare_insns, ignored;
 	double cost[2] = { 0, 0 }, direct[2] = { 0, 0 };
 	unsigned int def_slice = 0;
 	bool checks = argc > 1;
 	struct engine e;
-	int k, r;
+	int k, r, i;
 
 	bench_name = "compute";
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -365,21 +341,36 @@ int main(int argc, char **argv)
 	/* One unit, as the native, bare and qemu references run on one CPU. */
 	if (checks)
 		reload(argc, argv, 0, true);
+	/*
+	 * Rounds of one run of each, the best of each kept: the host's speed
+	 * drifts by tens of percent over minutes, and a slow moment then
+	 * slows every side of a ratio rather than one.
+	 */
 	engine_open(&e);
-	for (k = KIND_INT; k <= KIND_FP; k++) {
-		t_eng[k] = time_engine(&e, k, &insns[k], &f_eng[k]);
-		t_nat[k] = time_native(k);
-		t_qemu[k] = time_qemu(k, &f_qemu[k]);
-		if (f_eng[k] != f_qemu[k])
-			bench_die("%s kernel: the engine computed 0x%016" PRIx64
-				  ", qemu-riscv64 0x%016" PRIx64, kind_names[k], f_eng[k],
-				  f_qemu[k]);
+	bare_rv_prepare(bare_code, bare_code_end - bare_code, BARE_CODE_VA);
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = KIND_INT; k <= KIND_FP; k++) {
+			double empty, t_run;
+
+			keep_best(&t_eng[k], time_engine(&e, k, &insns[k], &f_eng[k]));
+			keep_best(&t_nat[k], time_native(k));
+			t_run = time_qemu(k, &f_qemu[k], &empty);
+			keep_best(&t_qemu_run[k], t_run);
+			keep_best(&t_qemu_empty[k], empty);
+			if (f_eng[k] != f_qemu[k])
+				bench_die("%s kernel: the engine computed 0x%016" PRIx64
+					  ", qemu-riscv64 0x%016" PRIx64, kind_names[k],
+					  f_eng[k], f_qemu[k]);
+		}
+		keep_best(&t_bare, time_bare(&bare_insns, &f_bare));
+		if (f_bare != f_eng[KIND_INT])
+			bench_die("integer kernel: the bare interpreter computed 0x%016" PRIx64
+				  ", the engine 0x%016" PRIx64, f_bare, f_eng[KIND_INT]);
 	}
 	engine_close(&e);
-	t_bare = time_bare(&bare_insns, &f_bare);
-	if (f_bare != f_eng[KIND_INT])
-		bench_die("integer kernel: the bare interpreter computed 0x%016" PRIx64
-			  ", the engine 0x%016" PRIx64, f_bare, f_eng[KIND_INT]);
+	for (k = KIND_INT; k <= KIND_FP; k++)
+		t_qemu[k] = t_qemu_run[k] > t_qemu_empty[k] ?
+			    t_qemu_run[k] - t_qemu_empty[k] : t_qemu_run[k];
 
 	/*
 	 * The checks' cost: alternating loads, best of each, so that a noisy
@@ -393,13 +384,13 @@ int main(int argc, char **argv)
 			def_slice = loaded_slice();
 		engine_open(&e);
 		for (k = KIND_INT; k <= KIND_FP; k++) {
-			double t = time_engine(&e, k, &ignored, &f_slice);
-
-			if (f_slice != f_eng[k])
-				bench_die("%s kernel: another result with another slice",
-					  kind_names[k]);
-			if (r < 3 || t < t_slice[s][k])
-				t_slice[s][k] = t;
+			for (i = 0; i < REPS; i++) {
+				keep_best(&t_slice[s][k],
+					  time_engine(&e, k, &ignored, &f_slice));
+				if (f_slice != f_eng[k])
+					bench_die("%s kernel: another result with another slice",
+						  kind_names[k]);
+			}
 		}
 		engine_close(&e);
 	}
@@ -411,7 +402,7 @@ int main(int argc, char **argv)
 	}
 
 	printf("the same kernels on a compute engine, natively (x86-64, scalar) and under\n"
-	       "qemu-riscv64, in this VM: %u work-items, best of %u runs\n", ITEMS, REPS);
+	       "qemu-riscv64, in this VM: %u work-items, best of %u rounds\n", ITEMS, ROUNDS);
 	printf("%-16s %12s %10s %10s %10s %12s %9s %9s\n", "kernel", "instructions",
 	       "engine ms", "native ms", "qemu ms", "engine M/s", "/native", "/qemu");
 	for (k = KIND_INT; k <= KIND_FP; k++)
