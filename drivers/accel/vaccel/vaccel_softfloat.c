@@ -1025,6 +1025,84 @@ static inline bool sf_fma_fast(bool dbl, u64 a, u64 b, u64 c,
 }
 
 /*
+ * sf_fma_fast() for binary64, on 64-bit halves: the product at bits 124
+ * or 125 of (ph, pl), the addend at bit 124 of (zh, zl), the one with the
+ * lower exponent shifted right with sticky, both added or subtracted with
+ * a carry.  What GCC makes of the same on u128 keeps the halves on the
+ * stack.  A sum without a bit in its high half (a cancellation of more
+ * than 60 bits) goes to the general path.
+ */
+static inline bool sf_fma_fast64(u64 a, u64 b, u64 c, unsigned int rm,
+				 u32 *flags, u64 *res)
+{
+	const u64 fmask = (1ull << 52) - 1, smask = 1ull << 63;
+	int ea = (a >> 52) & 0x7ff, eb = (b >> 52) & 0x7ff;
+	int ec = (c >> 52) & 0x7ff, d, bexp, lz;
+	u64 ph, pl, zh, zl, sh, sl, jam;
+	bool sign = (a ^ b) & smask;
+	u128 p;
+
+	if (!sf_is_normal(true, a) || !sf_is_normal(true, b) ||
+	    !sf_is_normal(true, c))
+		return false;
+	p = (u128)((a & fmask) | (fmask + 1)) * ((b & fmask) | (fmask + 1));
+	ph = (u64)(p >> 44);
+	pl = (u64)p << 20;
+	zh = ((c & fmask) | (fmask + 1)) << 8;
+	zl = 0;
+	/* The product's bit 0 is 2^(ea + eb - 2170), the addend's 2^(ec - 1147). */
+	d = ea + eb - ec - 1023;
+	if (d >= 0) {
+		bexp = ea + eb - 1020;
+		if (d >= 128) {
+			zl = 1;
+			zh = 0;
+		} else if (d >= 64) {
+			jam = d > 64 && (zh << (128 - d)) != 0;
+			zl = (zh >> (d - 64)) | jam;
+			zh = 0;
+		} else if (d) {
+			zl = zh << (64 - d);
+			zh >>= d;
+		}
+	} else {
+		d = -d;
+		bexp = ec + 3;
+		if (d >= 128) {
+			pl = 1;
+			ph = 0;
+		} else if (d >= 64) {
+			jam = pl != 0 || (d > 64 && (ph << (128 - d)) != 0);
+			pl = (ph >> (d - 64)) | jam;
+			ph = 0;
+		} else {
+			/* The product's low 20 bits are zero: no sticky below 21. */
+			jam = (pl << (64 - d)) != 0;
+			pl = (pl >> d) | (ph << (64 - d)) | jam;
+			ph >>= d;
+		}
+	}
+	if (sign == !!(c & smask)) {
+		sl = pl + zl;
+		sh = ph + zh + (sl < pl);
+	} else if (ph > zh || (ph == zh && pl >= zl)) {
+		sl = pl - zl;
+		sh = ph - zh - (pl < zl);
+	} else {
+		sl = zl - pl;
+		sh = zh - ph - (zl < pl);
+		sign = !sign;
+	}
+	if (!sh)
+		return false;
+	/* The sum is below 2^127: its leading bit to bit 62, sticky. */
+	lz = sf_clz64(sh);
+	return sf_fast_pack(true, sign, bexp - lz,
+			    (sh << (lz - 1)) | ((sl >> 1) >> (64 - lz)) |
+			    ((sl << (lz - 1)) != 0), rm, flags, res);
+}
+
+/*
  * Division of two normals: the quotient of the significands as sf_div()
  * computes it, at least two bits below the format's last with the
  * remainder as sticky, rounded in line.
@@ -1221,7 +1299,7 @@ u64 vaccel_f64_fma(u64 a, u64 b, u64 c, unsigned int rm, u32 *flags)
 {
 	u64 r;
 
-	if (sf_fma_fast(true, a, b, c, rm, flags, &r))
+	if (sf_fma_fast64(a, b, c, rm, flags, &r))
 		return r;
 	return sf_fma(true, a, b, c, rm, flags);
 }
