@@ -852,59 +852,61 @@ static inline bool sf_is_normal(bool dbl, u64 bits)
 }
 
 /*
- * Whether rounding with @rm increments the magnitude @lsb (its last bit)
- * given the bits below it: @rem, out of 2 * @half.
+ * What rounding with @rm adds to a magnitude before it drops its low bits
+ * @mask, for a value of the given sign, other than to nearest even.
  */
-static inline bool sf_round_up(unsigned int rm, bool sign, u64 rem,
-			       u64 half, u64 lsb)
+static u64 sf_round_inc(unsigned int rm, bool sign, u64 mask)
 {
-	if (rm == VACCEL_RM_RNE)
-		return rem > half || (rem == half && (lsb & 1));
 	switch (rm) {
 	case VACCEL_RM_RTZ:
-		return false;
+		return 0;
 	case VACCEL_RM_RDN:
-		return sign && rem;
+		return sign ? mask : 0;
 	case VACCEL_RM_RUP:
-		return !sign && rem;
+		return sign ? 0 : mask;
 	case VACCEL_RM_RMM:
-		return rem >= half;
+		return (mask >> 1) + 1;
 	default:
-		return rem > half || (rem == half && (lsb & 1));
+		return mask >> 1;
 	}
 }
 
 /*
  * Rounds and packs a normal result: @sig with its leading bit at bit 62,
  * its bit 0 sticky, and @bexp its biased exponent.  False, doing nothing,
- * if the result could be tiny or overflow.
+ * if the result could be tiny or overflow.  The increment of the rounding
+ * mode is added below the last kept bit (to nearest even, half less one
+ * plus that bit) and the bits dropped: a carry into the exponent packs as
+ * the next binade.
  */
 static inline bool sf_fast_pack(bool dbl, bool sign, int bexp, u64 sig,
 				unsigned int rm, u32 *flags, u64 *res)
 {
 	unsigned int mbits = SF_MBITS(dbl), shift = 62 - mbits;
-	u64 rem = sig & ((1ull << shift) - 1), r = sig >> shift;
+	u64 mask = (1ull << shift) - 1, inc;
 
-	/* A carry of the rounding can raise bexp by one. */
-	if (bexp < 1 || bexp > SF_EMAX(dbl) - 2)
+	/* bexp in [1, emax - 2]: a carry of the rounding can raise it. */
+	if ((unsigned int)bexp - 1 > SF_EMAX(dbl) - 3)
 		return false;
-	if (rem) {
+	if (rm == VACCEL_RM_RNE)
+		inc = (mask >> 1) + ((sig >> shift) & 1);
+	else
+		inc = sf_round_inc(rm, sign, mask);
+	if (sig & mask)
 		*flags |= VACCEL_FFLAG_NX;
-		r += sf_round_up(rm, sign, rem, 1ull << (shift - 1), r);
-	}
 	/* The hidden bit adds one to the exponent, a carry out another. */
-	*res = (sign ? sf_sign_bit(dbl) : 0) + ((u64)(bexp - 1) << mbits) + r;
+	*res = (sign ? sf_sign_bit(dbl) : 0) + ((u64)(bexp - 1) << mbits) +
+	       ((sig + inc) >> shift);
 	return true;
 }
 
 static inline bool sf_add_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 			       u32 *flags, u64 *res)
 {
-	unsigned int mbits = SF_MBITS(dbl);
+	unsigned int mbits = SF_MBITS(dbl), d;
 	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
-	u64 xs, ys, s, t;
-	int xe, ye, lz;
-	bool sign;
+	u64 xs, ys, t;
+	int xe, lz;
 
 	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b))
 		return false;
@@ -914,22 +916,22 @@ static inline bool sf_add_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 		a = b;
 		b = t;
 	}
-	sign = (a & smask) != 0;
 	xe = (a >> mbits) & SF_EMAX(dbl);
-	ye = (b >> mbits) & SF_EMAX(dbl);
-	/* Leading bits at bit 61. */
+	d = xe - ((b >> mbits) & SF_EMAX(dbl));
+	/* Leading bits at bit 61; y aligned to x, what it loses sticky. */
 	xs = ((a & fmask) | (fmask + 1)) << (61 - mbits);
-	ys = sf_shr_jam(((b & fmask) | (fmask + 1)) << (61 - mbits), xe - ye);
-	if (!((a ^ b) & smask)) {
-		s = xs + ys;
-	} else {
-		s = xs - ys;
-		if (!s)
+	ys = ((b & fmask) | (fmask + 1)) << (61 - mbits);
+	ys = d < 64 ? (ys >> d) | ((ys << (63 - d) << 1) != 0) : 1;
+	if ((a ^ b) & smask) {
+		xs -= ys;
+		if (!xs)
 			return false;	/* the sign of zero depends on rm */
+	} else {
+		xs += ys;
 	}
 	/* At most one bit of carry, or cancellation: lead it to bit 62. */
-	lz = sf_clz64(s);
-	return sf_fast_pack(dbl, sign, xe + 1 - lz + 1, s << (lz - 1), rm,
+	lz = sf_clz64(xs);
+	return sf_fast_pack(dbl, a & smask, xe + 2 - lz, xs << (lz - 1), rm,
 			    flags, res);
 }
 
