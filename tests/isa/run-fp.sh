@@ -23,6 +23,12 @@
 #   softfloat_vectors_current  tests/kunit/vaccel_softfloat_vectors.h is
 #			     exactly what gen_fp_vectors prints
 #   softfloat_vectors	     the host build passes those reference vectors
+#   softfloat_paths_<op>_<fmt>  the fast path of add, sub, mul, div, sqrt
+#			     and fma against the general path, on operands
+#			     weighted toward close exponents, cancellations,
+#			     thresholds and ties (softfloat_paths.c); and
+#			     softfloat_paths_div_55, the binary64 quotient
+#			     against an exact 128-bit division
 #   softfloat_<op>	     for each of the 48 operations, COUNT random
 #			     cases per rounding mode (default 100000: 18.8
 #			     million cases in all, about 6 s idle) from
@@ -164,6 +170,14 @@ fi
 
 if [ $host_ok = 1 ] && ! "$out/softfloat_diff" vectors; then
 	failed=1
+fi
+
+# The fast paths against the general path, on the cases where they could part.
+if quiet build_paths "$cc" "${host_cflags[@]}" -o "$out/softfloat_paths" \
+	"$here/softfloat_paths.c"; then
+	"$out/softfloat_paths" || failed=1
+else
+	not_ok paths "does not build, see $out/build_paths.log"
 fi
 
 if [ $host_ok = 1 ] && [ $oracle_ok = 1 ]; then
