@@ -19,9 +19,11 @@
  *	not ok isa.softfloat_paths_<op>_<fmt>: <operands, both results>
  *
  * A check also fails if the fast path answered fewer than a tenth of its
- * cases: it would then compare the general path with itself.  Last, the
- * binary64 quotient (sf_div_55(), a reciprocal and a correction) against
- * the exact 128-bit division, on edge and random significands.
+ * cases: it would then compare the general path with itself.  Last, what
+ * both paths share: the binary64 quotient (sf_div_55(), a reciprocal and
+ * a correction) against the exact 128-bit division, on edge and random
+ * significands, and the integer square root (sf_isqrt(), Newton's method
+ * and a correction) against one computed a bit at a time.
  *
  * It includes vaccel_softfloat.c to reach the static paths.
  *
@@ -291,6 +293,72 @@ static void check_div_55(long n)
 	       2 * n + (long)(sizeof(edges) * sizeof(edges) / sizeof(u64) / sizeof(u64)));
 }
 
+/* floor(sqrt(@n)), a bit at a time: the reference for sf_isqrt(). */
+static u64 isqrt_ref(u128 n)
+{
+	u128 root = 0, bit = (u128)1 << 126;
+
+	while (bit > n)
+		bit >>= 2;
+	while (bit) {
+		if (n >= root + bit) {
+			n -= root + bit;
+			root = (root >> 1) + bit;
+		} else {
+			root >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (u64)root;
+}
+
+/* sf_isqrt() on @sig for the format: the exact root, and whether inexact. */
+static bool isqrt_ok(bool dbl, u64 sig)
+{
+	unsigned int k = dbl ? 29 : 15;
+	u128 n = (u128)sig << (2 * k);
+	u64 want = isqrt_ref(n), got;
+	bool inexact;
+
+	got = sf_isqrt(dbl, sig, k, &inexact);
+	if (got == want && inexact == ((u128)want * want != n))
+		return true;
+	printf("not ok isa.softfloat_paths_isqrt: sqrt(0x%llx << %u) gave 0x%llx (%s), want 0x%llx\n",
+	       (unsigned long long)sig, 2 * k, (unsigned long long)got,
+	       inexact ? "inexact" : "exact", (unsigned long long)want);
+	failures++;
+	return false;
+}
+
+/*
+ * sf_isqrt(), which the fast and the general path share, against the
+ * reference: the significands of both formats (either parity of the
+ * exponent), exact squares and their neighbours.
+ */
+static void check_isqrt(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		bool dbl = i & 1;
+		unsigned int bits = dbl ? 53 : 24;
+		u64 lead = 1ull << (bits - 1 + (i >> 1 & 1));
+		u64 sig = lead | (rnd() & (lead - 1)), r;
+
+		if (!isqrt_ok(dbl, sig))
+			return;
+		/* A root r whose square is a significand of that width: r^2, r^2 +- 1. */
+		r = isqrt_ref(sig);
+		if (r * r >= lead && !isqrt_ok(dbl, r * r))
+			return;
+		if (r * r - 1 >= lead && !isqrt_ok(dbl, r * r - 1))
+			return;
+		if (r * r + 1 < 2 * lead && !isqrt_ok(dbl, r * r + 1))
+			return;
+	}
+	printf("ok isa.softfloat_paths_isqrt: %ld radicands and their neighbours\n", n);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 200000;
@@ -301,5 +369,6 @@ int main(int argc, char **argv)
 		check(op, true, n);
 	}
 	check_div_55(10 * n);
+	check_isqrt(5 * n);
 	return failures ? 1 : 0;
 }

@@ -495,47 +495,86 @@ static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 }
 
 /*
- * 1/sqrt(m) for m in [i/4, (i + 1)/4), i = 4 to 15, at the middle of the
- * interval: within 6%, four bits, in units of 2^-16.
+ * 1/sqrt(x) for x in [i/64, (i + 1)/64), i = 64 to 255, at the middle of
+ * the interval, in units of 2^-16: within 2^-8.
  */
-static const u16 sf_rsqrt_seed[12] = {
-	0xf15c, 0xda51, 0xc8d3, 0xbaf5, 0xaf9d, 0xa61d,
-	0x9e02, 0x96fb, 0x90d1, 0x8b59, 0x8675, 0x820c,
+static const u16 sf_rsqrt_seed[192] = {
+	0xff01, 0xfd0d, 0xfb24, 0xf946, 0xf773, 0xf5a9, 0xf3ea, 0xf234,
+	0xf087, 0xeee2, 0xed46, 0xebb3, 0xea27, 0xe8a3, 0xe727, 0xe5b1,
+	0xe443, 0xe2db, 0xe17a, 0xe020, 0xdecb, 0xdd7c, 0xdc34, 0xdaf1,
+	0xd9b3, 0xd87b, 0xd748, 0xd61a, 0xd4f1, 0xd3cd, 0xd2ad, 0xd192,
+	0xd07b, 0xcf69, 0xce5a, 0xcd50, 0xcc4a, 0xcb48, 0xca49, 0xc94f,
+	0xc858, 0xc764, 0xc674, 0xc587, 0xc49d, 0xc3b7, 0xc2d4, 0xc1f4,
+	0xc116, 0xc03c, 0xbf65, 0xbe90, 0xbdbe, 0xbcef, 0xbc23, 0xbb59,
+	0xba91, 0xb9cc, 0xb90a, 0xb84a, 0xb78c, 0xb6d0, 0xb617, 0xb560,
+	0xb4ab, 0xb3f8, 0xb347, 0xb298, 0xb1eb, 0xb140, 0xb097, 0xaff0,
+	0xaf4b, 0xaea7, 0xae06, 0xad66, 0xacc8, 0xac2b, 0xab90, 0xaaf7,
+	0xaa5f, 0xa9c9, 0xa934, 0xa8a1, 0xa810, 0xa77f, 0xa6f1, 0xa663,
+	0xa5d8, 0xa54d, 0xa4c4, 0xa43c, 0xa3b6, 0xa330, 0xa2ac, 0xa22a,
+	0xa1a8, 0xa128, 0xa0a9, 0xa02b, 0x9fae, 0x9f32, 0x9eb7, 0x9e3e,
+	0x9dc6, 0x9d4e, 0x9cd8, 0x9c63, 0x9bef, 0x9b7b, 0x9b09, 0x9a98,
+	0x9a28, 0x99b8, 0x994a, 0x98dd, 0x9870, 0x9804, 0x979a, 0x9730,
+	0x96c7, 0x965e, 0x95f7, 0x9591, 0x952b, 0x94c6, 0x9462, 0x93ff,
+	0x939c, 0x933a, 0x92d9, 0x9279, 0x9219, 0x91bb, 0x915d, 0x90ff,
+	0x90a3, 0x9047, 0x8feb, 0x8f91, 0x8f37, 0x8edd, 0x8e85, 0x8e2d,
+	0x8dd5, 0x8d7e, 0x8d28, 0x8cd3, 0x8c7e, 0x8c2a, 0x8bd6, 0x8b83,
+	0x8b30, 0x8ade, 0x8a8d, 0x8a3c, 0x89eb, 0x899c, 0x894c, 0x88fe,
+	0x88af, 0x8862, 0x8815, 0x87c8, 0x877c, 0x8730, 0x86e5, 0x869a,
+	0x8650, 0x8606, 0x85bd, 0x8574, 0x852c, 0x84e4, 0x849d, 0x8456,
+	0x840f, 0x83c9, 0x8384, 0x833f, 0x82fa, 0x82b5, 0x8271, 0x822e,
+	0x81eb, 0x81a8, 0x8166, 0x8124, 0x80e2, 0x80a1, 0x8060, 0x8020,
 };
 
 /*
  * floor(sqrt(sig * 4^k)) for a nonzero sig * 4^k below 2^112; *inexact
- * tells whether the root is not exact.  With m the radicand scaled into
- * [1, 4) by an even power of two (Q2.61), Newton steps r += r * (1 -
- * m * r^2) / 2 (Q1.63, multiplications only) take the seed's four bits of
- * 1/sqrt(m) to 32 (three steps, for binary32's 28-bit root) or to the
- * precision of the arithmetic (four), m * r is then the root to within a
- * unit, and the exact square of the root against the radicand corrects it
- * and tells the remainder.
+ * tells whether the root is not exact.  With the radicand n scaled into
+ * [1, 4) by an even power of two 2^e (m, in Q2.62), Newton's steps
+ * r += r * (1 - m * r^2) / 2 take the seed's eight bits of 1/sqrt(m) to
+ * about 30 in 64-bit arithmetic (two steps, enough for binary32's 28-bit
+ * root), then to about 58 in 128-bit (one more, for binary64's 56);
+ * m * r * 2^(e/2) is then the root to within a unit, and the exact
+ * remainder n - root^2 corrects it and tells whether it is exact.  The
+ * correction ends with the exact root whatever the estimate; the error
+ * bounds only make it short.
  */
 static u64 sf_isqrt(bool dbl, u64 sig, unsigned int k, bool *inexact)
 {
 	u128 n = (u128)sig << (2 * k);
-	u64 hi = n >> 64, m, r, t, root;
+	u64 hi = n >> 64, m, m32, r, t, root;
 	int msb, e, i;
+	s128 rem;
 	s64 d;
 
 	msb = hi ? 127 - sf_clz64(hi) : 63 - sf_clz64((u64)n);
 	e = msb & ~1;
-	m = e > 61 ? (u64)(n >> (e - 61)) : (u64)n << (61 - e);
-	r = (u64)sf_rsqrt_seed[(m >> 59) - 4] << 47;
-	for (i = dbl ? 4 : 3; i > 0; i--) {
-		t = ((u128)r * r) >> 63;
-		t = ((u128)m * t) >> 61;
-		d = (s64)((1ull << 63) - t);
-		r += (s64)(((s128)r * d) >> 64);
+	m = e > 62 ? (u64)(n >> (e - 62)) : (u64)n << (62 - e);
+	/* r = 1/sqrt(m) in Q1.31; m * r^2 in Q4.60. */
+	r = (u64)sf_rsqrt_seed[(m >> 56) - 64] << 15;
+	m32 = m >> 32;
+	for (i = 0; i < 2; i++) {
+		t = ((r * r) >> 32) * m32;
+		r = (r * (((3ull << 60) - t) >> 30)) >> 31;
 	}
-	root = ((u128)m * r) >> (124 - e / 2);
-	while ((u128)root * root > n)
+	if (dbl) {
+		/* r in Q1.62; m * r^2 in Q4.60 again. */
+		r <<= 31;
+		t = (u64)(((u128)(u64)(((u128)r * r) >> 62) * m) >> 64);
+		d = (s64)((1ull << 60) - t);
+		r += (s64)(((s128)(s64)r * d) >> 61);
+		root = (u64)(((u128)m * r) >> (124 - e / 2));
+	} else {
+		root = (u64)(((u128)m * r) >> (93 - e / 2));
+	}
+	rem = (s128)(n - (u128)root * root);
+	while (rem < 0) {
 		root--;
-	while ((u128)(root + 1) * (root + 1) <= n)
+		rem += 2 * root + 1;
+	}
+	while (rem > (s128)(2 * root)) {
 		root++;
-	*inexact = (u128)root * root != n;
+		rem -= 2 * root - 1;
+	}
+	*inexact = rem != 0;
 	return root;
 }
 
