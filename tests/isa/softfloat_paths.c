@@ -100,9 +100,12 @@ static bool fast(enum op op, bool dbl, u64 a, u64 b, u64 c, unsigned int rm,
 {
 	switch (op) {
 	case OP_ADD:
+		sf_order(dbl, &a, &b);
 		return sf_add_fast(dbl, a, b, rm, f, r);
 	case OP_SUB:
-		return sf_add_fast(dbl, a, b ^ sf_sign_bit(dbl), rm, f, r);
+		b ^= sf_sign_bit(dbl);
+		sf_order(dbl, &a, &b);
+		return sf_add_fast(dbl, a, b, rm, f, r);
 	case OP_MUL:
 		return sf_mul_fast(dbl, a, b, rm, f, r);
 	case OP_DIV:

@@ -939,22 +939,34 @@ static inline bool sf_fast_pack(bool dbl, bool sign, int bexp, u64 sig,
 	return true;
 }
 
+/*
+ * Puts the operand of the larger magnitude first, which for normals is the
+ * one with the larger bits.  Addition commutes, results and flags alike,
+ * so the general path takes them in either order: ordered before the fast
+ * path tries them, they need no copy kept for the general path.
+ */
+static inline void sf_order(bool dbl, u64 *a, u64 *b)
+{
+	u64 t;
+
+	if ((*a & ~sf_sign_bit(dbl)) < (*b & ~sf_sign_bit(dbl))) {
+		t = *a;
+		*a = *b;
+		*b = t;
+	}
+}
+
+/* @a + @b with @a of the larger magnitude (sf_order()). */
 static inline bool sf_add_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 			       u32 *flags, u64 *res)
 {
 	unsigned int mbits = SF_MBITS(dbl), d;
 	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
-	u64 xs, ys, t;
+	u64 xs, ys;
 	int xe, lz;
 
 	if (!sf_is_normal(dbl, a) || !sf_is_normal(dbl, b))
 		return false;
-	/* a has the larger magnitude, which for normals is the larger bits. */
-	if ((a & ~smask) < (b & ~smask)) {
-		t = a;
-		a = b;
-		b = t;
-	}
 	xe = (a >> mbits) & SF_EMAX(dbl);
 	d = xe - ((b >> mbits) & SF_EMAX(dbl));
 	/* Leading bits at bit 61; y aligned to x, what it loses sticky. */
@@ -1209,20 +1221,23 @@ static inline bool sf_sqrt_fast(bool dbl, u64 a, unsigned int rm,
 
 u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
-	u64 r;
+	u64 x = a, y = b, r;
 
-	if (sf_add_fast(false, a, b, rm, flags, &r))
+	sf_order(false, &x, &y);
+	if (sf_add_fast(false, x, y, rm, flags, &r))
 		return r;
-	return sf_add(false, a, b, false, rm, flags);
+	return sf_add(false, x, y, false, rm, flags);
 }
 
 u32 vaccel_f32_sub(u32 a, u32 b, unsigned int rm, u32 *flags)
 {
-	u64 r;
+	/* The sign of b flipped: NaNs give the canonical NaN either way. */
+	u64 x = a, y = b ^ sf_sign_bit(false), r;
 
-	if (sf_add_fast(false, a, b ^ sf_sign_bit(false), rm, flags, &r))
+	sf_order(false, &x, &y);
+	if (sf_add_fast(false, x, y, rm, flags, &r))
 		return r;
-	return sf_add(false, a, b, true, rm, flags);
+	return sf_add(false, x, y, false, rm, flags);
 }
 
 u32 vaccel_f32_mul(u32 a, u32 b, unsigned int rm, u32 *flags)
@@ -1293,20 +1308,23 @@ u32 vaccel_f32_classify(u32 a)
 
 u64 vaccel_f64_add(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
-	u64 r;
+	u64 x = a, y = b, r;
 
-	if (sf_add_fast(true, a, b, rm, flags, &r))
+	sf_order(true, &x, &y);
+	if (sf_add_fast(true, x, y, rm, flags, &r))
 		return r;
-	return sf_add(true, a, b, false, rm, flags);
+	return sf_add(true, x, y, false, rm, flags);
 }
 
 u64 vaccel_f64_sub(u64 a, u64 b, unsigned int rm, u32 *flags)
 {
-	u64 r;
+	/* The sign of b flipped: NaNs give the canonical NaN either way. */
+	u64 x = a, y = b ^ sf_sign_bit(true), r;
 
-	if (sf_add_fast(true, a, b ^ sf_sign_bit(true), rm, flags, &r))
+	sf_order(true, &x, &y);
+	if (sf_add_fast(true, x, y, rm, flags, &r))
 		return r;
-	return sf_add(true, a, b, true, rm, flags);
+	return sf_add(true, x, y, false, rm, flags);
 }
 
 u64 vaccel_f64_mul(u64 a, u64 b, unsigned int rm, u32 *flags)
