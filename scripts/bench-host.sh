@@ -5,6 +5,10 @@
 # the VM: the user-space build of the engines' interpreter core
 # (tests/isa/run-rv.sh bench, rv_bench) on bench_compute's integer work,
 # against the same C built for the host, scalar.  Target: within 4x.
+# Beside it, the floor: bench_compute's bare interpreter (no checks,
+# flat memory) built for the host and run on the same work
+# ($VACCEL_BUILD/tests/bench/host/bare_host, from make benches), and the
+# core's ratio to that floor.
 #
 # usage: scripts/bench-host.sh            measure, print the figures
 #        scripts/bench-host.sh merge FILE add the last figures to the
@@ -65,3 +69,24 @@ printf '{"name": "bench.rv_host.work_native_ratio", "value": %s, "unit": "ratio"
 	"$ratio" "$target" "$pass" >>"$metrics"
 printf '{"name": "bench.rv_host.work_mips", "value": %s, "unit": "mips", "target": null, "pass": null}\n' \
 	"$mips" >>"$metrics"
+
+bare=${VACCEL_BUILD:-$VACCEL_CACHE/build}/tests/bench/host/bare_host
+if [ ! -x "$bare" ]; then
+	echo "bench.rv_host: no $bare (make benches builds it): no floor reported"
+	exit 0
+fi
+line=$("$bare" 2>&1)
+echo "$line"
+# "bare_host: 121.24 ms, native 19.69 ms: 6.16x"
+floor=$(sed -n 's/^bare_host: .*: \([0-9.]*\)x$/\1/p' <<<"$line")
+if [ -z "$floor" ]; then
+	echo "not ok bench.rv_host.bare: $line"
+	exit 1
+fi
+over=$(awk -v r="$ratio" -v f="$floor" 'BEGIN { printf "%.2f", r / f }')
+echo "bench.rv_host.bare_native_ratio $floor"
+echo "bench.rv_host.work_bare_ratio $over"
+printf '{"name": "bench.rv_host.bare_native_ratio", "value": %s, "unit": "ratio", "target": null, "pass": null}\n' \
+	"$floor" >>"$metrics"
+printf '{"name": "bench.rv_host.work_bare_ratio", "value": %s, "unit": "ratio", "target": null, "pass": null}\n' \
+	"$over" >>"$metrics"
