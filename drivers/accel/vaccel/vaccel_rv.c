@@ -59,12 +59,14 @@
  * Threaded dispatch.  Each handler is a label in vaccel_rv_run() and each
  * op holds the index of its handler's in a table of their addresses: a
  * handler ends with a jump through the next op's entry
- * (goto *labels[op->handler]), as the kernel's BPF interpreter does, so
+ * (``goto *labels[op->handler]``), as the kernel's BPF interpreter does, so
  * that each has a jump of its own (and a prediction of its own on
  * hardware that predicts indirect jumps).  The table is annotated as a
  * jump table, as BPF's is, for objtool; under retpolines the jump goes
- * through the thunk.  Ops keep indexes rather than addresses so that
- * they mean the same in every build and call.
+ * through the thunk.  GCC would merge the handlers' jumps into a few
+ * shared ones; the Makefile keeps one per handler (-fno-gcse, and a
+ * larger max-goto-duplication-insns).  Ops keep indexes rather than
+ * addresses so that they mean the same in every build and call.
  * Reserved encodings decode to the illegal-instruction handler, integer
  * instructions without a destination to a no-op, and loads and jumps
  * without one to handlers that write no register; x0 is zeroed again
@@ -107,7 +109,12 @@
  * generated programs on both.
  *
  * Floating-point arithmetic is the integer-only soft-float of
- * vaccel_softfloat.c: the host's FPU is never used.  Single-precision
+ * vaccel_softfloat.c: the host's FPU is never used.  The handlers call it
+ * out of line.  Two other shapes were measured slower in the dev VM:
+ * its fast paths inlined into the handlers (GCC then spills the loop's
+ * state around them), and stretches of floating-point instructions run by
+ * a function of their own with a switch (a chain of compares costs what
+ * the jumps it saves do).  Single-precision
  * values are NaN-boxed in the 64-bit f registers, and an operand that is
  * not reads as the canonical NaN.  The custom-0 word 0x0000000b is the
  * workgroup barrier; every other custom encoding is illegal.
