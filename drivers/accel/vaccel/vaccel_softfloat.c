@@ -30,10 +30,10 @@
  * are 64 x 64 to 128-bit multiplications; quotients are integer
  * divisions (for binary64, a reciprocal refined by Newton's method and
  * corrected against the exact remainder), the remainder giving the
- * sticky bit; square
- * roots are integer square roots by Newton's method, corrected against
- * the exact square, which also gives the sticky bit; fused
- * multiply-add adds the exact 106-bit product and the addend in 128 bits.
+ * sticky bit; square roots are integer square roots by Newton's method,
+ * corrected against the exact remainder, which also gives the sticky
+ * bit; fused multiply-add adds the exact 106-bit product and the addend
+ * in 128 bits.
  * No division wider than 64 bits is ever needed.
  *
  * sf_round_pack() is then the only place that rounds: it takes the value
@@ -875,11 +875,11 @@ static u64 sf_from_int(bool dbl, bool sign, u64 mag, unsigned int rm,
 /*
  * The fast paths.  Most operands are normal numbers and most results are
  * too: for those, add, subtract, multiply, fused multiply-add, divide and
- * square root skip the unpacking into
- * &struct sf_num and the special cases, and round in line.  Whatever they
- * do not handle (a zero, subnormal, infinite or NaN operand, a result that
- * may overflow or be tiny, an exact cancellation) goes to the general
- * path, which computes it from scratch.
+ * square root skip the unpacking into &struct sf_num and the special
+ * cases, and round in line.  Whatever they do not handle (a zero,
+ * subnormal, infinite or NaN operand, a result that may overflow or be
+ * tiny, an exact cancellation) goes to the general path, which computes
+ * it from scratch.
  */
 
 /* Whether @bits is a normal number (not zero, subnormal, inf or NaN). */
@@ -891,8 +891,8 @@ static inline bool sf_is_normal(bool dbl, u64 bits)
 }
 
 /*
- * What rounding with @rm adds to a magnitude before it drops its low bits
- * @mask, for a value of the given sign, other than to nearest even.
+ * What rounding with @rm (RTZ, RDN, RUP or RMM) adds to a magnitude
+ * before it drops its low bits @mask, for a value of the given sign.
  */
 static u64 sf_round_inc(unsigned int rm, bool sign, u64 mask)
 {
@@ -903,10 +903,8 @@ static u64 sf_round_inc(unsigned int rm, bool sign, u64 mask)
 		return sign ? mask : 0;
 	case VACCEL_RM_RUP:
 		return sign ? 0 : mask;
-	case VACCEL_RM_RMM:
-		return (mask >> 1) + 1;
 	default:
-		return mask >> 1;
+		return (mask >> 1) + 1;
 	}
 }
 
@@ -927,7 +925,8 @@ static inline bool sf_fast_pack(bool dbl, bool sign, int bexp, u64 sig,
 	/* bexp in [1, emax - 2]: a carry of the rounding can raise it. */
 	if ((unsigned int)bexp - 1 > SF_EMAX(dbl) - 3)
 		return false;
-	if (rm == VACCEL_RM_RNE)
+	/* An unknown mode rounds as RNE, as on the general path. */
+	if (rm == VACCEL_RM_RNE || rm > VACCEL_RM_RMM)
 		inc = (mask >> 1) + ((sig >> shift) & 1);
 	else
 		inc = sf_round_inc(rm, sign, mask);
