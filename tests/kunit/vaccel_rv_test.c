@@ -2137,7 +2137,7 @@ static void rv_gen_one(struct rv_gen *g)
 	u32 rd = rv_rand_reg(g), a = rv_rand_reg(g), b = rv_rand_reg(g);
 	u32 off = rv_rand(g, 250) * 8;
 
-	switch (rv_rand(g, 16)) {
+	switch (rv_rand(g, 17)) {
 	case 0:
 		rv_emit(g, ADDI(rd, a, (s32)rv_rand(g, 4096) - 2048));
 		break;
@@ -2195,6 +2195,14 @@ static void rv_gen_one(struct rv_gen *g)
 		rv_emit(g, FLOAD(rv_rand(g, 2) ? 3 : 2, rv_rand(g, 8), S0, off));
 		rv_emit(g, FP(2, 0, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
 		rv_emit(g, FP(0, 0, 7, rv_rand(g, 8), rv_rand(g, 8), rv_rand(g, 8)));
+		break;
+	case 15:	/* fsub, fdiv, fsqrt; any rounding mode, a bad rs2 */
+		rv_emit(g, FP(rv_rand(g, 2) ? 1 : 3, rv_rand(g, 2),
+			      rv_rand(g, 4) ? 7 : rv_rand(g, 8), rv_rand(g, 8),
+			      rv_rand(g, 8), rv_rand(g, 8)));
+		rv_emit(g, FP(0x0b, rv_rand(g, 2), rv_rand(g, 4) ? 7 : rv_rand(g, 8),
+			      rv_rand(g, 8), rv_rand(g, 8),
+			      rv_rand(g, 16) ? 0 : 1));
 		break;
 	default:
 		rv_emit(g, OPIW(0, rd, a, (s32)rv_rand(g, 4096) - 2048));
