@@ -114,7 +114,7 @@ static bool fast(enum op op, bool dbl, u64 a, u64 b, u64 c, unsigned int rm,
 		return sf_sqrt_fast(dbl, a, rm, f, r);
 	default:
 		return dbl ? sf_fma_fast64(a, b, c, rm, f, r) :
-			     sf_fma_fast(false, a, b, c, rm, f, r);
+			     sf_fma_fast32(a, b, c, rm, f, r);
 	}
 }
 
@@ -123,9 +123,9 @@ static u64 general(enum op op, bool dbl, u64 a, u64 b, u64 c, unsigned int rm,
 {
 	switch (op) {
 	case OP_ADD:
-		return sf_add(dbl, a, b, false, rm, f);
+		return sf_add(dbl, a, b, rm, f);
 	case OP_SUB:
-		return sf_add(dbl, a, b, true, rm, f);
+		return sf_add(dbl, a, b ^ sf_sign_bit(dbl), rm, f);
 	case OP_MUL:
 		return sf_mul(dbl, a, b, rm, f);
 	case OP_DIV:

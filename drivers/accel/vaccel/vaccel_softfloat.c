@@ -344,8 +344,8 @@ static u64 sf_invalid(bool dbl, u32 *flags)
 	return sf_default_nan(dbl);
 }
 
-static u64 sf_add(bool dbl, u64 a, u64 b, bool negate_b, unsigned int rm,
-		  u32 *flags)
+/* @a + @b; a subtraction flips the sign of @b first. */
+static u64 sf_add(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 {
 	unsigned int mbits = SF_MBITS(dbl);
 	struct sf_num x, y, t;
@@ -355,10 +355,6 @@ static u64 sf_add(bool dbl, u64 a, u64 b, bool negate_b, unsigned int rm,
 	sf_unpack(dbl, b, &y);
 	if (sf_is_nan(&x) || sf_is_nan(&y))
 		return sf_nan_result(dbl, &x, &y, flags);
-	if (negate_b) {
-		y.sign = !y.sign;
-		b ^= sf_sign_bit(dbl);
-	}
 	if (x.cls == SF_INF || y.cls == SF_INF) {
 		if (x.cls == SF_INF && y.cls == SF_INF && x.sign != y.sign)
 			return sf_invalid(dbl, flags);
@@ -453,11 +449,28 @@ static u64 sf_div_55(u64 n, u64 d, u64 *rem)
 	return q;
 }
 
+/*
+ * The quotient of significands @x and @y (hidden bits set) with at least
+ * two bits below the format's last: floor(@x * 2^55 / @y) for binary64,
+ * in [2^54, 2^56), floor(@x * 2^39 / @y) for binary32, in [2^38, 2^40);
+ * the remainder in *@rem, and the power of two in *@shift.
+ */
+static u64 sf_div_sig(bool dbl, u64 x, u64 y, u64 *rem, unsigned int *shift)
+{
+	if (dbl) {
+		*shift = 55;
+		return sf_div_55(x, y, rem);
+	}
+	*shift = 39;
+	*rem = (x << 39) % y;
+	return (x << 39) / y;
+}
+
 static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 {
 	struct sf_num x, y;
+	unsigned int shift;
 	u64 q, r;
-	int exp;
 	bool sign;
 
 	sf_unpack(dbl, a, &x);
@@ -481,17 +494,9 @@ static u64 sf_div(bool dbl, u64 a, u64 b, unsigned int rm, u32 *flags)
 	if (x.cls == SF_ZERO)
 		return sf_signed_zero(dbl, sign);
 
-	if (dbl) {
-		/* q = floor(x.sig * 2^55 / y.sig), in [2^54, 2^56). */
-		q = sf_div_55(x.sig, y.sig, &r);
-		exp = x.exp - y.exp - 55;
-	} else {
-		/* q = floor(x.sig * 2^39 / y.sig), in [2^38, 2^40). */
-		q = (x.sig << 39) / y.sig;
-		r = (x.sig << 39) % y.sig;
-		exp = x.exp - y.exp - 39;
-	}
-	return sf_norm_round_pack(dbl, sign, exp, q | (r != 0), rm, flags);
+	q = sf_div_sig(dbl, x.sig, y.sig, &r, &shift);
+	return sf_norm_round_pack(dbl, sign, x.exp - y.exp - (int)shift,
+				  q | (r != 0), rm, flags);
 }
 
 /*
@@ -1023,13 +1028,14 @@ static inline bool sf_mul_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 }
 
 /*
- * Fused multiply-add of three normals: the exact product and the addend
- * as in sf_fma(), without unpacking.  An exact zero goes to the general
- * path, which knows its sign.
+ * Fused multiply-add of three binary32 normals: the exact product and the
+ * addend as in sf_fma(), without unpacking.  An exact zero goes to the
+ * general path, which knows its sign.  Binary64 has sf_fma_fast64().
  */
-static inline bool sf_fma_fast(bool dbl, u64 a, u64 b, u64 c,
-			       unsigned int rm, u32 *flags, u64 *res)
+static inline bool sf_fma_fast32(u64 a, u64 b, u64 c, unsigned int rm,
+				 u32 *flags, u64 *res)
 {
+	const bool dbl = false;
 	unsigned int mbits = SF_MBITS(dbl);
 	u64 smask = sf_sign_bit(dbl), fmask = (1ull << mbits) - 1;
 	bool psign = (a ^ b) & smask, sign;
@@ -1077,7 +1083,7 @@ static inline bool sf_fma_fast(bool dbl, u64 a, u64 b, u64 c,
 }
 
 /*
- * sf_fma_fast() for binary64, on 64-bit halves: the product at bits 124
+ * sf_fma_fast32() for binary64, on 64-bit halves: the product at bits 124
  * or 125 of (ph, pl), the addend at bit 124 of (zh, zl), the one with the
  * lower exponent shifted right with sticky, both added or subtracted with
  * a carry.  What GCC makes of the same on u128 keeps the halves on the
@@ -1173,14 +1179,7 @@ static inline bool sf_div_fast(bool dbl, u64 a, u64 b, unsigned int rm,
 	y = (b & fmask) | (fmask + 1);
 	bexp = (int)((a >> mbits) & SF_EMAX(dbl)) -
 	       (int)((b >> mbits) & SF_EMAX(dbl)) + SF_BIAS(dbl);
-	if (dbl) {
-		q = sf_div_55(x, y, &r);
-		lead = 55;
-	} else {
-		q = (x << 39) / y;
-		r = (x << 39) % y;
-		lead = 39;
-	}
+	q = sf_div_sig(dbl, x, y, &r, &lead);
 	/* With x < y, the quotient is below 1: its leading bit one lower. */
 	if (x < y) {
 		bexp--;
@@ -1225,7 +1224,7 @@ u32 vaccel_f32_add(u32 a, u32 b, unsigned int rm, u32 *flags)
 	sf_order(false, &x, &y);
 	if (sf_add_fast(false, x, y, rm, flags, &r))
 		return r;
-	return sf_add(false, x, y, false, rm, flags);
+	return sf_add(false, x, y, rm, flags);
 }
 
 u32 vaccel_f32_sub(u32 a, u32 b, unsigned int rm, u32 *flags)
@@ -1236,7 +1235,7 @@ u32 vaccel_f32_sub(u32 a, u32 b, unsigned int rm, u32 *flags)
 	sf_order(false, &x, &y);
 	if (sf_add_fast(false, x, y, rm, flags, &r))
 		return r;
-	return sf_add(false, x, y, false, rm, flags);
+	return sf_add(false, x, y, rm, flags);
 }
 
 u32 vaccel_f32_mul(u32 a, u32 b, unsigned int rm, u32 *flags)
@@ -1270,7 +1269,7 @@ u32 vaccel_f32_fma(u32 a, u32 b, u32 c, unsigned int rm, u32 *flags)
 {
 	u64 r;
 
-	if (sf_fma_fast(false, a, b, c, rm, flags, &r))
+	if (sf_fma_fast32(a, b, c, rm, flags, &r))
 		return r;
 	return sf_fma(false, a, b, c, rm, flags);
 }
@@ -1312,7 +1311,7 @@ u64 vaccel_f64_add(u64 a, u64 b, unsigned int rm, u32 *flags)
 	sf_order(true, &x, &y);
 	if (sf_add_fast(true, x, y, rm, flags, &r))
 		return r;
-	return sf_add(true, x, y, false, rm, flags);
+	return sf_add(true, x, y, rm, flags);
 }
 
 u64 vaccel_f64_sub(u64 a, u64 b, unsigned int rm, u32 *flags)
@@ -1323,7 +1322,7 @@ u64 vaccel_f64_sub(u64 a, u64 b, unsigned int rm, u32 *flags)
 	sf_order(true, &x, &y);
 	if (sf_add_fast(true, x, y, rm, flags, &r))
 		return r;
-	return sf_add(true, x, y, false, rm, flags);
+	return sf_add(true, x, y, rm, flags);
 }
 
 u64 vaccel_f64_mul(u64 a, u64 b, unsigned int rm, u32 *flags)
