@@ -22,9 +22,6 @@
 #include "bare_rv.h"
 #include "compute_work.h"
 
-#define ITEMS		64
-#define N_INT		40000
-#define SEED		12345
 #define ROUNDS		5
 #define BARE_CODE_VA	0x10000ull
 
@@ -53,16 +50,16 @@ int main(void)
 		t0 = now();
 		fold_bare = 0;
 		insns = 0;
-		for (i = 0; i < ITEMS; i++)
-			fold_bare ^= bare_rv_call(SEED + i, N_INT, &insns);
+		for (i = 0; i < WORK_ITEMS; i++)
+			fold_bare ^= bare_rv_call(WORK_SEED + i, WORK_N_INT, &insns);
 		t = now() - t0;
 		if (!r || t < t_bare)
 			t_bare = t;
 
 		t0 = now();
 		fold_native = 0;
-		for (i = 0; i < ITEMS; i++)
-			fold_native ^= work_int(SEED + i, N_INT);
+		for (i = 0; i < WORK_ITEMS; i++)
+			fold_native ^= work_int(WORK_SEED + i, WORK_N_INT);
 		sink = fold_native;
 		t = now() - t0;
 		if (!r || t < t_native)

@@ -8,7 +8,7 @@
  * one, runs three ways in this VM:
  *
  *   - on a compute engine: the kernel built by vaccel-cc, loaded and
- *     launched through libvaccel over ITEMS work-items, timed from the
+ *     launched through libvaccel over WORK_ITEMS work-items, timed from the
  *     flush to vaccel_queue_finish();
  *   - natively: the same C compiled for x86-64 into this program (scalar,
  *     as RV64G is: no auto-vectorization), looping over the same items;
@@ -64,12 +64,8 @@
 #include "bench.h"
 #include "compute_work.h"
 
-#define ITEMS		64
-#define N_INT		40000
-#define N_FP		8000
 #define ROUNDS		5
 #define REPS		3
-#define SEED		12345
 #define BIG_SLICE	1048576
 #define SMALL_SLICE	64
 #define SLICE_PARAM	"/sys/module/vaccel/parameters/dispatch_slice"
@@ -89,7 +85,7 @@ static const char *const kind_names[] = { "integer", "floating point" };
 
 static uint32_t work_n(enum kind k)
 {
-	return k == KIND_INT ? N_INT : N_FP;
+	return k == KIND_INT ? WORK_N_INT : WORK_N_FP;
 }
 
 /* --- native --- */
@@ -98,11 +94,11 @@ static uint64_t fold_native(enum kind k, uint32_t n)
 {
 	uint64_t fold = 0, i;
 
-	for (i = 0; i < ITEMS; i++) {
+	for (i = 0; i < WORK_ITEMS; i++) {
 		if (k == KIND_INT) {
-			fold ^= work_int(SEED + i, n);
+			fold ^= work_int(WORK_SEED + i, n);
 		} else {
-			double d = work_fp((double)(SEED + i), n);
+			double d = work_fp((double)(WORK_SEED + i), n);
 			uint64_t u;
 
 			memcpy(&u, &d, sizeof(u));
@@ -134,9 +130,9 @@ static double run_qemu_once(enum kind k, uint32_t n, uint64_t *fold)
 	ssize_t len;
 	pid_t pid;
 
-	snprintf(items, sizeof(items), "%u", ITEMS);
+	snprintf(items, sizeof(items), "%u", WORK_ITEMS);
 	snprintf(iters, sizeof(iters), "%u", n);
-	snprintf(seed, sizeof(seed), "%u", SEED);
+	snprintf(seed, sizeof(seed), "%u", WORK_SEED);
 	if (pipe(pipefd))
 		bench_die("pipe: %s", strerror(errno));
 	t0 = bench_now_ns();
@@ -184,8 +180,8 @@ static double time_bare(uint64_t *insns, uint64_t *fold)
 
 	*insns = 0;
 	*fold = 0;
-	for (i = 0; i < ITEMS; i++)
-		*fold ^= bare_rv_call(SEED + i, N_INT, insns);
+	for (i = 0; i < WORK_ITEMS; i++)
+		*fold ^= bare_rv_call(WORK_SEED + i, WORK_N_INT, insns);
 	return bench_now_ns() - t0;
 }
 
@@ -218,7 +214,7 @@ static void engine_open(struct engine *e)
 	if (vaccel_kernel_get(e->mod, "bench_int", &e->k[KIND_INT]) ||
 	    vaccel_kernel_get(e->mod, "bench_fp", &e->k[KIND_FP]))
 		bench_die("%s: no bench_int or bench_fp kernel", KERNEL_ELF);
-	ret = vaccel_bo_alloc(e->dev, ITEMS * sizeof(uint64_t), 0, &e->out);
+	ret = vaccel_bo_alloc(e->dev, WORK_ITEMS * sizeof(uint64_t), 0, &e->out);
 	if (!ret)
 		ret = vaccel_bo_map(e->out, &p);
 	if (ret)
@@ -235,21 +231,21 @@ static void engine_close(struct engine *e)
 }
 
 /*
- * Runs the kernel once over ITEMS work-items, workgroups of 16: its time,
+ * Runs the kernel once over WORK_ITEMS work-items, workgroups of 16: its time,
  * its instructions and its results folded in @fold.
  */
 static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64_t *fold)
 {
 	struct compute_args a = {
 		.out = vaccel_bo_va(e->out),
-		.seed = SEED,
+		.seed = WORK_SEED,
 		.n = work_n(k),
 	};
-	const uint32_t grid[3] = { ITEMS, 1, 1 }, wg[3] = { 16, 1, 1 };
+	const uint32_t grid[3] = { WORK_ITEMS, 1, 1 }, wg[3] = { 16, 1, 1 };
 	uint64_t i0 = bench_engine_instructions(), t0, t1, i;
 	int ret;
 
-	memset(e->cpu, 0, ITEMS * sizeof(uint64_t));
+	memset(e->cpu, 0, WORK_ITEMS * sizeof(uint64_t));
 	ret = vaccel_launch(e->q, e->k[k], grid, wg, &a, sizeof(a));
 	if (ret)
 		bench_die("vaccel_launch: %s", strerror(-ret));
@@ -262,7 +258,7 @@ static double time_engine(struct engine *e, enum kind k, uint64_t *insns, uint64
 		bench_die("the %s kernel failed: %s", kind_names[k], strerror(-ret));
 	*insns = bench_engine_instructions() - i0;
 	*fold = 0;
-	for (i = 0; i < ITEMS; i++)
+	for (i = 0; i < WORK_ITEMS; i++)
 		*fold ^= e->cpu[i];
 	return t1 - t0;
 }
@@ -402,7 +398,7 @@ int main(int argc, char **argv)
 	}
 
 	printf("the same kernels on a compute engine, natively (x86-64, scalar) and under\n"
-	       "qemu-riscv64, in this VM: %u work-items, best of %u rounds\n", ITEMS, ROUNDS);
+	       "qemu-riscv64, in this VM: %u work-items, best of %u rounds\n", WORK_ITEMS, ROUNDS);
 	printf("%-16s %12s %10s %10s %10s %12s %9s %9s\n", "kernel", "instructions",
 	       "engine ms", "native ms", "qemu ms", "engine M/s", "/native", "/qemu");
 	for (k = KIND_INT; k <= KIND_FP; k++)

@@ -21,6 +21,16 @@
 
 #define WORK_TABLE	256
 
+/*
+ * The size of the work, as bench_compute and bare_host run it: WORK_ITEMS
+ * work-items, work-item i from WORK_SEED + i, over WORK_N_INT (integer) or
+ * WORK_N_FP (floating-point) iterations.
+ */
+#define WORK_ITEMS	64
+#define WORK_N_INT	40000
+#define WORK_N_FP	8000
+#define WORK_SEED	12345
+
 /* The kernels' argument block, as bench_compute fills it. */
 struct compute_args {
 	uint64_t out;	/* GPU address of one 64-bit result per work-item */
