@@ -115,14 +115,14 @@ bench_u64 bench_work(int reps)
 	int r, i;
 
 	for (r = 0; r < reps; r++)
-		for (i = 0; i < 64; i++)
-			fold ^= work_int(12345 + i + r, 2000);
+		for (i = 0; i < WORK_ITEMS; i++)
+			fold ^= work_int(WORK_SEED + i + r, 2000);
 	return fold;
 }
 
 /*
  * bench_compute's floating-point work (tests/bench/compute_work.h), over
- * 64 work-items: where the soft-float's time goes, on the host.
+ * WORK_ITEMS work-items: where the soft-float's time goes, on the host.
  */
 bench_u64 bench_workfp(int reps)
 {
@@ -130,10 +130,10 @@ bench_u64 bench_workfp(int reps)
 	int r, i;
 
 	for (r = 0; r < reps; r++) {
-		for (i = 0; i < 64; i++) {
+		for (i = 0; i < WORK_ITEMS; i++) {
 			union { double d; bench_u64 u; } v;
 
-			v.d = work_fp((double)(12345 + i + r), 400);
+			v.d = work_fp((double)(WORK_SEED + i + r), 400);
 			fold ^= v.u;
 		}
 	}
