@@ -321,6 +321,38 @@ static const struct file_operations vaccel_debugfs_force_reset_fops = {
 	.write = vaccel_debugfs_force_reset_write,
 };
 
+/* hold_moves and hold_teardown: see "Hold points". */
+static ssize_t vaccel_debugfs_hold_read(struct file *f, char __user *ubuf,
+					size_t len, loff_t *pos)
+{
+	struct vaccel_hold *hold = file_inode(f)->i_private;
+	char buf[48];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "held %d waited %lld\n",
+		      vaccel_hold_is_set(hold), atomic64_read(&hold->held));
+	return simple_read_from_buffer(ubuf, len, pos, buf, n);
+}
+
+static ssize_t vaccel_debugfs_hold_write(struct file *f, const char __user *ubuf,
+					 size_t len, loff_t *pos)
+{
+	struct vaccel_hold *hold = file_inode(f)->i_private;
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, len, &on);
+	if (!ret)
+		ret = vaccel_hold_set(hold, on);
+	return ret ? ret : len;
+}
+
+static const struct file_operations vaccel_debugfs_hold_fops = {
+	.owner = THIS_MODULE,
+	.read = vaccel_debugfs_hold_read,
+	.write = vaccel_debugfs_hold_write,
+};
+
 /**
  * vaccel_debugfs_init() - declare the device's debugfs files
  * @vdev: the device, before drm_dev_register()
@@ -346,6 +378,10 @@ void vaccel_debugfs_init(struct vaccel_device *vdev)
 			    &vaccel_debugfs_force_preempt_fops);
 	debugfs_create_file("force_reset", 0200, vdev->drm.debugfs_root, vdev,
 			    &vaccel_debugfs_force_reset_fops);
+	debugfs_create_file("hold_moves", 0600, vdev->drm.debugfs_root,
+			    &vdev->hold_moves, &vaccel_debugfs_hold_fops);
+	debugfs_create_file("hold_teardown", 0600, vdev->drm.debugfs_root,
+			    &vdev->hold_teardown, &vaccel_debugfs_hold_fops);
 }
 
 static int vaccel_debugfs_mappings_show(struct seq_file *m, void *unused)

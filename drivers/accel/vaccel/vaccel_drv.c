@@ -218,6 +218,14 @@ static const struct drm_driver vaccel_drm_driver = {
 	.minor = DRM_VACCEL_UAPI_MINOR,
 };
 
+static void vaccel_holds_fini(struct drm_device *drm, void *unused)
+{
+	struct vaccel_device *vdev = to_vaccel_device(drm);
+
+	vaccel_hold_fini(&vdev->hold_teardown);
+	vaccel_hold_fini(&vdev->hold_moves);
+}
+
 static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
 {
 	destroy_workqueue(wq);
@@ -249,6 +257,11 @@ int vaccel_device_init(struct vaccel_device *vdev)
 	spin_lock_init(&vdev->reset_lock);
 
 	init_waitqueue_head(&vdev->mem_wq);
+	vaccel_hold_init(&vdev->hold_moves, "vaccel-hold-moves");
+	vaccel_hold_init(&vdev->hold_teardown, "vaccel-hold-teardown");
+	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_holds_fini, NULL);
+	if (ret)
+		return ret;
 	vdev->sched_wq = alloc_workqueue("vaccel%u-sched", WQ_MEM_RECLAIM, 0,
 					 vdev->index);
 	if (!vdev->sched_wq)

@@ -17,6 +17,7 @@
 #include <drm/drm_print.h>
 
 #include "vaccel_engine.h"
+#include "vaccel_hold.h"
 #include "vaccel_topology.h"
 
 struct vaccel_coredump;
@@ -62,6 +63,9 @@ struct workqueue_struct;
  * @coredump: the device's dumps, see "Device coredumps"
  * @devmem: the device's memory segment, see "Device memory"; NULL if it
  *	has none
+ * @hold_moves: the hold point of moves before the PAGING engine, see
+ *	"Hold points"
+ * @hold_teardown: the hold point of the releases of moves and binds
  */
 struct vaccel_device {
 	struct drm_device drm;
@@ -89,6 +93,8 @@ struct vaccel_device {
 	atomic_t next_context_id;
 	struct vaccel_coredump *coredump;
 	struct vaccel_devmem *devmem;
+	struct vaccel_hold hold_moves;
+	struct vaccel_hold hold_teardown;
 };
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
