@@ -41,7 +41,7 @@ extern "C" {
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
-#define DRM_VACCEL_UAPI_MINOR	8
+#define DRM_VACCEL_UAPI_MINOR	9
 
 /**
  * enum drm_vaccel_ioctl_id - ioctl numbers, offsets from %DRM_COMMAND_BASE
@@ -553,20 +553,31 @@ struct drm_vaccel_bo_info {
 /**
  * struct drm_vaccel_bo_migrate - argument to %DRM_IOCTL_VACCEL_BO_MIGRATE
  *
- * Moves a BO to a memory region (uapi 1.7), as a job on the device's
- * PAGING engine that waits for the syncobjs of @waits, copies the BO and
- * rewrites every page-table entry that maps it; @signals signal when it is
- * done.  The move is ordered after every buffer submitted before it on a
- * VM that maps the BO, of this device or another, and the buffers submitted
- * after it wait for it; a CPU access to the BO waits for it too.  A move to
- * the region the BO is in does nothing but the waits and signals.  A BO
- * moved to a device's segment is placed there as if created with
- * %DRM_VACCEL_BO_DEVICE, and one moved to system memory as if created
- * without placement flags.
+ * Moves a BO to a memory region (uapi 1.7), as a job of the kernel on the
+ * device's PAGING engine that copies the BO and rewrites every page-table
+ * entry that maps it.  The move is ordered after every buffer submitted
+ * before it on a VM that maps the BO, of this device or another, and the
+ * buffers submitted after it wait for it; a CPU access to the BO waits for
+ * it too.  Nothing cancels a move once queued, not even the close of the
+ * file: its fence signals, without error, once the data is in place.
+ *
+ * @signals signal once the move is done and every fence of @waits has
+ * signalled.  Since uapi 1.9 the waits hold up only the signals, never the
+ * move itself (before, the move waited for them): the work of every
+ * process that shares the BO waits for its move, and must not wait for
+ * one process's fences.  A move to the region the BO is in does nothing
+ * but the waits and signals.  A BO moved to a device's segment is placed
+ * there as if created with %DRM_VACCEL_BO_DEVICE, and one moved to system
+ * memory as if created without placement flags.
+ *
+ * The regions a file may move a BO to: system memory, the segment of its
+ * own device, and the segment of the device the BO belongs to (for the
+ * object of a BO imported from another vaccel device).
  *
  * Errors: ``-EINVAL`` for non-zero @flags or @pad or an unknown region,
  * ``-ENOENT`` for an unknown handle, ``-ENODEV`` for the segment of a device
- * that does not exist or has no device memory, ``-EOPNOTSUPP`` for a BO
+ * that does not exist or has no device memory, ``-EACCES`` for the segment
+ * of another device than those above (uapi 1.9), ``-EOPNOTSUPP`` for a BO
  * imported from another driver, ``-ENOSPC`` when the region cannot hold
  * the BO even after eviction, ``-ENOMEM``, ``-EINTR``, and the syncobj
  * errors of %DRM_IOCTL_VACCEL_SUBMIT.

@@ -75,6 +75,7 @@
 
 #include <linux/capability.h>
 #include <linux/dma-fence.h>
+#include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/kcov.h>
@@ -335,7 +336,18 @@ static const struct drm_sched_backend_ops vaccel_sched_ops = {
  */
 static void vaccel_context_fini(struct vaccel_context *ctx)
 {
+	struct vaccel_engine *engine = ctx->engine;
 	struct vaccel_file *vfile = ctx->file;
+	LIST_HEAD(left);
+
+	/*
+	 * A context that was detached rather than destroyed idled on its
+	 * own: the arbiter may still name it (a boost outlives the ring).
+	 */
+	spin_lock(&engine->lock);
+	vaccel_arbiter_remove(&engine->arbiter, &ctx->arb, &left);
+	spin_unlock(&engine->lock);
+	drm_WARN_ON(&ctx->vdev->drm, !list_empty(&left));
 
 	drm_sched_wqueue_stop(ctx->sched);
 	drm_sched_entity_fini(&ctx->entity);
@@ -609,6 +621,38 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 }
 
 /**
+ * vaccel_context_detach() - let a kernel context finish its work alone
+ * @ctx: a kernel context whose VM's file is closing
+ *
+ * Unlike vaccel_context_destroy(), cancels nothing and waits for nothing:
+ * the buffers queued so far run to completion, however long what they
+ * wait for takes, and the context is torn down once the last of them is
+ * freed.  A close thus never waits for another process's work, and a
+ * move it queued still completes (see "Moving a BO").
+ *
+ * Context: Process context.
+ */
+void vaccel_context_detach(struct vaccel_context *ctx)
+{
+	struct vaccel_engine *engine = ctx->engine;
+
+	drm_WARN_ON(&ctx->vdev->drm, !ctx->kernel);
+	mutex_lock(&ctx->submit_lock);
+	ctx->destroyed = true;
+	mutex_unlock(&ctx->submit_lock);
+	trace_vaccel_context_destroy(ctx);
+
+	mutex_lock(&ctx->vdev->contexts_lock);
+	list_del_init(&ctx->link);
+	mutex_unlock(&ctx->vdev->contexts_lock);
+	spin_lock(&engine->lock);
+	engine->num_contexts--;
+	spin_unlock(&engine->lock);
+	/* Its jobs hold it; the last one's free tears it down. */
+	vaccel_context_put(ctx);
+}
+
+/**
  * vaccel_ioctl_context_destroy() - handler of %DRM_IOCTL_VACCEL_CONTEXT_DESTROY
  * @drm: the device
  * @data: &struct drm_vaccel_context_destroy
@@ -786,6 +830,23 @@ static int vaccel_submit_prepare_signals(struct vaccel_device *vdev,
 	return 0;
 }
 
+/* Puts @fence into every out-syncobj of @signals; cannot fail. */
+static void vaccel_signals_install(struct vaccel_signal *signals, u32 count,
+				   struct dma_fence *fence)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (signals[i].chain) {
+			drm_syncobj_add_point(signals[i].syncobj, signals[i].chain,
+					      fence, signals[i].point);
+			signals[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(signals[i].syncobj, fence);
+		}
+	}
+}
+
 /**
  * vaccel_submit_begin() - every step of a submission that can fail
  * @s: the submission, filled
@@ -912,7 +973,6 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 	struct vaccel_job *job = s->job;
 	struct vaccel_context *ctx = job->ctx;
 	struct dma_fence *finished;
-	u32 i;
 
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
@@ -927,15 +987,7 @@ void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done)
 	}
 	mutex_unlock(&ctx->submit_lock);
 
-	for (i = 0; i < s->nsignals; i++) {
-		if (s->sigs[i].chain) {
-			drm_syncobj_add_point(s->sigs[i].syncobj, s->sigs[i].chain,
-					      finished, s->sigs[i].point);
-			s->sigs[i].chain = NULL;
-		} else {
-			drm_syncobj_replace_fence(s->sigs[i].syncobj, finished);
-		}
-	}
+	vaccel_signals_install(s->sigs, s->nsignals, finished);
 	if (done)
 		*done = finished;
 	else
@@ -961,6 +1013,110 @@ void vaccel_submit_abort(struct vaccel_submit *s)
 	vaccel_job_free(s->job);
 	vaccel_signals_put(s->sigs, s->nsignals);
 	kfree(s->signal_args);
+}
+
+/**
+ * vaccel_syncs_fini() - release what vaccel_syncs_prepare() took
+ * @s: the syncobjs, signalled or not
+ *
+ * Context: Process context.
+ */
+void vaccel_syncs_fini(struct vaccel_syncs *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nfences; i++)
+		dma_fence_put(s->fences[i]);
+	kfree(s->fences);
+	kfree(s->array);
+	vaccel_signals_put(s->sigs, s->nsignals);
+	kfree(s->signal_args);
+	memset(s, 0, sizeof(*s));
+}
+
+/**
+ * vaccel_syncs_prepare() - the syncobjs of a request that is no job itself
+ * @s: filled
+ * @vdev: the device
+ * @file: the caller, whose syncobjs the arrays name
+ * @waits: syncobjs whose fences the signals wait for, &struct drm_vaccel_sync
+ * @signals: syncobjs to signal, &struct drm_vaccel_sync
+ *
+ * For a request whose work the kernel queues where no user's fence may
+ * hold it up (BO_MIGRATE: see "Moving a BO"): the waits gate only what
+ * the request signals, not the work.  Finds the fences and the syncobjs
+ * and allocates all that vaccel_syncs_signal() needs, so that it cannot
+ * fail.
+ *
+ * Context: Process context.
+ * Return: 0, or the syncobj errors of vaccel_submit_begin(); nothing is
+ * held then.
+ */
+int vaccel_syncs_prepare(struct vaccel_syncs *s, struct vaccel_device *vdev,
+			 struct drm_file *file,
+			 const struct drm_vaccel_obj_array *waits,
+			 const struct drm_vaccel_obj_array *signals)
+{
+	struct drm_vaccel_sync *wait_args = NULL;
+	u32 i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = vaccel_submit_copy_syncs(vdev, waits, &wait_args);
+	if (!ret)
+		ret = vaccel_submit_copy_syncs(vdev, signals, &s->signal_args);
+	if (!ret) {
+		s->nsignals = signals->count;
+		ret = vaccel_submit_prepare_signals(vdev, file, s->signal_args,
+						    signals->count, &s->sigs);
+	}
+	if (!ret && waits->count) {
+		s->fences = kcalloc(waits->count + 1, sizeof(*s->fences), GFP_KERNEL);
+		s->array = dma_fence_array_alloc(waits->count + 1);
+		if (!s->fences || !s->array)
+			ret = -ENOMEM;
+	}
+	for (i = 0; !ret && i < waits->count; i++) {
+		/* -ENOENT: no such syncobj; -EINVAL: no fence at that point. */
+		ret = drm_syncobj_find_fence(file, wait_args[i].handle,
+					     wait_args[i].point, 0, &s->fences[i]);
+		if (VACCEL_IOCTL_DBG(vdev, ret))
+			break;
+		s->nfences++;
+	}
+	kfree(wait_args);
+	if (ret)
+		vaccel_syncs_fini(s);
+	return ret;
+}
+
+/**
+ * vaccel_syncs_signal() - signal the syncobjs once @done and the waits have
+ * @s: the syncobjs, prepared; vaccel_syncs_fini() still releases it
+ * @done: the fence of the request's work
+ *
+ * Context: Process context; cannot fail.
+ */
+void vaccel_syncs_signal(struct vaccel_syncs *s, struct dma_fence *done)
+{
+	struct dma_fence *fence;
+
+	if (!s->nsignals)
+		return;
+	if (!s->nfences) {
+		vaccel_signals_install(s->sigs, s->nsignals, done);
+		return;
+	}
+	/* The array owns the fences, and their references, from here. */
+	s->fences[s->nfences] = dma_fence_get(done);
+	dma_fence_array_init(s->array, s->nfences + 1, s->fences,
+			     dma_fence_context_alloc(1), 1, false);
+	fence = &s->array->base;
+	s->array = NULL;
+	s->fences = NULL;
+	s->nfences = 0;
+	vaccel_signals_install(s->sigs, s->nsignals, fence);
+	dma_fence_put(fence);
 }
 
 /**

@@ -22,6 +22,7 @@
 #include "vaccel_tlb.h"
 
 struct dma_fence;
+struct dma_fence_array;
 struct dma_fence_chain;
 struct drm_syncobj;
 struct drm_device;
@@ -114,6 +115,9 @@ struct vaccel_sched_slot {
  * @link: on &vaccel_device.contexts until it is destroyed, under
  *	&vaccel_device.contexts_lock
  * @fini_work: tears the scheduler down once the last job is freed
+ * @kernel: owned by the driver, not by a user (a file's mover, see "Moving
+ *	a BO"): its buffers have no time limit, and nothing a user does, a
+ *	fault, a limit or a close, cancels them
  */
 struct vaccel_context {
 	struct kref refcount;
@@ -154,6 +158,7 @@ struct vaccel_context {
 	char comm[TASK_COMM_LEN];
 	struct list_head link;
 	struct work_struct fini_work;
+	bool kernel;
 };
 
 /**
@@ -204,6 +209,9 @@ struct vaccel_hw_fence {
  *	started, kept across preemptions; NULL otherwise
  * @kcov_handle: the submitter's common KCOV handle, 0 without one: the
  *	engine's coverage while it runs the job goes there
+ * @cost_debt: what the cost model charged the job and it has not spent
+ *	yet, in 1/1024 ns, kept across preemptions: the debt is the
+ *	buffer's that moved the bytes, never the next one's
  */
 struct vaccel_job {
 	struct drm_sched_job base;
@@ -228,6 +236,7 @@ struct vaccel_job {
 	struct vaccel_move *move;
 	struct vaccel_dispatch *dispatch;
 	u64 kcov_handle;
+	u64 cost_debt;
 };
 
 static inline struct vaccel_job *to_vaccel_job(struct drm_sched_job *job)
@@ -262,11 +271,30 @@ struct vaccel_submit {
 	u32 nsignals;
 };
 
+/**
+ * struct vaccel_syncs - the syncobjs of a request that is no job itself
+ * @fences: the fences of its waits, referenced, and room for one more
+ * @nfences: how many fences @fences holds
+ * @array: the fence the signals get when there are waits, allocated
+ * @signal_args: the out-syncobjs as user space gave them
+ * @sigs: the out-syncobjs, found, with their chains
+ * @nsignals: entries of @signal_args and @sigs
+ */
+struct vaccel_syncs {
+	struct dma_fence **fences;
+	u32 nfences;
+	struct dma_fence_array *array;
+	struct drm_vaccel_sync *signal_args;
+	struct vaccel_signal *sigs;
+	u32 nsignals;
+};
+
 struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 					     struct vaccel_file *vfile,
 					     struct vaccel_engine *engine,
 					     u32 priority);
 void vaccel_context_destroy(struct vaccel_context *ctx);
+void vaccel_context_detach(struct vaccel_context *ctx);
 void vaccel_context_put(struct vaccel_context *ctx);
 int vaccel_context_submit(struct vaccel_context *ctx, struct drm_file *file,
 			  struct vaccel_job *job,
@@ -279,6 +307,12 @@ int vaccel_submit_begin(struct vaccel_submit *s, struct vaccel_context *ctx,
 			const struct drm_vaccel_obj_array *signals);
 void vaccel_submit_commit(struct vaccel_submit *s, struct dma_fence **done);
 void vaccel_submit_abort(struct vaccel_submit *s);
+int vaccel_syncs_prepare(struct vaccel_syncs *s, struct vaccel_device *vdev,
+			 struct drm_file *file,
+			 const struct drm_vaccel_obj_array *waits,
+			 const struct drm_vaccel_obj_array *signals);
+void vaccel_syncs_signal(struct vaccel_syncs *s, struct dma_fence *done);
+void vaccel_syncs_fini(struct vaccel_syncs *s);
 struct vaccel_job *vaccel_job_alloc(void);
 void vaccel_job_free(struct vaccel_job *job);
 void vaccel_job_start(struct vaccel_job *job);

@@ -25,11 +25,14 @@
  *
  * The units' threads follow the rules of the engine's: they allocate
  * without blocking, take no lock that is held while waiting for a fence,
- * and stop within a slice when told.  What they count (instructions,
+ * and stop within a slice when told; each marks its dispatch's work with
+ * dma_fence_begin_signalling(), so that lockdep checks them as it checks
+ * the engine.  What they count (instructions,
  * memory traffic) is theirs to write; the engine adds it up when it is
  * read.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -45,6 +48,7 @@ static int vaccel_cu_thread(void *data)
 
 	while (!kthread_should_stop()) {
 		struct vaccel_dispatch *d;
+		bool cookie;
 
 		set_current_state(TASK_INTERRUPTIBLE);
 		/* Pairs with the release of vaccel_cu_start(). */
@@ -55,7 +59,13 @@ static int vaccel_cu_thread(void *data)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
+		/*
+		 * Part of the engine's buffer, whose fence waits for the
+		 * unit: the same rules, which lockdep checks here too.
+		 */
+		cookie = dma_fence_begin_signalling();
 		vaccel_dispatch_unit(cu, d);
+		dma_fence_end_signalling(cookie);
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;

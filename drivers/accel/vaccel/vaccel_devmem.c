@@ -427,7 +427,7 @@ static int vaccel_devmem_fill_run(struct vaccel_devmem *mem, unsigned long idx,
  * @r: an empty range, filled
  *
  * Takes the addresses from the buddy allocator, then a host page behind
- * each, charged to the caller's memory cgroup.
+ * each: the segment's, charged to no memory cgroup (see "Device memory").
  *
  * Context: Process context; sleeps.
  * Return: 0; -ENOSPC if the segment has no room; -ENOMEM; -EINTR at a

@@ -103,6 +103,7 @@
 #include <linux/dma-fence.h>
 #include <linux/kcov.h>
 #include <linux/kthread.h>
+#include <linux/sched/task.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -514,15 +515,12 @@ static u64 vaccel_engine_nap(struct vaccel_engine *engine,
  * wanted elsewhere, or its hang timeout, time limit or arbiter deadline
  * comes, which its check then sees.
  */
-static void vaccel_engine_pay(struct vaccel_engine *engine,
-			      struct vaccel_job *job, bool all)
+static void vaccel_engine_cost_add(struct vaccel_engine *engine)
 {
 	const struct vaccel_topology *topo = &engine->vdev->topo;
 	u64 (*b)[2] = engine->tlb.traffic.bytes;
-	u64 sys, peer, ns, slept;
+	u64 sys, peer;
 
-	if (!topo->cost_system_ns && !topo->cost_peer_ns)
-		return;
 	sys = b[VACCEL_MEM_SYSTEM][0] + b[VACCEL_MEM_SYSTEM][1];
 	peer = b[VACCEL_MEM_PEER][0] + b[VACCEL_MEM_PEER][1];
 	/* Per KiB: the debt is kept in 1/1024 ns. */
@@ -530,6 +528,17 @@ static void vaccel_engine_pay(struct vaccel_engine *engine,
 			     (peer - engine->cost_seen[1]) * topo->cost_peer_ns;
 	engine->cost_seen[0] = sys;
 	engine->cost_seen[1] = peer;
+}
+
+static void vaccel_engine_pay(struct vaccel_engine *engine,
+			      struct vaccel_job *job, bool all)
+{
+	const struct vaccel_topology *topo = &engine->vdev->topo;
+	u64 ns, slept;
+
+	if (!topo->cost_system_ns && !topo->cost_peer_ns)
+		return;
+	vaccel_engine_cost_add(engine);
 	while ((ns = engine->cost_debt >> 10) && (all || ns >= VACCEL_COST_NAP_NS)) {
 		ns = min(ns, vaccel_engine_sleep_ns(engine));
 		slept = ns ? vaccel_engine_nap(engine, job, ns) : 0;
@@ -537,6 +546,29 @@ static void vaccel_engine_pay(struct vaccel_engine *engine,
 			return;
 		engine->cost_debt -= min(engine->cost_debt, slept << 10);
 	}
+}
+
+/*
+ * The debt is the running buffer's: it starts with what the buffer owed
+ * when it was preempted, and only what it accesses from now on adds to it.
+ */
+static void vaccel_engine_cost_begin(struct vaccel_engine *engine,
+				     struct vaccel_job *job)
+{
+	vaccel_engine_cost_add(engine);
+	engine->cost_debt = job->cost_debt;
+}
+
+/*
+ * The running buffer left the engine: preempted, it keeps what it owes
+ * for when it resumes; done or failed, the debt goes with it.
+ */
+static void vaccel_engine_cost_end(struct vaccel_engine *engine,
+				   struct vaccel_job *job, bool preempted)
+{
+	vaccel_engine_cost_add(engine);
+	job->cost_debt = preempted ? engine->cost_debt : 0;
+	engine->cost_debt = 0;
 }
 
 /* The slow half of vaccel_engine_check(), when something needs the engine. */
@@ -898,7 +930,9 @@ static struct vaccel_job *vaccel_engine_start(struct vaccel_engine *engine)
 		vaccel_arbiter_start(&engine->arbiter, now);
 		engine->stall_since = now - job->stall_ns;
 		engine->run_start = now;
-		engine->limit_at = now + engine->time_limit_ns -
+		/* A kernel context's buffer (a move) must complete. */
+		engine->limit_at = job->ctx->kernel ? U64_MAX :
+				   now + engine->time_limit_ns -
 				   min(job->run_ns, engine->time_limit_ns);
 		vaccel_engine_rearm_locked(engine, now);
 		trace_vaccel_job_start(job, resumed);
@@ -973,6 +1007,7 @@ static void vaccel_engine_run_one(struct vaccel_engine *engine)
 	job = vaccel_engine_start(engine);
 	if (!job)
 		return;
+	vaccel_engine_cost_begin(engine, job);
 
 	if (job->bind) {
 		/* The paging engine applies page-table updates... */
@@ -987,6 +1022,7 @@ static void vaccel_engine_run_one(struct vaccel_engine *engine)
 	/* A buffer that completed has spent what its accesses cost. */
 	if (!ret)
 		vaccel_engine_pay(engine, job, true);
+	vaccel_engine_cost_end(engine, job, ret == -EAGAIN);
 	vaccel_engine_charge_traffic(engine, job->ctx->file);
 	if (ret == -EAGAIN)
 		vaccel_engine_stop(engine, job);
@@ -1209,8 +1245,10 @@ static void vaccel_engines_fini(struct drm_device *drm, void *unused)
 	for (i = 0; i < vdev->num_engines; i++) {
 		struct vaccel_engine *engine = &vdev->engines[i];
 
-		if (engine->thread)
+		if (engine->thread) {
 			kthread_stop(engine->thread);
+			put_task_struct(engine->thread);
+		}
 		/* Idle: only the engine's thread hands them work. */
 		vaccel_cus_fini(engine);
 		drm_WARN_ON(drm, engine->arbiter.slots_used);
@@ -1270,7 +1308,12 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 					engine->desc.instance);
 		if (IS_ERR(thread))
 			return PTR_ERR(thread);
-		/* Set before it runs: vaccel_engine_kick() wakes it by it. */
+		/*
+		 * Set before it runs: vaccel_engine_kick() wakes it by it.
+		 * Referenced, so that a wake-up never reaches a freed task,
+		 * even should the thread have died.
+		 */
+		get_task_struct(thread);
 		engine->thread = thread;
 		wake_up_process(thread);
 	}

@@ -59,7 +59,8 @@ struct vaccel_cu;
  *	by its earlier time on the engine without progress; @thread's own
  * @run_start: when the running buffer started its current run; @thread's
  *	own
- * @limit_at: when the running buffer reaches its time limit; @thread's own
+ * @limit_at: when the running buffer reaches its time limit, never for a
+ *	kernel context's; @thread's own
  * @force_preempt: debugfs asked for a preemption
  * @reset_pending: an engine or device reset was asked for
  * @reset_dump: the reset asked for is the engine's own (not the device's),
@@ -78,8 +79,9 @@ struct vaccel_cu;
  *	@thread's own
  * @cost_seen: bytes of system ([0]) and peer ([1]) memory the cost model
  *	has charged for; @thread's own
- * @cost_debt: engine time charged and not yet spent, in 1/1024 ns;
- *	@thread's own
+ * @cost_debt: engine time the running buffer was charged and has not
+ *	spent yet, in 1/1024 ns; saved with the buffer when it is
+ *	preempted, dropped with it when it fails; @thread's own
  */
 struct vaccel_engine {
 	struct vaccel_device *vdev;

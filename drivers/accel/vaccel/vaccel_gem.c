@@ -62,6 +62,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
+#include <drm/drm_vma_manager.h>
 #include <drm/vaccel_accel.h>
 
 #include "vaccel_devmem.h"
@@ -90,14 +91,20 @@ static void vaccel_gem_free(struct drm_gem_object *obj)
 	drm_dev_put(drm);
 }
 
-/*
- * Faults in every page of a shmem BO, one folio at a time, as
- * drm_gem_get_pages() would (same mapping, same GFP flags, charged to the
- * caller's memory cgroup), but stops at a fatal signal and lets others
- * run.  The pages are not pinned: the helper's get_pages that follows finds
- * them (or reads them back from swap).
+/**
+ * vaccel_bo_populate() - fault in the shmem pages of a BO, stoppably
+ * @bo: the BO, created by vaccel
+ *
+ * Faults in every page, one folio at a time, as drm_gem_get_pages() would
+ * (same mapping, same GFP flags, charged to the caller's memory cgroup),
+ * but stops at a fatal signal and lets others run.  The pages are not
+ * pinned: the helper's get_pages that follows finds them (or reads them
+ * back from swap), so call it before taking the locks of a pin.
+ *
+ * Context: Process context, no lock held; sleeps.
+ * Return: 0, -EINTR at a fatal signal, -ENOMEM.
  */
-static int vaccel_bo_populate(struct vaccel_bo *bo)
+int vaccel_bo_populate(struct vaccel_bo *bo)
 {
 	struct address_space *mapping = bo->base.base.filp->f_mapping;
 	pgoff_t i, npages = bo->base.base.size >> PAGE_SHIFT;
@@ -120,42 +127,105 @@ static int vaccel_bo_populate(struct vaccel_bo *bo)
 }
 
 /*
+ * Whether a fault may drop the mmap lock and ask to be retried; @wait:
+ * whether it may wait before it does.
+ */
+static bool vaccel_bo_fault_may_retry(const struct vm_fault *vmf, bool *wait)
+{
+	*wait = !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT);
+	return vmf->flags & FAULT_FLAG_ALLOW_RETRY;
+}
+
+/*
+ * Waits for @fence, or the reservation lock if @fence is NULL, with the
+ * mmap lock dropped where the fault allows it, as TTM does: a move or a
+ * lock holder that takes long then stalls nobody else's use of the
+ * address space.  Return: what the fault returns.
+ */
+static vm_fault_t vaccel_bo_fault_wait(struct vm_fault *vmf,
+				       struct drm_gem_object *obj,
+				       struct dma_fence *fence)
+{
+	bool wait;
+
+	if (!vaccel_bo_fault_may_retry(vmf, &wait)) {
+		if (fence)
+			dma_fence_wait(fence, true);
+		else if (!dma_resv_lock_interruptible(obj->resv, NULL))
+			dma_resv_unlock(obj->resv);
+		return VM_FAULT_NOPAGE;
+	}
+	if (wait) {
+		/* The VMA, and its reference on @obj, may go once unlocked. */
+		drm_gem_object_get(obj);
+		release_fault_lock(vmf);
+		if (fence)
+			dma_fence_wait(fence, true);
+		else if (!dma_resv_lock_interruptible(obj->resv, NULL))
+			dma_resv_unlock(obj->resv);
+		drm_gem_object_put(obj);
+	}
+	return VM_FAULT_RETRY;
+}
+
+/*
  * The CPU's view of a BO, wherever it is: its shmem pages in system memory,
  * the pages behind its segment range in device memory (a BAR, on real
  * hardware).  A move zaps the CPU's page-table entries as it is queued; a
- * fault meanwhile waits for the move, then maps the new place.  In system
+ * fault meanwhile waits for the move, whose fence signals only once the
+ * data is in place and the page tables switched, then maps the new place.
+ * Every wait drops the mmap lock where the fault allows it.  In system
  * memory the CPU's mappings share one pin of the shmem pages, which goes
- * when the BO moves to device memory or is freed.
+ * when the BO moves to device memory or is freed; the first fault faults
+ * the pages in without the locks, stoppably, and pins them on its retry.
+ * A pin that fails is a SIGBUS for the faulting process, never the OOM
+ * killer's business.
  */
 static vm_fault_t vaccel_bo_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct drm_gem_object *obj = vma->vm_private_data;
 	struct vaccel_bo *bo = to_vaccel_bo(obj);
-	pgoff_t off = (vmf->address - vma->vm_start) >> PAGE_SHIFT;
+	/* From the file offset: a partial munmap moves vm_start, not this. */
+	pgoff_t off = vmf->pgoff - drm_vma_node_start(&obj->vma_node);
 	struct dma_fence *moving;
 	struct page *page;
 	vm_fault_t ret;
+	bool wait;
+	int err;
 
 	if (off >= obj->size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	if (dma_resv_lock_interruptible(obj->resv, NULL))
-		return VM_FAULT_NOPAGE;
+	if (!dma_resv_trylock(obj->resv))
+		return vaccel_bo_fault_wait(vmf, obj, NULL);
 	if (bo->moving && !dma_fence_is_signaled(bo->moving)) {
 		moving = dma_fence_get(bo->moving);
 		dma_resv_unlock(obj->resv);
 		/* Finite: a move always completes; a signal retries the fault. */
-		dma_fence_wait(moving, true);
+		ret = vaccel_bo_fault_wait(vmf, obj, moving);
 		dma_fence_put(moving);
-		return VM_FAULT_NOPAGE;
+		return ret;
 	}
 	if (bo->gpu_vram) {
 		page = vaccel_devmem_page(bo->gpu_vram->addrs[off]);
 	} else {
+		if (!bo->cpu_pinned && !(vmf->flags & FAULT_FLAG_TRIED) &&
+		    vaccel_bo_fault_may_retry(vmf, &wait)) {
+			dma_resv_unlock(obj->resv);
+			if (wait) {
+				drm_gem_object_get(obj);
+				release_fault_lock(vmf);
+				vaccel_bo_populate(bo);
+				drm_gem_object_put(obj);
+			}
+			return VM_FAULT_RETRY;
+		}
 		if (!bo->cpu_pinned) {
-			if (drm_gem_shmem_pin_locked(&bo->base)) {
+			err = drm_gem_shmem_pin_locked(&bo->base);
+			if (err) {
 				dma_resv_unlock(obj->resv);
-				return VM_FAULT_OOM;
+				return err == -EINTR || err == -ERESTARTSYS ?
+				       VM_FAULT_NOPAGE : VM_FAULT_SIGBUS;
 			}
 			bo->cpu_pinned = true;
 		}

@@ -118,6 +118,7 @@ struct drm_gem_object *
 vaccel_gem_prime_import_sg_table(struct drm_device *drm,
 				 struct dma_buf_attachment *attach,
 				 struct sg_table *sgt);
+int vaccel_bo_populate(struct vaccel_bo *bo);
 int vaccel_bo_pin(struct vaccel_bo *bo);
 void vaccel_bo_pin_again(struct vaccel_bo *bo);
 void vaccel_bo_unpin(struct vaccel_bo *bo);

@@ -70,6 +70,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gpuvm.h>
+#include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 #include <drm/vaccel_accel.h>
 
@@ -105,6 +106,8 @@ static atomic64_t vaccel_use_clock = ATOMIC64_INIT(0);
  * @switched: the page tables point at the destination
  * @unpin_sys: shmem pins that go once the move is done
  * @release_work: releases the source once the job is done
+ * @vdev: the device whose PAGING engine moves it, referenced: its hold
+ *	point of teardown applies to the release
  */
 struct vaccel_move {
 	struct vaccel_bo *bo;
@@ -117,6 +120,7 @@ struct vaccel_move {
 	bool switched;
 	u32 unpin_sys;
 	struct work_struct release_work;
+	struct vaccel_device *vdev;
 };
 
 /**
@@ -358,11 +362,17 @@ static void vaccel_move_release(struct work_struct *work)
 	struct vaccel_bo *bo = m->bo;
 	struct drm_gem_object *obj = &bo->base.base;
 
+	vaccel_hold_wait(&m->vdev->hold_teardown);
 	dma_resv_lock(obj->resv, NULL);
-	/* The job never finished, the device being gone: finish it here. */
+	/*
+	 * The job never ran, its engine gone with its device: finish it
+	 * here.  Its fence signalled already, so a CPU fault may have mapped
+	 * the source meanwhile: zap again, after the switch.
+	 */
 	if (!m->switched) {
 		vaccel_move_copy(m, NULL, NULL, NULL);
 		vaccel_move_switch(m);
+		drm_vma_node_unmap(&obj->vma_node, obj->dev->anon_inode->i_mapping);
 	}
 	if (m->src) {
 		struct vaccel_devmem *mem = m->src->mem;
@@ -386,6 +396,7 @@ static void vaccel_move_release(struct work_struct *work)
 				 msecs_to_jiffies(VACCEL_SHMEM_LINGER_MS));
 	dma_resv_unlock(obj->resv);
 	drm_gem_object_put(obj);
+	drm_dev_put(&m->vdev->drm);
 	kfree(m);
 }
 
@@ -486,6 +497,15 @@ static int vaccel_move_prepare(struct vaccel_move *m, struct vaccel_bo *bo,
 		atomic64_add((u64)m->npages << PAGE_SHIFT, &mem->moved_in);
 		vaccel_bo_touch(bo);
 	}
+	/*
+	 * A BO without data has no mapping, and its range is zeroed: it is
+	 * in device memory now.  A bind before the job runs must not find
+	 * it on neither side, with no pages and no range.
+	 */
+	if (dst && !m->copy) {
+		WRITE_ONCE(bo->gpu_vram, dst);
+		m->switched = true;
+	}
 	if (evict) {
 		atomic_inc(&bo->evictions);
 		atomic64_inc(&m->src->mem->evictions);
@@ -578,14 +598,13 @@ static int vaccel_move_lock(struct drm_exec *exec, struct vaccel_bo *bo,
  */
 static int vaccel_bo_move_once(struct vaccel_bo *bo, u32 to,
 			       struct vaccel_devmem *mem, struct drm_file *file,
-			       const struct drm_vaccel_obj_array *waits,
-			       const struct drm_vaccel_obj_array *signals,
 			       bool evict, struct dma_fence **done)
 {
+	static const struct drm_vaccel_obj_array none = {};
 	struct vaccel_vm *vm = ((struct vaccel_file *)file->driver_priv)->vm;
 	struct drm_gem_object *obj = &bo->base.base;
 	struct vaccel_vm **vms = NULL;
-	struct vaccel_context *paging;
+	struct vaccel_context *mover;
 	struct vaccel_submit sub;
 	struct vaccel_move *m;
 	struct dma_fence *fence;
@@ -594,21 +613,31 @@ static int vaccel_bo_move_once(struct vaccel_bo *bo, u32 to,
 	struct drm_exec exec;
 	int ret;
 
+	/*
+	 * The system side's pages are pinned under the locks below: fault
+	 * them in first, where a fatal signal stops it (up to 4 GiB).
+	 */
+	if (READ_ONCE(bo->region) != to &&
+	    (to == DRM_VACCEL_REGION_SYSTEM || vaccel_bo_has_data(bo))) {
+		ret = vaccel_bo_populate(bo);
+		if (ret)
+			return ret;
+	}
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	ret = mutex_lock_interruptible(&vm->bind_lock);
 	if (ret)
 		goto err_free;
-	paging = vaccel_vm_paging_context(vm, file);
-	ret = PTR_ERR_OR_ZERO(paging);
+	mover = vaccel_vm_mover(vm, file);
+	ret = PTR_ERR_OR_ZERO(mover);
 	if (ret)
 		goto err_unlock_bind;
 	job = vaccel_job_alloc();
 	ret = -ENOMEM;
 	if (!job)
 		goto err_unlock_bind;
-	ret = vaccel_submit_begin(&sub, paging, file, job, waits, signals);
+	ret = vaccel_submit_begin(&sub, mover, file, job, &none, &none);
 	if (ret)
 		goto err_unlock_bind;
 
@@ -622,6 +651,12 @@ static int vaccel_bo_move_once(struct vaccel_bo *bo, u32 to,
 		ret = drm_sched_job_add_resv_dependencies(&job->base,
 							  vms[i]->base.r_obj->resv,
 							  DMA_RESV_USAGE_BOOKKEEP);
+	/* A test's hold point (see "Hold points"). */
+	if (!ret) {
+		fence = vaccel_hold_fence(&vm->vdev->hold_moves);
+		if (fence)
+			ret = drm_sched_job_add_dependency(&job->base, fence);
+	}
 	if (!ret)
 		ret = vaccel_move_prepare(m, bo, to, mem, evict);
 	if (ret) {
@@ -632,6 +667,8 @@ static int vaccel_bo_move_once(struct vaccel_bo *bo, u32 to,
 	}
 
 	drm_gem_object_get(obj);
+	m->vdev = vm->vdev;
+	drm_dev_get(&m->vdev->drm);
 	job->move = m;
 	vaccel_submit_commit(&sub, &fence);
 	/* Before what touches the BO or its VMs after. */
@@ -641,8 +678,6 @@ static int vaccel_bo_move_once(struct vaccel_bo *bo, u32 to,
 				   DMA_RESV_USAGE_KERNEL);
 	dma_fence_put(bo->moving);
 	bo->moving = dma_fence_get(fence);
-	dma_fence_put(vm->last_move);
-	vm->last_move = dma_fence_get(fence);
 	drm_exec_fini(&exec);
 	vaccel_vms_put(vms, nvms);
 	mutex_unlock(&vm->bind_lock);
@@ -749,8 +784,7 @@ static int vaccel_devmem_make_room(struct vaccel_devmem *mem, u64 bytes,
 		if (!victim)
 			return -ENOSPC;
 		ret = vaccel_bo_move_once(victim, DRM_VACCEL_REGION_SYSTEM, NULL,
-					  file, &(struct drm_vaccel_obj_array){},
-					  &(struct drm_vaccel_obj_array){}, true, &done);
+					  file, true, &done);
 		drm_gem_object_put(&victim->base.base);
 		if (ret == -EBUSY || ret == -EOPNOTSUPP) {
 			refused++;
@@ -776,9 +810,8 @@ static int vaccel_devmem_make_room(struct vaccel_devmem *mem, u64 bytes,
  * @keep_vm does not map).
  */
 static int vaccel_bo_move(struct vaccel_bo *bo, u32 to, struct drm_file *file,
-			  const struct drm_vaccel_obj_array *waits,
-			  const struct drm_vaccel_obj_array *signals,
-			  bool make_room, struct vaccel_vm *keep_vm)
+			  bool make_room, struct vaccel_vm *keep_vm,
+			  struct dma_fence **done)
 {
 	struct vaccel_devmem *mem = NULL;
 	unsigned int tries;
@@ -799,8 +832,7 @@ static int vaccel_bo_move(struct vaccel_bo *bo, u32 to, struct drm_file *file,
 			if (ret)
 				break;
 		}
-		ret = vaccel_bo_move_once(bo, to, mem, file, waits, signals,
-					  false, NULL);
+		ret = vaccel_bo_move_once(bo, to, mem, file, false, done);
 		if (ret != -EAGAIN)
 			break;
 		ret = -ENOSPC;
@@ -909,6 +941,7 @@ int vaccel_vm_await_move(struct vaccel_vm *vm, struct vaccel_bo *bo)
 int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file)
 {
 	struct drm_gpuvm *gpuvm = &vm->base;
+	struct drm_gem_object *obj;
 	struct drm_gpuvm_bo *vm_bo;
 	struct vaccel_bo *bo;
 	int ret = 0;
@@ -922,17 +955,19 @@ int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file)
 		vm_bo = list_first_entry_or_null(&gpuvm->evict.list,
 						 struct drm_gpuvm_bo,
 						 list.entry.evict);
-		if (vm_bo)
-			drm_gem_object_get(vm_bo->obj);
+		/* Only under the lock: an unmap may free the vm_bo after. */
+		obj = vm_bo ? vm_bo->obj : NULL;
+		if (obj)
+			drm_gem_object_get(obj);
 		spin_unlock(&gpuvm->evict.lock);
-		if (!vm_bo)
+		if (!obj)
 			return 0;
-		bo = to_vaccel_bo(vm_bo->obj);
+		bo = to_vaccel_bo(obj);
 		ret = vaccel_bo_move(bo, READ_ONCE(bo->home), file,
-				     &(struct drm_vaccel_obj_array){},
-				     &(struct drm_vaccel_obj_array){},
-				     !(bo->flags & DRM_VACCEL_BO_DEVICE_PREFERRED), vm);
-		if ((ret == -ENOSPC && (bo->flags & DRM_VACCEL_BO_DEVICE_PREFERRED)) ||
+				     !(vaccel_bo_placement(bo) & DRM_VACCEL_BO_DEVICE_PREFERRED),
+				     vm, NULL);
+		if ((ret == -ENOSPC &&
+		     (vaccel_bo_placement(bo) & DRM_VACCEL_BO_DEVICE_PREFERRED)) ||
 		    ret == -ENODEV) {
 			/*
 			 * It stays in system memory until moved; for good if
@@ -944,10 +979,38 @@ int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file)
 			dma_resv_unlock(bo->base.base.resv);
 			ret = 0;
 		}
-		drm_gem_object_put(&bo->base.base);
+		drm_gem_object_put(obj);
 		if (ret)
 			return ret;
 	}
+}
+
+/*
+ * Whether the caller may move @bo to @region: system memory, or the segment
+ * of its own device, or that of the device whose BO it is (a peer object).
+ * Another device's segment is another device's to fill: its users could
+ * not otherwise be evicted by someone without access to it.
+ */
+static int vaccel_bo_migrate_allowed(struct vaccel_device *vdev,
+				     struct vaccel_bo *bo, u32 region)
+{
+	struct vaccel_device *owner = to_vaccel_device(bo->base.base.dev);
+	struct vaccel_devmem *mem;
+
+	if (VACCEL_IOCTL_DBG(vdev, vaccel_bo_is_imported(bo)))
+		return -EOPNOTSUPP;
+	if (region == DRM_VACCEL_REGION_SYSTEM ||
+	    region == DRM_VACCEL_REGION_DEVICE(vdev->index) ||
+	    region == DRM_VACCEL_REGION_DEVICE(owner->index))
+		return 0;
+	/* A device that does not exist, or has no segment, says so first. */
+	mem = vaccel_devmem_get(region);
+	vaccel_devmem_put(mem);
+	if (VACCEL_IOCTL_DBG(vdev, !mem))
+		return -ENODEV;
+	drm_dbg_driver(&vdev->drm, "BO_MIGRATE: region %u is another device's\n",
+		       region);
+	return -EACCES;
 }
 
 /**
@@ -964,6 +1027,8 @@ int vaccel_ioctl_bo_migrate(struct drm_device *drm, void *data,
 {
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 	struct drm_vaccel_bo_migrate *args = data;
+	struct dma_fence *done = NULL;
+	struct vaccel_syncs syncs;
 	struct drm_gem_object *obj;
 	struct vaccel_bo *bo;
 	int ret;
@@ -976,20 +1041,29 @@ int vaccel_ioctl_bo_migrate(struct drm_device *drm, void *data,
 		return -ENOENT;
 	/* A peer object moves the exporter's BO, as its exporter could. */
 	bo = vaccel_bo_resolve(to_vaccel_bo(obj));
-	if (VACCEL_IOCTL_DBG(vdev, vaccel_bo_is_imported(bo)))
-		ret = -EOPNOTSUPP;
-	else
-		ret = vaccel_bo_move(bo, args->region, file, &args->waits,
-				     &args->signals, true, NULL);
+	ret = vaccel_bo_migrate_allowed(vdev, bo, args->region);
+	if (!ret)
+		ret = vaccel_syncs_prepare(&syncs, vdev, file, &args->waits,
+					   &args->signals);
+	if (ret) {
+		drm_gem_object_put(obj);
+		return ret;
+	}
+	ret = vaccel_bo_move(bo, args->region, file, true, NULL, &done);
 	if (!ret) {
 		u32 flags = args->region == DRM_VACCEL_REGION_SYSTEM ? 0 :
 			    DRM_VACCEL_BO_DEVICE;
 
 		/* Placed where asked, as if created there. */
+		dma_resv_lock(bo->base.base.resv, NULL);
 		WRITE_ONCE(bo->flags, (bo->flags & ~(DRM_VACCEL_BO_DEVICE |
 						     DRM_VACCEL_BO_DEVICE_PREFERRED)) |
 				      flags);
+		dma_resv_unlock(bo->base.base.resv);
+		vaccel_syncs_signal(&syncs, done);
+		dma_fence_put(done);
 	}
+	vaccel_syncs_fini(&syncs);
 	drm_gem_object_put(obj);
 	return ret;
 }

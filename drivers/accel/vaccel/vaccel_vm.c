@@ -828,8 +828,12 @@ static void vaccel_bind_release(struct vaccel_bind_batch *b)
 
 static void vaccel_bind_release_work(struct work_struct *work)
 {
-	vaccel_bind_release(container_of(work, struct vaccel_bind_batch,
-					 release_work));
+	struct vaccel_bind_batch *b = container_of(work, struct vaccel_bind_batch,
+						   release_work);
+
+	/* A test's hold point (see "Hold points"). */
+	vaccel_hold_wait(&b->vm->vdev->hold_teardown);
+	vaccel_bind_release(b);
 }
 
 /**
@@ -925,12 +929,32 @@ static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
 	return ret < 0 ? -EINTR : 0;
 }
 
+/* A context of @vm's file on the device's PAGING engine. */
+static struct vaccel_context *vaccel_vm_paging_new(struct vaccel_vm *vm,
+						   struct drm_file *file,
+						   u32 priority, bool kernel)
+{
+	struct vaccel_device *vdev = vm->vdev;
+	struct vaccel_engine *engine = NULL;
+	struct vaccel_context *ctx;
+	unsigned int i;
+
+	for (i = 0; i < vdev->num_engines && !engine; i++)
+		if (vdev->engines[i].desc.engine_class == DRM_VACCEL_ENGINE_CLASS_PAGING)
+			engine = &vdev->engines[i];
+	ctx = vaccel_context_create(vdev, file->driver_priv, engine, priority);
+	if (!IS_ERR(ctx))
+		ctx->kernel = kernel;
+	return ctx;
+}
+
 /**
- * vaccel_vm_paging_context() - the kernel context of a VM on the PAGING engine
+ * vaccel_vm_paging_context() - the context of a VM's binds on the PAGING engine
  * @vm: the VM, its bind lock held
  * @file: its file
  *
- * Created at the first asynchronous bind or move of a BO.
+ * Created at the first asynchronous bind.  The time limit applies to its
+ * buffers, which a close cancels.
  *
  * Context: Process context.
  * Return: the context, or an ERR_PTR.
@@ -938,25 +962,43 @@ static int vaccel_vm_wait_async_binds(struct vaccel_vm *vm)
 struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
 						struct drm_file *file)
 {
-	struct vaccel_device *vdev = vm->vdev;
-	struct vaccel_engine *engine = NULL;
-	unsigned int i;
+	struct vaccel_context *ctx;
 
 	lockdep_assert_held(&vm->bind_lock);
 	if (vm->paging)
 		return vm->paging;
-	for (i = 0; i < vdev->num_engines && !engine; i++)
-		if (vdev->engines[i].desc.engine_class == DRM_VACCEL_ENGINE_CLASS_PAGING)
-			engine = &vdev->engines[i];
-	vm->paging = vaccel_context_create(vdev, file->driver_priv, engine,
-					   DRM_VACCEL_PRIORITY_NORMAL);
-	if (IS_ERR(vm->paging)) {
-		struct vaccel_context *err = vm->paging;
+	ctx = vaccel_vm_paging_new(vm, file, DRM_VACCEL_PRIORITY_NORMAL, false);
+	if (!IS_ERR(ctx))
+		vm->paging = ctx;
+	return ctx;
+}
 
-		vm->paging = NULL;
-		return err;
-	}
-	return vm->paging;
+/**
+ * vaccel_vm_mover() - the kernel context that moves BOs for a VM's file
+ * @vm: the VM, its bind lock held
+ * @file: its file
+ *
+ * Created at the first move the file causes, by BO_MIGRATE, eviction or a
+ * return to device memory.  A kernel context (see "Moving a BO"): nothing
+ * the file does cancels or bans it, its moves have no time limit, and it
+ * is detached rather than destroyed when the file closes, its moves
+ * completing on their own.  Of high priority, since the work of every VM
+ * that maps a BO waits for the BO's move.
+ *
+ * Context: Process context.
+ * Return: the context, or an ERR_PTR.
+ */
+struct vaccel_context *vaccel_vm_mover(struct vaccel_vm *vm, struct drm_file *file)
+{
+	struct vaccel_context *ctx;
+
+	lockdep_assert_held(&vm->bind_lock);
+	if (vm->mover)
+		return vm->mover;
+	ctx = vaccel_vm_paging_new(vm, file, DRM_VACCEL_PRIORITY_HIGH, true);
+	if (!IS_ERR(ctx))
+		vm->mover = ctx;
+	return ctx;
 }
 
 /* Check, prepare and commit, under the VM's lock. */
@@ -1198,11 +1240,13 @@ void vaccel_vm_destroy(struct vaccel_vm *vm)
 	list_del(&vm->link);
 	mutex_unlock(&vdev->vms_lock);
 
-	/* A move in flight completes first: its BO may be another's too. */
-	if (vm->last_move)
-		dma_fence_wait(vm->last_move, false);
-	dma_fence_put(vm->last_move);
-	vm->last_move = NULL;
+	/*
+	 * The moves the file queued complete without it, however long what
+	 * they wait for takes: their BOs may be other files' too.
+	 */
+	if (vm->mover)
+		vaccel_context_detach(vm->mover);
+	vm->mover = NULL;
 	/* Pending asynchronous binds are cancelled; their fences say so. */
 	if (vm->paging)
 		vaccel_context_destroy(vm->paging);

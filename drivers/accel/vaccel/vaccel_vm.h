@@ -50,15 +50,16 @@ struct vaccel_job;
  * @client_id: the DRM client id of the file, which names it in debugfs
  * @link: on &vaccel_device.vms, under &vaccel_device.vms_lock
  * @debugfs: the VM's debugfs directory, or NULL
- * @paging: the kernel context on the PAGING engine that applies the VM's
+ * @paging: the context on the PAGING engine that applies the VM's
  *	asynchronous binds, created at the first one; under @bind_lock
  * @bind_lock: orders binds: held across a synchronous bind and across the
  *	commit and queueing of an asynchronous one; held while waiting for
- *	fences, so never taken by an engine; protects @paging and @last_bind
+ *	fences, so never taken by an engine; protects @paging, @mover and
+ *	@last_bind
  * @last_bind: the finished fence of the last asynchronous bind, which
  *	synchronous binds wait for; NULL if none
- * @last_move: the finished fence of the last move of a BO queued on
- *	@paging, which the VM's end waits for; under @bind_lock
+ * @mover: the kernel context on the PAGING engine that moves BOs for the
+ *	file, created at the first move; under @bind_lock
  * @last_use: when a buffer of the VM was last submitted, on the clock of
  *	the LRU of device memory
  */
@@ -78,10 +79,10 @@ struct vaccel_vm {
 	struct list_head link;
 	struct dentry *debugfs;
 	struct vaccel_context *paging;
-	/* Orders binds; protects @paging and @last_bind. */
+	/* Orders binds; protects @paging, @mover and @last_bind. */
 	struct mutex bind_lock;
 	struct dma_fence *last_bind;
-	struct dma_fence *last_move;
+	struct vaccel_context *mover;
 	u64 last_use;
 };
 
@@ -97,5 +98,6 @@ int vaccel_vm_bind_run(struct vaccel_engine *engine, struct vaccel_job *job);
 void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch);
 struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
 						struct drm_file *file);
+struct vaccel_context *vaccel_vm_mover(struct vaccel_vm *vm, struct drm_file *file);
 
 #endif /* __VACCEL_VM_H__ */
