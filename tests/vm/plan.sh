@@ -230,6 +230,8 @@ vt_unload
 # Device memory: a small segment, so that two processes oversubscribe it.
 vt_load device_mem_mb=16
 vt_run test_devmem
+# Placement against execution, faults and exit, through the hold points.
+vt_run test_placement
 vt_unload
 
 # Peer mappings between two devices; then the cost model's charges.

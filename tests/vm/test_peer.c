@@ -225,6 +225,31 @@ VTEST(moves_by_either_side)
 }
 
 /*
+ * A file moves a BO only to system memory, its own device's segment or
+ * the segment of the BO's device: device 0's file cannot put a BO in
+ * device 1's segment (-EACCES), which only device 1's users may fill and
+ * evict, not even one device 1 shares.
+ */
+VTEST(migrate_to_a_foreign_segment_refused)
+{
+	struct peer p = peer_open(0);
+	__u32 dev_b = DRM_VACCEL_REGION_DEVICE(p.b.info.device_index);
+	__u32 own = vt_bo_create(p.a.fd, SIZE, 0);
+	struct drm_vaccel_device_info before, after;
+
+	vt_device_info(p.b.fd, &before);
+	VT_ASSERT_ERRNO(vt_migrate_raw(p.a.fd, own, dev_b, 0), EACCES);
+	VT_ASSERT_EQ(vt_bo_region(p.a.fd, own), DRM_VACCEL_REGION_SYSTEM);
+	vt_device_info(p.b.fd, &after);
+	VT_ASSERT_EQ(after.device_mem_free, before.device_mem_free);
+	/* The shared BO too, but through device 1's handle. */
+	VT_ASSERT_ERRNO(vt_migrate_raw(p.a.fd, p.ha, dev_b, 0), EACCES);
+	vt_migrate(p.b.fd, p.hb, dev_b);
+	VT_ASSERT_EQ(vt_bo_region(p.a.fd, p.ha), dev_b);
+	vt_gem_close(p.a.fd, own);
+}
+
+/*
  * Device 0 fills its segment: the BO device 1 maps is evicted, device 1
  * still reads it whole (in system memory), and its next buffer brings it
  * back to device 0's segment.

@@ -329,7 +329,7 @@ static ssize_t vaccel_debugfs_hold_read(struct file *f, char __user *ubuf,
 	char buf[48];
 	int n;
 
-	n = scnprintf(buf, sizeof(buf), "held %d waited %lld\n",
+	n = scnprintf(buf, sizeof(buf), "held %d\nwaited %lld\n",
 		      vaccel_hold_is_set(hold), atomic64_read(&hold->held));
 	return simple_read_from_buffer(ubuf, len, pos, buf, n);
 }

@@ -18,8 +18,8 @@
  *                      and binds wait before they start
  * ===================  ===================================================
  *
- * Writing 1 sets a hold, 0 lets go; reading gives ``held <0|1> waited
- * <n>``, the times work waited there.  A hold is a fence that the work
+ * Writing 1 sets a hold, 0 lets go; reading gives two lines, ``held
+ * <0|1>`` and ``waited <n>``, the times work waited there.  A hold is a fence that the work
  * waits for, as for any dependency, so nothing that waits at one holds a
  * lock or an engine.  The rules of dma-fences hold too: every fence
  * signals in finite time, so a hold lets go by itself after
