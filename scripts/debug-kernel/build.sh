@@ -35,6 +35,11 @@ if [ "${1:-}" = --print-env ]; then
 	exit 1
 fi
 
+# One build at a time: a second caller waits, then finds it built.
+mkdir -p "$top"
+exec 9>"$top/.lock"
+flock 9
+
 if [ -f "$out/.built" ]; then
 	info "debug kernel: cached in $out ($(cat "$out/.built"))"
 else
