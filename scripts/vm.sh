@@ -6,12 +6,16 @@
 # from `modinfo -F depends`) and vgem, our module, our binaries and the
 # shared libraries they use.
 #
-# Two kernels (VACCEL_KERNEL):
+# Three kernels (VACCEL_KERNEL):
 #   debug   the sanitizer build of the same source (scripts/debug-kernel/:
 #           KASAN, UBSAN, lockdep, DEBUG_OBJECTS, kmemleak, KCOV, fault
 #           injection), everything built in; vaccel.ko built against it
 #           ($VACCEL_BUILD/debug/vaccel.ko).  The default for `test` and
 #           `fuzz`.
+#   kcsan   its KCSAN variant (build.sh --variant kcsan): the data-race
+#           detector instead of KASAN, the rest alike; vaccel.ko built
+#           against it ($VACCEL_BUILD/kcsan/vaccel.ko, make module-kcsan).
+#           Only when asked (`make kcsan`).
 #   stock   the Debian kernel users load, with its DRM modules.  The
 #           default for `run`, `bench`, `shell` and `exec`.
 #
@@ -43,7 +47,7 @@
 # its shared libraries, interpreters and data where the host has them.
 # The environment of the program: HOME, PATH (the host's usual one and the
 # build's umd/bin), and the host's LD_LIBRARY_PATH and VACCEL_* variables.
-# The debug kernel has no 9p: exec runs on the stock kernel by default.
+# The debug kernels have no 9p: exec runs on the stock kernel by default.
 #
 # The kernel boots through its PVH entry (QEMU loads the uncompressed ELF
 # vmlinux, extracted once from the vmlinuz and cached) when it has one, as
@@ -53,10 +57,11 @@
 # SOAK_S sets the length of the plan's soak (60 s by default).
 #
 # Besides the tests of the plan, a test run fails if the kernel log shows a
-# WARNING, BUG, Oops, lockdep, KASAN, UBSAN or DEBUG_OBJECTS report, a drm
-# *ERROR* line, or a taint other than O (out-of-tree module) and E
-# (unsigned module), if kmemleak (debug kernel) finds a leak in its scan at
-# the end of the plan, or if the VM never reaches the end of the plan.
+# WARNING, BUG, Oops, lockdep, KASAN, KCSAN ("BUG: KCSAN: data-race"), UBSAN
+# or DEBUG_OBJECTS report, a drm *ERROR* line, or a taint other than O
+# (out-of-tree module) and E (unsigned module), if kmemleak (debug and kcsan
+# kernels) finds a leak in its scan at the end of the plan, or if the VM
+# never reaches the end of the plan.
 # TCG by default; KVM when /dev/kvm exists and a probe boot with it works
 # (the result is cached).  VACCEL_VM_ACCEL=tcg|kvm forces.
 set -euo pipefail
@@ -106,8 +111,27 @@ debug)
 	[ -f "$vmlinuz" ] || die "no debug kernel image at $vmlinuz: run scripts/debug-kernel/build.sh"
 	[ -f "$ko" ] || die "no $ko: run make module-debug first"
 	;;
+kcsan)
+	[ -f "$VACCEL_CACHE/debug-kernel-kcsan.env" ] ||
+		die "no KCSAN kernel: run make kcsan (or scripts/debug-kernel/build.sh --variant kcsan)"
+	# shellcheck disable=SC1091
+	. "$VACCEL_CACHE/debug-kernel-kcsan.env"
+	krel=$VACCEL_DEBUG_KREL
+	moddir=$VACCEL_DEBUG_KDIR
+	vmlinuz=$VACCEL_DEBUG_IMAGE
+	kconfig=$VACCEL_DEBUG_KDIR/.config
+	ko=$build/kcsan/vaccel.ko
+	# Every memory access calls into KCSAN, and one in some thousands
+	# waits up to 80 us on a watchpoint: slower than KASAN, so twice the
+	# debug kernel's time.  No kasan_multi_shot: KCSAN reports every race
+	# (once per CONFIG_KCSAN_REPORT_ONCE_IN_MS) as it is.
+	timeout_s=${VACCEL_VM_TIMEOUT:-$((7200 + ${SOAK_S:-60} + ${FUZZ_S:-0}))}
+	extra_args=
+	[ -f "$vmlinuz" ] || die "no KCSAN kernel image at $vmlinuz: run make kcsan"
+	[ -f "$ko" ] || die "no $ko: run make module-kcsan first"
+	;;
 *)
-	die "VACCEL_KERNEL must be debug or stock"
+	die "VACCEL_KERNEL must be debug, kcsan or stock"
 	;;
 esac
 work=$VACCEL_CACHE/vm/$kernel/$mode
@@ -250,7 +274,7 @@ boot_image() {
 				{ info "could not extract an ELF vmlinux from $vmlinuz: booting the bzImage"; return 0; }
 		fi
 		;;
-	debug)
+	debug|kcsan)
 		elf=$VACCEL_DEBUG_KDIR/vmlinux
 		pvh_note "$elf" || return 0
 		;;
@@ -576,7 +600,7 @@ check_run() {
 		sed 's/^/    /' <<<"$bad" | head -n 40
 	fi
 
-	if [ "$kernel" = debug ]; then
+	if [ "$kernel" != stock ]; then
 		if ! grep -q '^=== vaccel: kmemleak end' "$work/out.clean"; then
 			echo "not ok vm.kmemleak_clean: no kmemleak scan at the end of the run" |
 				tee -a "$work/results"
