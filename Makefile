@@ -9,6 +9,10 @@
 #   make vmtest    the end-to-end tests in the dev VM, on the debug kernel
 #                  (VACCEL_KERNEL=stock: on the stock Debian kernel)
 #   make fuzz      vaccel-fuzz in the dev VM on the debug kernel, FUZZ_S s
+#   make kcsan     the whole VM plan on the debug kernel's KCSAN variant
+#                  (KCSAN, the data-race detector, instead of KASAN): builds
+#                  that kernel (once per machine, cached) and vaccel.ko
+#                  against it ($(O)/kcsan/vaccel.ko), then the tests
 #   make shell     an interactive dev VM with the module loaded, in the work
 #                  tree shared over 9p (VACCEL_SHARE=DIR shares another;
 #                  scripts/vm.sh exec CMD runs one program of the host)
@@ -54,7 +58,7 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell abi-check abi-baseline \
 	bench docs man install uninstall clean sparse debug-kernel module-debug \
-	fuzz fuzzer dkms dkms-source dkms-remove
+	fuzz fuzzer dkms dkms-source dkms-remove kcsan module-kcsan
 
 all: module umd
 
@@ -83,6 +87,17 @@ module-debug:
 	$(MAKE) -C $$VACCEL_DEBUG_KDIR O= M=$(O)/module-debug CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules && \
 	cp $(O)/module-debug/drivers/accel/vaccel/vaccel.ko $(O)/debug/vaccel.ko && \
 	echo "  MODULE  $(O)/debug/vaccel.ko (debug kernel)"
+
+# The same against the KCSAN variant of the debug kernel (build.sh
+# --variant kcsan: KCSAN and KASAN exclude each other), in a copy of its own.
+module-kcsan:
+	@env=$$(scripts/debug-kernel/build.sh --variant kcsan --print-env) || \
+		{ echo "no KCSAN kernel for the current inputs: make kcsan" >&2; exit 1; }; \
+	. $$env; mkdir -p $(O)/module-kcsan $(O)/kcsan; \
+	cp -a --parents $(MODULE_SRC) $(O)/module-kcsan/; \
+	$(MAKE) -C $$VACCEL_DEBUG_KDIR O= M=$(O)/module-kcsan CONFIG_DRM_ACCEL_VACCEL=m $(if $(W),W=$(W)) modules && \
+	cp $(O)/module-kcsan/drivers/accel/vaccel/vaccel.ko $(O)/kcsan/vaccel.ko && \
+	echo "  MODULE  $(O)/kcsan/vaccel.ko (KCSAN kernel)"
 
 # sparse over every module source, whether it changed or not.
 sparse:
@@ -126,6 +141,14 @@ vmtest: deps
 	@$(MAKE) --no-print-directory all vmtests
 	@$(call debug_if_needed,debug)
 	@scripts/vm.sh test
+
+# The whole plan on the KCSAN kernel: a KCSAN report fails
+# vm.kernel_log_clean like any other.
+kcsan: deps
+	@scripts/debug-kernel/build.sh --variant kcsan
+	@$(MAKE) --no-print-directory module-kcsan
+	@$(MAKE) --no-print-directory vmtests
+	@VACCEL_KERNEL=kcsan scripts/vm.sh test
 
 FUZZ_S ?= 300
 fuzz: deps
