@@ -13,17 +13,40 @@
  * every device, then invalidates those TLBs.  A move is queued by
  * %DRM_IOCTL_VACCEL_BO_MIGRATE, by the eviction of a full segment, and by
  * the return of an evicted BO when a buffer of a VM that maps it is
- * submitted.  It runs on the paging context of the VM of the file that
- * caused it.
+ * submitted.
  *
- * **Ordering.**  Every buffer submitted on a user context adds its finished
- * fence to the reservation object of its VM (usage BOOKKEEP) and waits for
- * the fences of usage KERNEL there.  A move waits for every fence of the BO
- * and of each VM that maps it, so it runs after the work submitted before
- * it; it adds its own fence to all of them as KERNEL, so the work
- * submitted after it waits.  A bind that maps a BO with a move pending
- * adds the move's fence to its VM the same way.  CPU mappings are zapped
- * as the move is queued, and a CPU fault waits for the move.
+ * **Nobody cancels a move.**  Moves run on a kernel context of the file
+ * that caused them, its *mover* (vaccel_vm_mover()), as TTM, xe and amdgpu
+ * move on kernel entities: not on the context of the file's binds, which
+ * the time limit can ban.  Nothing a user does stops a queued move: no
+ * fault, no time limit (its buffers have none), no ban, not the close of
+ * its file, which detaches the mover (vaccel_context_detach()) and lets its
+ * moves complete on their own.  A move's fence signals once the data is in
+ * place and the page tables point at it, never before and never with an
+ * error.  The one exception is not a user's: should a move's device go
+ * before its engine ran it, the worker that releases it copies and switches
+ * (the fence having signalled), and zaps the CPU's mappings once more
+ * after its switch.
+ *
+ * **What a move waits for.**  Every buffer submitted on a user context adds
+ * its finished fence to the reservation object of its VM (usage BOOKKEEP)
+ * and waits for the fences of usage KERNEL there.  A move waits for every
+ * fence of the BO and of each VM that maps it, so it runs after the work
+ * submitted before it; it adds its own fence to all of them as KERNEL, so
+ * the work submitted after it waits.  A bind that maps a BO with a move
+ * pending adds the move's fence to its VM the same way.  Those waits are
+ * bounded: each buffer has its time limit, each file its limit of jobs, and
+ * each dependency is a fence that signals in finite time.  The syncobjs
+ * BO_MIGRATE waits for gate only its out-syncobjs (a fence array of the
+ * move and the waits), never the move: every sharer's work waits for the
+ * move, and must not wait for one process's fences.  A close waits for no
+ * move at all.
+ *
+ * **The CPU.**  CPU mappings are zapped as the move is queued.  A fault
+ * meanwhile waits for the move's fence, with the mmap lock dropped where
+ * the fault allows it (%VM_FAULT_RETRY, as TTM), then maps the new place;
+ * its page comes from the file offset, so a mapping cut by a partial
+ * munmap still maps the right pages.
  *
  * **The switch.**  The ioctl decides where the BO goes (&vaccel_bo.region)
  * and allocates the destination; the page tables follow &vaccel_bo.gpu_vram,
@@ -32,10 +55,10 @@
  * the switch, takes each such lock in turn and rewrites the entries that
  * still hold the old frames (vaccel_pt_remap()), so a bind that raced with
  * it is rewritten, and one that came after wrote the new frames.  The old
- * memory goes once every TLB that could hold it was invalidated.  A move
- * always completes: the time limit and the cancellation of its context do
- * not stop it half-way, and one that never ran (the device went away) is
- * completed by the worker that releases it.
+ * memory goes once every TLB that could hold it was invalidated.  A BO that
+ * never held data has no mapping and no pages: a move of it into device
+ * memory switches at once, in the ioctl, to its zeroed range, so that a
+ * bind before the job runs finds it there rather than nowhere.
  *
  * **Pins.**  A GPU mapping pins its BO (vaccel_bo_pin()); in system memory
  * that pins the shmem pages, in device memory the segment holds the pages
@@ -44,9 +67,12 @@
  * later unless the BO came back meanwhile: a round trip (a prefetch to the
  * device and back for the CPU, an eviction undone) then finds its pages,
  * where allocating and clearing them again costs ten times the copy under
- * emulation.  dma-buf
- * attachments of other drivers pin a BO in system memory: it cannot move
- * while they hold it (``-EBUSY``).
+ * emulation.  dma-buf attachments of other drivers pin a BO in system
+ * memory: it cannot move while they hold it (``-EBUSY``).  The system
+ * side's pages are faulted in before a move takes its locks, one page at a
+ * time and stoppably (vaccel_bo_populate()): pinning up to 4 GiB under the
+ * reservation locks would hold a killed process, and everyone waiting on
+ * those locks, for as long as it takes.
  *
  * **Eviction.**  When a segment lacks room for a BO, the least recently
  * used BOs of the segment move to system memory until it has room: a BO is
@@ -56,7 +82,13 @@
  * the next buffer of such a VM runs; a BO that only prefers device memory
  * comes back if it fits without evicting others.  A BO that cannot be made
  * resident fails the creation, the move or the submission with
- * ``-ENOSPC``.
+ * ``-ENOSPC``.  The evictions run on the mover of the file that needs the
+ * room, and the waits for them are killable.
+ *
+ * **Who may move where.**  A file moves a BO to system memory, to its own
+ * device's segment, or to the segment of the device the BO belongs to;
+ * another device's segment is ``-EACCES``: only that device's users may
+ * fill it and evict from it.
  */
 
 #include <linux/dma-resv.h>
