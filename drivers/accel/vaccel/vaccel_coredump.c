@@ -64,6 +64,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/devcoredump.h>
+#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -543,6 +544,17 @@ static void vaccel_coredump_emit_all(struct vaccel_coredump_out *o,
 }
 
 /*
+ * The dump's buffer, which devcoredump frees with vfree().  A
+ * fault-injection point (fail_function): the worker allocates it, which
+ * fail-nth on a test's task cannot reach.
+ */
+static noinline void *vaccel_coredump_buf_alloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO);
+}
+ALLOW_ERROR_INJECTION(vaccel_coredump_buf_alloc, NULL);
+
+/*
  * Formats the snapshot, frees it for the next event, then offers the dump
  * to devcoredump unless one is pending or the device is going away.
  */
@@ -558,8 +570,7 @@ static void vaccel_coredump_work(struct work_struct *work)
 
 	vaccel_coredump_emit_all(&o, s);
 	size = o.pos;
-	/* devcoredump frees it with vfree(). */
-	o.buf = __vmalloc(size, GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO);
+	o.buf = vaccel_coredump_buf_alloc(size);
 	if (o.buf) {
 		vaccel_coredump_emit_all(&o, s);
 		h = (struct drm_vaccel_coredump_header *)o.buf;
@@ -681,3 +692,4 @@ int vaccel_coredump_init(struct vaccel_device *vdev)
 	vdev->coredump = cd;
 	return drmm_add_action_or_reset(&vdev->drm, vaccel_coredump_fini, cd);
 }
+ALLOW_ERROR_INJECTION(vaccel_coredump_init, ERRNO);

@@ -38,6 +38,7 @@
  * device was unbound.
  */
 
+#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -259,6 +260,7 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	vdev->devmem = mem;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(vaccel_devmem_init, ERRNO);
 
 /**
  * vaccel_devmem_get() - the segment of a region, for placing a BO there

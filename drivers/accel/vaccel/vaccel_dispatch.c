@@ -71,13 +71,14 @@
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
+#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/memcontrol.h>
 #include <linux/minmax.h>
-#include <linux/overflow.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -499,10 +500,12 @@ void vaccel_dispatch_free(struct vaccel_dispatch *d)
 
 /*
  * A slot for unit @index of @d, its queues allocated, charged to the active
- * memory cgroup, without waiting for memory.
+ * memory cgroup, without waiting for memory.  A fault-injection point
+ * (fail_function): the engine's thread allocates it, which fail-nth on a
+ * test's task cannot reach.
  */
-static struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d,
-					      unsigned int index)
+static noinline struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d,
+						       unsigned int index)
 {
 	struct vaccel_wg_slot *s = kzalloc(sizeof(*s), VACCEL_DISPATCH_GFP);
 
@@ -521,6 +524,7 @@ static struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d,
 	s->cur = VACCEL_ITEM_NONE;
 	return s;
 }
+ALLOW_ERROR_INJECTION(vaccel_slot_new, NULL);
 
 /*
  * The pages a workgroup of @d needs in @s, those it lacks allocated
@@ -550,10 +554,11 @@ static int vaccel_slot_grow(struct vaccel_wg_slot *s)
 /*
  * The state of a dispatch of @ctx for the packet's flags @flags and
  * operands @op: the one the context kept, or a new one, charged to the
- * active memory cgroup, without waiting for memory.
+ * active memory cgroup, without waiting for memory.  A fault-injection
+ * point (fail_function), in the engine's thread.
  */
-static struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_context *ctx,
-						   u32 flags, const u64 *op)
+static noinline struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_context *ctx,
+							    u32 flags, const u64 *op)
 {
 	struct vaccel_dispatch *d = xchg(&ctx->dispatch_cache, NULL);
 
@@ -570,6 +575,7 @@ static struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_context *ctx,
 	atomic64_set(&d->done, 0);
 	return d;
 }
+ALLOW_ERROR_INJECTION(vaccel_dispatch_get, ERRNO);
 
 /**
  * vaccel_dispatch_put() - give the state of an ended dispatch to its context

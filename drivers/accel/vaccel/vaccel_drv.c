@@ -31,6 +31,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/workqueue.h>
@@ -237,7 +238,11 @@ static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
  *	@vdev->topo set
  *
  * Everything is managed by the DRM device and goes with its release.  KUnit
- * calls this on a DRM device of its own, which is never registered.
+ * calls this on a DRM device of its own, which is never registered.  This
+ * and the steps it calls (vaccel_devmem_init(), vaccel_coredump_init(),
+ * vaccel_engines_init()) are fault-injection points (fail_function): the
+ * probe's error paths are tested through them, past drm_dev_init(), whose
+ * own failure path oopses in Linux 6.12.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
@@ -279,6 +284,7 @@ int vaccel_device_init(struct vaccel_device *vdev)
 		return ret;
 	return vaccel_engines_init(vdev);
 }
+ALLOW_ERROR_INJECTION(vaccel_device_init, ERRNO);
 
 static int vaccel_probe(struct platform_device *pdev)
 {

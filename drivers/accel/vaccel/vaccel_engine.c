@@ -101,10 +101,11 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/error-injection.h>
 #include <linux/kcov.h>
 #include <linux/kthread.h>
-#include <linux/sched/task.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -1319,3 +1320,4 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 	}
 	return 0;
 }
+ALLOW_ERROR_INJECTION(vaccel_engines_init, ERRNO);
