@@ -233,6 +233,9 @@ vt_run test_devmem
 # Placement against execution, faults and exit, through the hold points.
 vt_run test_placement
 vt_unload
+vt_load cost_system_ns=1000000 dispatch_slice=1048576 compute_units=1
+vt_run test_placement cost_debt_stays_with_its_buffer
+vt_unload
 
 # Peer mappings between two devices; then the cost model's charges.
 vt_load devices=2 device_mem_mb=16
@@ -415,10 +418,19 @@ vt_load_refused cost_peer_ns=1000001
 # and a short campaign from a fixed seed, without feedback so that the
 # programs are the same on every run.
 if [ -d /sys/kernel/debug/failslab ]; then
-	vt_load
+	# A small segment, which the eviction case fills.
+	vt_load device_mem_mb=8
 	vt_run test_fail_nth
 	vt_run test_fail_nth unbind_busy module_unload
 	vt_run test_fail_nth summary
+	vt_unload
+fi
+# fail_function: the allocations of the engines' threads and workers, and
+# the probe's steps, which fail-nth on a test's task cannot reach.
+if [ -d /sys/kernel/debug/fail_function ]; then
+	vt_load
+	vt_run test_fail_function
+	vt_run test_fail_function probe_steps
 	vt_unload
 fi
 if [ -e /sys/kernel/debug/kcov ]; then

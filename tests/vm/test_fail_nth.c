@@ -3,7 +3,8 @@
  * test_fail_nth.c - systematic fault injection, on the debug kernel.
  *
  * For each operation (every ioctl, mmap, the dma-buf and sync_file paths,
- * the teardown of a file with everything in it, and, on loads of their
+ * the teardown of a file with everything in it, moves both ways and an
+ * eviction, and, on loads of their
  * own that the plan names, sysfs unbind with a job in flight and module
  * unload), the case fails the
  * 1st, then the 2nd, ... allocation or user copy the operation's own task
@@ -14,6 +15,9 @@
  *  - the operation failed with a clean errno (ENOMEM, EFAULT, EINTR,
  *    EAGAIN) or succeeded regardless (a fallback);
  *  - the same operation succeeds right after, without injection;
+ *  - for the operations that say so, a failed one left the device's
+ *    memory counters (BOs, bytes, VMs, page-table pages, device memory)
+ *    exactly as they were;
  *  - nothing leaks and nothing warns: the plan's kmemleak scan and kernel
  *    log rule judge the whole sweep at the end.
  *
@@ -64,6 +68,8 @@ struct fn_ops {
 	void (*undo)(struct fn *f);	/* after a successful op */
 	int other_errno;		/* one more errno the core returns */
 	bool no_device;			/* setup opens none: module load, unload */
+	bool keeps_counters;		/* a failed op leaves the device's
+					 * memory counters as they were */
 };
 
 static void write_knob(const char *path, const char *value)
@@ -109,6 +115,44 @@ static bool injected(int nth_fd)
 	return atoi(buf) == 0;
 }
 
+/*
+ * The device's memory counters (debugfs memory): what a failed operation
+ * must leave as it found, or it leaked or lost something on its error
+ * path.
+ */
+struct counters {
+	long long bo_count, bo_bytes, vms, pt_pages, free, bos;
+};
+
+static struct counters read_counters(int fd)
+{
+	char *text = vt_debugfs_read(fd, "memory");
+	struct counters c = {
+		.bo_count = vt_kv(text, "bo_count"),
+		.bo_bytes = vt_kv(text, "bo_bytes"),
+		.vms = vt_kv(text, "vms"),
+		.pt_pages = vt_kv(text, "pt_pages"),
+	};
+
+	vt_kv_try(text, "device_mem_free", &c.free);
+	vt_kv_try(text, "device_mem_bos", &c.bos);
+	free(text);
+	return c;
+}
+
+static void expect_counters(const char *name, int n, const struct counters *a,
+			    const struct counters *b)
+{
+	if (memcmp(a, b, sizeof(*a)))
+		vtest_fail(__FILE__, __LINE__,
+			   "%s with fault %d injected: the counters moved: BOs %lld -> %lld, "
+			   "bytes %lld -> %lld, VMs %lld -> %lld, page-table pages %lld -> %lld, "
+			   "device memory free %lld -> %lld, in it %lld -> %lld BOs",
+			   name, n, a->bo_count, b->bo_count, a->bo_bytes, b->bo_bytes,
+			   a->vms, b->vms, a->pt_pages, b->pt_pages, a->free, b->free,
+			   a->bos, b->bos);
+}
+
 static void teardown(struct fn *f)
 {
 	if (f->cpu)
@@ -135,12 +179,15 @@ static void sweep(const char *name, const struct fn_ops *ops)
 	configure();
 	for (n = 1; n < MAX_NTH; n++) {
 		struct fn f = { .d.fd = -1, .fd2 = -1, .dmabuf = -1, .newfd = -1 };
+		struct counters before = {}, after;
 		char num[16];
 		int ret, err;
 
 		if (!ops->no_device)
 			f.d = vt_dev_open();
 		ops->setup(&f);
+		if (ops->keeps_counters)
+			before = read_counters(f.d.fd);
 		snprintf(num, sizeof(num), "%d", n);
 		VT_ASSERT(pwrite(nth_fd, num, strlen(num), 0) == (ssize_t)strlen(num));
 		ret = ops->op(&f);
@@ -160,6 +207,10 @@ static void sweep(const char *name, const struct fn_ops *ops)
 				vtest_fail(__FILE__, __LINE__,
 					   "%s with fault %d injected: %s, not a clean errno",
 					   name, n, strerror(err));
+			if (ops->keeps_counters) {
+				after = read_counters(f.d.fd);
+				expect_counters(name, n, &before, &after);
+			}
 			/* The same operation, without injection, succeeds now. */
 			if (ops->op(&f))
 				vtest_fail(__FILE__, __LINE__,
@@ -313,6 +364,82 @@ static int op_ctx_create(struct fn *f)
 				 &f->out);
 }
 
+/* --- placement: moves and evictions --- */
+
+static __u32 dev_region(const struct fn *f)
+{
+	return DRM_VACCEL_REGION_DEVICE(f->d.info.device_index);
+}
+
+/* A mapped BO of 64 KiB with data, in system memory, and a syncobj. */
+static void setup_placed(struct fn *f)
+{
+	setup_mapped(f);
+	f->cpu = vt_bo_mmap(f->d.fd, f->bo, VT_PAGE);
+	memset(f->cpu, 0x5a, VT_PAGE);
+	f->so = vt_syncobj(f->d.fd);
+}
+
+static int op_migrate(struct fn *f, __u32 region)
+{
+	return vt_migrate_raw(f->d.fd, f->bo, region, f->so);
+}
+
+static int op_migrate_device(struct fn *f)
+{
+	return op_migrate(f, dev_region(f));
+}
+
+static int op_migrate_system(struct fn *f)
+{
+	return op_migrate(f, DRM_VACCEL_REGION_SYSTEM);
+}
+
+/* The move completed, and the data is where it went. */
+static void undo_migrate_wait(struct fn *f)
+{
+	VT_ASSERT_OK(vt_syncobj_wait_ms(f->d.fd, f->so, 20000));
+	VT_ASSERT_EQ(vt_fence_status(f->d.fd, f->so), 1);
+	VT_ASSERT_EQ(((unsigned char *)f->cpu)[VT_PAGE - 1], 0x5a);
+}
+
+/* The same BO, in device memory. */
+static void setup_placed_device(struct fn *f)
+{
+	setup_placed(f);
+	vt_migrate(f->d.fd, f->bo, dev_region(f));
+}
+
+/*
+ * The segment full but for 32 KiB, with a mapped BO of data: a new
+ * device BO of 64 KiB evicts it.
+ */
+static void setup_segment_full(struct fn *f)
+{
+	__u64 size = f->d.info.device_mem_size - 32 * VT_KIB;
+
+	VT_ASSERT(f->d.info.device_mem_size);
+	f->bo = vt_bo_create(f->d.fd, size, DRM_VACCEL_BO_DEVICE);
+	f->va = vt_va_alloc(&f->d, size);
+	vt_map(f->d.fd, f->bo, 0, f->va, size, 0);
+	f->cpu = vt_bo_mmap(f->d.fd, f->bo, VT_PAGE);
+	memset(f->cpu, 0x5a, VT_PAGE);
+}
+
+static int op_evict(struct fn *f)
+{
+	return vt_bo_create_raw(f->d.fd, 64 * VT_KIB, DRM_VACCEL_BO_DEVICE, &f->out,
+				NULL);
+}
+
+/* The victim went to system memory, whole. */
+static void undo_evict(struct fn *f)
+{
+	VT_ASSERT_EQ(vt_bo_region(f->d.fd, f->bo), DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(((unsigned char *)f->cpu)[VT_PAGE - 1], 0x5a);
+	vt_gem_close(f->d.fd, f->out);
+}
+
 static void undo_ctx_destroy(struct fn *f)
 {
 	vt_ctx_destroy(f->d.fd, f->out);
@@ -461,12 +588,22 @@ static int op_close_full(struct fn *f)
 #define SWEEP(name, setup_fn, op_fn, undo_fn)				\
 	SWEEP_ERRNO(name, setup_fn, op_fn, undo_fn, 0)
 
+/* The same, and a failed op leaves the memory counters as they were. */
+#define SWEEP_KEEPS(name, setup_fn, op_fn, undo_fn)			\
+	VTEST(name)							\
+	{								\
+		static const struct fn_ops ops = {			\
+			setup_fn, op_fn, undo_fn, 0, false, true	\
+		};							\
+		sweep(#name, &ops);					\
+	}
+
 SWEEP(open, none, op_open, undo_close)
 SWEEP(query, none, op_query, NULL)
-SWEEP(bo_create, none, op_bo_create, undo_gem_close)
+SWEEP_KEEPS(bo_create, none, op_bo_create, undo_gem_close)
 SWEEP(bo_info, setup_bo, op_bo_info, NULL)
 SWEEP(bo_mmap, setup_bo, op_mmap, undo_munmap)
-SWEEP(vm_bind_map, setup_bo, op_map, undo_unmap)
+SWEEP_KEEPS(vm_bind_map, setup_bo, op_map, undo_unmap)
 SWEEP(vm_bind_unmap_split, setup_mapped, op_unmap_split, undo_remap_middle)
 SWEEP(vm_bind_async, setup_async, op_map_async, undo_async)
 SWEEP(context_create, none, op_ctx_create, undo_ctx_destroy)
@@ -479,6 +616,10 @@ SWEEP(dmabuf_mmap, setup_exported, op_dmabuf_mmap, undo_munmap)
 /* drm_syncobj_export_sync_file() reports a failed sync_file_create() as -EINVAL. */
 SWEEP_ERRNO(sync_file_export, setup_fenced, op_sync_file, undo_close, EINVAL)
 SWEEP(close_full_file, setup_full_file, op_close_full, NULL)
+SWEEP_KEEPS(migrate_to_device, setup_placed, op_migrate_device, undo_migrate_wait)
+SWEEP_KEEPS(migrate_to_system, setup_placed_device, op_migrate_system,
+	    undo_migrate_wait)
+SWEEP(evict, setup_segment_full, op_evict, undo_evict)
 
 /*
  * The device's and the module's own teardown, each on a load of its own

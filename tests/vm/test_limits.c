@@ -438,4 +438,50 @@ VTEST(dispatch_state_enomem)
 	run_in_cgroup("vt-limits-dispatch", 0, dispatch_child);
 }
 
+/*
+ * Runs in a cgroup of CG_LIMIT: a BO of three times the limit placed in
+ * device memory, written whole by the CPU, charges the cgroup nothing,
+ * since the segment's pages are the device's (see "Device memory"); the
+ * segment's size bounds them instead.  Returns 0, or 10 + the step that
+ * went wrong.
+ */
+static int device_memory_child(const char *dir)
+{
+	struct vt_dev d = vt_dev_open();
+	__u64 size = 3 * CG_LIMIT;
+	unsigned long long before, after;
+	unsigned char *cpu;
+	__u32 h;
+
+	if (d.info.device_mem_size < size)
+		return 11;
+	before = cg_read(dir, "memory.current");
+	if (vt_bo_create_raw(d.fd, size, DRM_VACCEL_BO_DEVICE, &h, NULL))
+		return 12;
+	cpu = vt_bo_mmap(d.fd, h, size);
+	memset(cpu, 0x6b, size);
+	after = cg_read(dir, "memory.current");
+	printf("# device_memory_uncharged: a %llu MiB device BO charged %llu KiB\n",
+	       (unsigned long long)(size / VT_MIB),
+	       after > before ? (after - before) >> 10 : 0);
+	fflush(stdout);
+	if (after > before + 2 * VT_MIB)
+		return 13;
+	if (cpu[size - 1] != 0x6b)
+		return 14;
+	munmap(cpu, size);
+	vt_gem_close(d.fd, h);
+	return 0;
+}
+
+/*
+ * Device memory is charged to no memory cgroup: a process limited to
+ * 24 MiB places and fills a 72 MiB BO there, without ENOMEM or the OOM
+ * killer.
+ */
+VTEST(device_memory_uncharged)
+{
+	run_in_cgroup("vt-limits-devmem", CG_LIMIT, device_memory_child);
+}
+
 VTEST_MAIN()

@@ -16,6 +16,7 @@
 
 #include "vt_exec.h"
 #include "vt_mem.h"
+#include "vt_rv.h"
 
 #define PAGES	8
 #define SIZE	(PAGES * VT_PAGE)
@@ -202,6 +203,82 @@ VTEST(partial_munmap_keeps_page_offsets)
 		VT_ASSERT(all_bytes(other + i * VT_PAGE, VT_PAGE, 0x10 + i));
 	munmap(other + 2 * VT_PAGE, SIZE - 2 * VT_PAGE);
 	vt_dev_close(&d);
+}
+
+/* Bytes the engines of @fd's device read from system memory, live. */
+static long long system_reads(int fd)
+{
+	char *text = vt_debugfs_read(fd, "engines"), *p = text;
+	long long sum = 0, v;
+
+	while ((p = strstr(p, "memory: read local "))) {
+		if (sscanf(p, "memory: read local %*u system %lld", &v) == 1)
+			sum += v;
+		p++;
+	}
+	free(text);
+	return sum;
+}
+
+/*
+ * The cost model's debt is the buffer's that moved the bytes: a buffer
+ * that read 1.5 MiB of system memory at 1 ms per KiB owes 1.5 s, and is
+ * preempted while it pays, by a NOP buffer of high priority of another
+ * process.  The NOP buffer's engine time stays a NOP's (it once paid what
+ * was left of the other's debt), and the first buffer pays the rest when
+ * it resumes.  The plan loads the module with cost_system_ns=1000000,
+ * dispatch_slice=1048576 and compute_units=1.
+ */
+VTEST_NAMED(cost_debt_stays_with_its_buffer)
+{
+	/* a1 = src, a2 = bytes; loads 8 bytes at a time; returns. */
+	static const __u32 k[] = {
+		LD(A1, A0, 0), LD(A2, A0, 8),
+		LD(T0, A1, 0), ADDI(A1, A1, 8), ADDI(A2, A2, -8), BNE(A2, ZERO, -12),
+		RET,
+	};
+	const __u64 bytes = 1536 * VT_KIB;
+	struct vt_dev a = vt_dev_open(), b;
+	struct vt_bo code = vt_bo_new(&a, VT_PAGE), args = vt_bo_new(&a, VT_PAGE);
+	struct vt_bo src = vt_bo_new(&a, bytes);
+	struct vt_cmd ca = vt_cmd_new(&a, VT_PAGE), cb;
+	__u32 one[3] = { 1, 1, 1 }, ctx_a, ctx_b, out_a, out_b;
+	long long reads, busy_b, busy_a;
+	int i;
+
+	VT_ASSERT_EQ(vt_param("cost_system_ns"), 1000000);
+	vt_dev_init(&b, vt_open_index(a.info.device_index));
+	memcpy(code.cpu, k, sizeof(k));
+	((__u64 *)args.cpu)[0] = src.va;
+	((__u64 *)args.cpu)[1] = bytes;
+	ctx_a = vt_ctx_create(a.fd, DRM_VACCEL_ENGINE_CLASS_COMPUTE, 0);
+	out_a = vt_syncobj(a.fd);
+	vt_pkt_dispatch(&ca, code.va, args.va, one, one, 0, 256);
+	reads = system_reads(a.fd);
+	vt_submit(a.fd, ctx_a, &ca, 0, out_a);
+	/* Its loads are done: it pays for them, asleep, for 1.5 s. */
+	for (i = 0; i < 6000 && system_reads(a.fd) < reads + (long long)bytes; i++)
+		vt_sleep_ms(10);
+	VT_ASSERT(system_reads(a.fd) >= reads + (long long)bytes);
+	VT_ASSERT(!vt_syncobj_signalled(a.fd, out_a));
+
+	cb = vt_cmd_new(&b, VT_PAGE);
+	ctx_b = vt_ctx_create_prio(b.fd, DRM_VACCEL_ENGINE_CLASS_COMPUTE, 0,
+				   DRM_VACCEL_PRIORITY_HIGH);
+	out_b = vt_syncobj(b.fd);
+	vt_pkt_nop(&cb, 1);
+	vt_submit(b.fd, ctx_b, &cb, 0, out_b);
+	VT_ASSERT_EQ(vt_wait_status(b.fd, out_b), 1);
+	busy_b = vt_fdinfo_kv(b.fd, "drm-engine-compute");
+	VT_ASSERT_EQ(vt_wait_status(a.fd, out_a), 1);
+	busy_a = vt_fdinfo_kv(a.fd, "drm-engine-compute");
+	printf("# cost_debt: the preempting NOP buffer ran %lld us, the reader %lld ms\n",
+	       busy_b / 1000, busy_a / 1000000);
+	VT_ASSERT(busy_b < 300 * (long long)VT_MS);
+	/* The reader paid its 1.5 s, before and after the preemption. */
+	VT_ASSERT(busy_a >= 1400 * (long long)VT_MS);
+	vt_dev_close(&b);
+	vt_dev_close(&a);
 }
 
 /* The hold points refuse what is not a boolean, and report their state. */
