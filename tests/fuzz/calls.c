@@ -5,12 +5,16 @@
  *
  * The table covers vaccel's ioctls (QUERY, BO_CREATE, BO_MMAP_OFFSET,
  * BO_INFO, VM_BIND in its map, unmap and raw forms, CONTEXT_CREATE,
- * DESTROY and STATE, SUBMIT), the core DRM ioctls a vaccel user makes
+ * DESTROY and STATE, SUBMIT, BO_MIGRATE), the core DRM ioctls a vaccel user makes
  * (GEM_CLOSE, the syncobj family, PRIME export and import), the file and
  * memory calls around them (open, close, mmap of a BO or a dma-buf,
  * munmap, poll of a sync_file), the writes that fill a mapping with a DMA
  * buffer or an RV64 kernel, and the process events: fork, exit of the
- * child, fd passing over a unix socket.
+ * child, fd passing over a unix socket.  Gates are fences the program
+ * controls: a syncobj holding a fence of a sw_sync timeline of its own,
+ * which the program's gate_open signals; submits, binds and moves wait on
+ * them, so that they are really queued behind an unsignalled fence for as
+ * long as the program says (or until it exits, which signals the fence).
  *
  * A call never trusts its arguments: a reference to a call that failed, or
  * has not run yet on the other thread, reads as 0 (or -1 for an fd), which
@@ -32,6 +36,7 @@
 
 #include <drm.h>
 #include <drm/vaccel_accel.h>
+#include <linux/types.h>
 
 #include "fuzz.h"
 
@@ -44,19 +49,20 @@ enum {
 	C_SYNCOBJ_SIGNAL, C_SYNCOBJ_RESET, C_SYNCOBJ_TRANSFER,
 	C_SYNCOBJ_QUERY, C_SYNCOBJ_EXPORT, C_SYNCOBJ_IMPORT,
 	C_PRIME_EXPORT, C_PRIME_IMPORT, C_DMABUF_MMAP, C_SYNCFILE_POLL,
-	C_FORK, C_SEND_FD, C_RECV_FD, C_SLEEP,
+	C_FORK, C_SEND_FD, C_RECV_FD, C_SLEEP, C_BO_MIGRATE, C_GATE_CREATE,
+	C_GATE_OPEN,
 };
 
 const struct fuzz_call_desc fuzz_calls[] = {
 	[C_OPEN] = { "open", FR_FD, 1, { FA_SMALL }, 2 },
 	[C_CLOSE] = { "close", FR_NONE, 1, { FA_ANYFD }, 3 },
 	[C_QUERY] = { "query", FR_VALUE, 4, { FA_FD, FA_SMALL, FA_SIZE, FA_FLAGS }, 3 },
-	[C_BO_CREATE] = { "bo_create", FR_BO, 3, { FA_FD, FA_SIZE, FA_FLAGS }, 10 },
+	[C_BO_CREATE] = { "bo_create", FR_BO, 3, { FA_FD, FA_SIZE, FA_BOFLAGS }, 10 },
 	[C_BO_INFO] = { "bo_info", FR_VALUE, 3, { FA_FD, FA_BO, FA_FLAGS }, 2 },
 	[C_BO_MMAP] = { "bo_mmap", FR_MAP, 4, { FA_FD, FA_BO, FA_SIZE, FA_FLAGS }, 6 },
 	[C_MUNMAP] = { "munmap", FR_NONE, 1, { FA_MAP }, 2 },
 	[C_GEM_CLOSE] = { "gem_close", FR_NONE, 2, { FA_FD, FA_BO }, 3 },
-	[C_BIND_MAP] = { "bind_map", FR_NONE, 7,
+	[C_BIND_MAP] = { "bind_map", FR_VA, 7,
 		{ FA_FD, FA_BO, FA_SLOT, FA_SIZE, FA_SIZE, FA_FLAGS, FA_SYNCOBJ }, 10 },
 	[C_BIND_UNMAP] = { "bind_unmap", FR_NONE, 4,
 		{ FA_FD, FA_SLOT, FA_SIZE, FA_SYNCOBJ }, 4 },
@@ -70,7 +76,8 @@ const struct fuzz_call_desc fuzz_calls[] = {
 		{ FA_FD, FA_CTX, FA_SLOT, FA_SIZE, FA_SYNCOBJ, FA_SYNCOBJ, FA_POINT }, 12 },
 	[C_SUBMIT_RAW] = { "submit_raw", FR_NONE, 7,
 		{ FA_FD, FA_CTX, FA_SLOT, FA_SIZE, FA_SMALL, FA_SMALL, FA_SEED }, 2 },
-	[C_WRITE_BUFFER] = { "write_buffer", FR_NONE, 3, { FA_MAP, FA_KIND, FA_SEED }, 10 },
+	[C_WRITE_BUFFER] = { "write_buffer", FR_NONE, 5,
+		{ FA_MAP, FA_KIND, FA_SEED, FA_SLOT, FA_SLOT }, 10 },
 	[C_WRITE_KERNEL] = { "write_kernel", FR_NONE, 3, { FA_MAP, FA_KIND, FA_SEED }, 6 },
 	[C_SYNCOBJ_CREATE] = { "syncobj_create", FR_SYNCOBJ, 2, { FA_FD, FA_FLAGS }, 8 },
 	[C_SYNCOBJ_DESTROY] = { "syncobj_destroy", FR_NONE, 2, { FA_FD, FA_SYNCOBJ }, 2 },
@@ -97,10 +104,15 @@ const struct fuzz_call_desc fuzz_calls[] = {
 	[C_SEND_FD] = { "send_fd", FR_NONE, 1, { FA_ANYFD }, 2 },
 	[C_RECV_FD] = { "recv_fd", FR_DMABUF, 0, { 0 }, 2 },
 	[C_SLEEP] = { "sleep", FR_NONE, 1, { FA_TIMEOUT }, 1 },
+	[C_BO_MIGRATE] = { "bo_migrate", FR_NONE, 6,
+		{ FA_FD, FA_BO, FA_REGION, FA_FLAGS, FA_SYNCOBJ, FA_SYNCOBJ }, 6 },
+	[C_GATE_CREATE] = { "gate_create", FR_SYNCOBJ, 1, { FA_FD }, 3 },
+	[C_GATE_OPEN] = { "gate_open", FR_NONE, 1, { FA_SYNCOBJ }, 3 },
 };
 
 const unsigned int fuzz_ncalls = sizeof(fuzz_calls) / sizeof(fuzz_calls[0]);
 
+/* The index of the call named @name in fuzz_calls, or -1. */
 int fuzz_call_by_name(const char *name)
 {
 	unsigned int i;
@@ -133,6 +145,7 @@ static int fd_of(struct fuzz_state *st, struct fuzz_arg a)
 	return (int)a.v;
 }
 
+/* The CPU mapping a reference names, NULL for anything else. */
 static struct fuzz_map *map_of(struct fuzz_state *st, struct fuzz_arg a)
 {
 	if (a.t != FT_REF || a.v >= FUZZ_MAX_CALLS)
@@ -140,6 +153,7 @@ static struct fuzz_map *map_of(struct fuzz_state *st, struct fuzz_arg a)
 	return &st->map[a.v];
 }
 
+/* CLOCK_MONOTONIC in nanoseconds. */
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -156,6 +170,7 @@ static int64_t deadline(uint64_t rel)
 	return (int64_t)(now_ns() + rel);
 }
 
+/* ioctl(), repeated on EINTR and EAGAIN except for the timed waits. */
 static int xioctl(int fd, unsigned long req, void *arg)
 {
 	int ret;
@@ -181,6 +196,7 @@ static void *guard_page(void)
 
 static __thread sigjmp_buf *write_jmp;
 
+/* SIGSEGV, SIGBUS: back to the write that faulted, or die as before. */
 static void write_fault(int sig)
 {
 	if (write_jmp)
@@ -189,8 +205,9 @@ static void write_fault(int sig)
 	raise(sig);
 }
 
+/* Writes a buffer or a kernel into @m; a fault fails the call (EFAULT). */
 static int guarded_write(struct fuzz_state *st, struct fuzz_map *m, bool kernel,
-			 unsigned int kind, uint32_t seed)
+			 unsigned int kind, uint32_t seed, const struct fuzz_layout *l)
 {
 	static bool installed;
 	sigjmp_buf jb;
@@ -217,13 +234,14 @@ static int guarded_write(struct fuzz_state *st, struct fuzz_map *m, bool kernel,
 	if (kernel)
 		fuzz_write_kernel(ptr, len, kind, seed, st->dev);
 	else
-		fuzz_write_buffer(ptr, len, kind, seed, st->dev);
+		fuzz_write_buffer(ptr, len, kind, seed, st->dev, l);
 	write_jmp = NULL;
 	return 0;
 }
 
 /* --- fd passing ------------------------------------------------------------ */
 
+/* Sends @fd over @sock (SCM_RIGHTS), without blocking. */
 static int send_fd(int sock, int fd)
 {
 	char data = 'f';
@@ -245,6 +263,7 @@ static int send_fd(int sock, int fd)
 	return sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
+/* Receives an fd sent over @sock, -1 if none is waiting. */
 static int recv_fd(int sock)
 {
 	char data;
@@ -271,11 +290,13 @@ static int recv_fd(int sock)
 
 /* --- the calls ---------------------------------------------------------------- */
 
+/* Publishes call @i's result to the other thread. */
 static void set_res(struct fuzz_state *st, unsigned int i, uint64_t v)
 {
 	__atomic_store_n(&st->res[i], v, __ATOMIC_RELEASE);
 }
 
+/* VM_BIND of @nops operations, waiting for or signalling @sync if non-zero. */
 static int vm_bind(int fd, struct drm_vaccel_vm_bind_op *op, uint32_t nops, uint32_t sync,
 		bool signal)
 {
@@ -293,10 +314,61 @@ static int vm_bind(int fd, struct drm_vaccel_vm_bind_op *op, uint32_t nops, uint
 	return xioctl(fd, DRM_IOCTL_VACCEL_VM_BIND, &b);
 }
 
-/* A VA argument: a slot number (small) or a wild address. */
-static uint64_t va_of(struct fuzz_state *st, uint64_t a)
+/*
+ * A VA argument of call @index: the VA an earlier bind mapped (0 if it
+ * failed), the call's own range, a slot number (small) or a wild address.
+ */
+static uint64_t va_of(struct fuzz_state *st, unsigned int index, struct fuzz_arg a)
 {
-	return a < FUZZ_SLOTS * 4 ? fuzz_slot_va(st->dev, a) : a;
+	if (a.t == FT_REF)
+		return val(st, a);
+	if (a.v == FUZZ_SLOT_CALL)
+		return fuzz_call_va(st->dev, index);
+	return a.v < FUZZ_SLOTS * 4 ? fuzz_slot_va(st->dev, a.v) : a.v;
+}
+
+/* From <linux/sync_file.h>'s sw_sync side, which no header exports. */
+struct sw_sync_create_fence_data {
+	__u32 value;
+	char name[32];
+	__s32 fence;
+};
+
+#define SW_SYNC_PATH			"/sys/kernel/debug/sync/sw_sync"
+#define SW_SYNC_IOC_CREATE_FENCE	_IOWR('W', 0, struct sw_sync_create_fence_data)
+#define SW_SYNC_IOC_INC			_IOW('W', 1, __u32)
+
+/*
+ * A gate: a new syncobj of @fd holding the fence of point 1 of a new
+ * sw_sync timeline, which stays unsignalled until gate_open (or the
+ * executor's exit) advances the timeline.  Returns the syncobj, 0 on error.
+ */
+static uint32_t gate_create(struct fuzz_state *st, unsigned int index, int fd)
+{
+	struct sw_sync_create_fence_data f = { .value = 1, .name = "vaccel-fuzz" };
+	struct drm_syncobj_create sc = { 0 };
+	struct drm_syncobj_handle h = { .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE };
+	int tl = open(SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
+
+	if (tl < 0)
+		return 0;
+	if (ioctl(tl, SW_SYNC_IOC_CREATE_FENCE, &f))
+		goto err_close_tl;
+	h.fd = f.fence;
+	if (xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+		goto err_close_fence;
+	h.handle = sc.handle;
+	if (xioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h))
+		goto err_close_fence;
+	close(f.fence);
+	st->gate[index] = tl + 1;
+	return sc.handle;
+
+err_close_fence:
+	close(f.fence);
+err_close_tl:
+	close(tl);
+	return 0;
 }
 
 /*
@@ -402,18 +474,20 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 			/* Bit 8 is ours: wait for the syncobj instead of signalling it. */
 			.flags = (uint32_t)a[5] & ~(1u << 8),
 			.handle = (uint32_t)val(st, ta[1]),
-			.va = va_of(st, a[2]),
+			.va = va_of(st, index, ta[2]),
 			.size = a[3],
 			.bo_offset = a[4],
 		};
 
 		ret = vm_bind(fd, &op, 1, sync, !(a[5] & (1u << 8)));
+		if (!ret)
+			set_res(st, index, op.va);
 		break;
 	}
 	case C_BIND_UNMAP: {
 		struct drm_vaccel_vm_bind_op op = {
 			.op = DRM_VACCEL_VM_BIND_OP_UNMAP,
-			.va = va_of(st, a[1]),
+			.va = va_of(st, index, ta[1]),
 			.size = a[2],
 		};
 
@@ -438,7 +512,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 				.handle = (uint32_t)fuzz_below(&r, 8),
 				.pad = fuzz_chance(&r, 95) ? 0 : 1,
 				.bo_offset = fuzz_chance(&r, 80) ? fuzz_below(&r, 4) * 4096 : fuzz_next(&r),
-				.va = va_of(st, a[4]) + fuzz_below(&r, 64) * 4096,
+				.va = va_of(st, index, ta[4]) + fuzz_below(&r, 64) * 4096,
 				.size = fuzz_chance(&r, 70) ? (1 + fuzz_below(&r, 16)) * 4096 : a[5],
 			};
 		}
@@ -479,7 +553,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		struct drm_vaccel_sync s = { .handle = (uint32_t)val(st, ta[5]), .point = a[6] };
 		struct drm_vaccel_submit sub = {
 			.context = (uint32_t)val(st, ta[1]),
-			.buffer_va = va_of(st, a[2]),
+			.buffer_va = va_of(st, index, ta[2]),
 			.buffer_size = a[3],
 		};
 
@@ -497,7 +571,7 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		uint32_t i;
 		struct drm_vaccel_submit sub = {
 			.context = (uint32_t)val(st, ta[1]),
-			.buffer_va = va_of(st, a[2]),
+			.buffer_va = va_of(st, index, ta[2]),
 			.buffer_size = a[3],
 		};
 
@@ -523,17 +597,22 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 	case C_WRITE_BUFFER:
 	case C_WRITE_KERNEL: {
 		struct fuzz_map *m = map_of(st, ta[0]);
+		struct fuzz_layout l = {
+			.kernel_va = va_of(st, index, ta[3]), .data_va = va_of(st, index, ta[4]),
+		};
 
 		ret = m ? guarded_write(st, m, c->id == C_WRITE_KERNEL, (unsigned int)a[1],
-					(uint32_t)a[2]) : -1;
+					(uint32_t)a[2], &l) : -1;
 		break;
 	}
 	case C_SYNCOBJ_CREATE: {
 		struct drm_syncobj_create s = { .flags = (uint32_t)a[1] };
 
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &s);
-		if (!ret)
+		if (!ret) {
+			st->res_fd[index] = fd;
 			set_res(st, index, s.handle);
+		}
 		break;
 	}
 	case C_SYNCOBJ_DESTROY: {
@@ -629,8 +708,10 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		};
 
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h);
-		if (!ret)
+		if (!ret) {
+			st->res_fd[index] = fd;
 			set_res(st, index, h.handle);
+		}
 		break;
 	}
 	case C_PRIME_EXPORT: {
@@ -695,9 +776,73 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 		ret = 0;
 		break;
 	}
+	case C_BO_MIGRATE: {
+		struct drm_vaccel_sync w = { .handle = (uint32_t)val(st, ta[4]) };
+		struct drm_vaccel_sync s = { .handle = (uint32_t)val(st, ta[5]) };
+		struct drm_vaccel_bo_migrate m = {
+			.handle = (uint32_t)val(st, ta[1]),
+			.region = (uint32_t)a[2],
+			.flags = (uint32_t)a[3],
+		};
+
+		if (w.handle)
+			m.waits = (struct drm_vaccel_obj_array){ sizeof(w), 1, (uintptr_t)&w };
+		if (s.handle)
+			m.signals = (struct drm_vaccel_obj_array){ sizeof(s), 1, (uintptr_t)&s };
+		ret = xioctl(fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m);
+		break;
+	}
+	case C_GATE_CREATE: {
+		uint32_t h = gate_create(st, index, fd);
+
+		if (h) {
+			st->res_fd[index] = fd;
+			set_res(st, index, h);
+			ret = 0;
+		}
+		break;
+	}
+	case C_GATE_OPEN: {
+		__u32 one = 1;
+		int tl = ta[0].t == FT_REF && ta[0].v < FUZZ_MAX_CALLS ? st->gate[ta[0].v] - 1 : -1;
+
+		errno = EINVAL;
+		if (tl >= 0)
+			ret = ioctl(tl, SW_SYNC_IOC_INC, &one);
+		break;
+	}
 	default:
 		errno = ENOSYS;
 		break;
 	}
 	return ret;
+}
+
+/*
+ * fuzz_export_fences() - the fences of the program's syncobjs, as sync_files
+ * @st: the run
+ * @fds: where the sync_file fds go
+ * @max: room in @fds
+ *
+ * For the manager's liveness check: once the executor is gone, every one
+ * of them must signal.  A syncobj without a fence, or gone, is skipped.
+ * Return: the number of fds in @fds.
+ */
+unsigned int fuzz_export_fences(struct fuzz_state *st, int *fds, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < st->prog->ncalls && n < max; i++) {
+		struct drm_syncobj_handle h = {
+			.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE, .fd = -1,
+		};
+
+		if (fuzz_calls[st->prog->call[i].id].res != FR_SYNCOBJ)
+			continue;
+		h.handle = (uint32_t)__atomic_load_n(&st->res[i], __ATOMIC_ACQUIRE);
+		if (!h.handle || ioctl(st->res_fd[i], DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h))
+			continue;
+		fds[n++] = h.fd;
+	}
+	return n;
 }

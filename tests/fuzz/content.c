@@ -4,10 +4,12 @@
  * kernels, well-formed, bit-flipped, random, or well-shaped with wild
  * addresses, sizes, grids and branch targets.
  *
- * The programs follow a convention that snippets set up: DMA buffers at VA
- * slot 0, kernels at slot 1, data at slot 2.  Well-formed packets point
- * into those slots, so that a well-formed program really runs; the other
- * kinds reach the parsers', the MMU's and the interpreter's error paths.
+ * A write call names where the buffer's kernel and data are mapped: the
+ * VAs that the snippet's binds got (each bind of a snippet maps at its own
+ * call's range, fuzz_call_va()), or the fixed slots 1 and 2 of older
+ * programs.  Well-formed packets point there, so that a well-formed
+ * program really runs; the other kinds reach the parsers', the MMU's and
+ * the interpreter's error paths.
  */
 #include <string.h>
 
@@ -15,6 +17,7 @@
 
 #include "fuzz.h"
 
+/* The VA of a fixed slot, or of one of the boundary addresses past them. */
 uint64_t fuzz_slot_va(const struct fuzz_device *dev, uint64_t slot)
 {
 	uint64_t base = dev->va_start + (16ull << 20);
@@ -32,25 +35,30 @@ uint64_t fuzz_slot_va(const struct fuzz_device *dev, uint64_t slot)
 	}
 }
 
-/* --- DMA buffers ------------------------------------------------------------ */
-
-#define SLOT_BUFFER	0
-#define SLOT_KERNEL	1
-#define SLOT_DATA	2
-
-static uint64_t data_va(const struct fuzz_device *dev, struct fuzz_rng *r, unsigned int align)
+/* The range of call @index of a program, past the fixed slots. */
+uint64_t fuzz_call_va(const struct fuzz_device *dev, unsigned int index)
 {
-	return fuzz_slot_va(dev, SLOT_DATA) + (fuzz_below(r, 0x10000 / align) * align);
+	return dev->va_start + (64ull << 20) + index * FUZZ_CALL_VA_BYTES;
 }
 
-static uint64_t wild_va(const struct fuzz_device *dev, struct fuzz_rng *r)
+/* --- DMA buffers ------------------------------------------------------------ */
+
+/* An address in the first 64 KiB of the data, @align-aligned. */
+static uint64_t data_va(const struct fuzz_layout *l, struct fuzz_rng *r, unsigned int align)
 {
-	switch (fuzz_below(r, 5)) {
+	return l->data_va + (fuzz_below(r, 0x10000 / align) * align);
+}
+
+static uint64_t wild_va(const struct fuzz_device *dev, const struct fuzz_layout *l,
+			struct fuzz_rng *r)
+{
+	switch (fuzz_below(r, 6)) {
 	case 0: return fuzz_next(r);
 	case 1: return fuzz_slot_va(dev, 32 + fuzz_below(r, 6)) + fuzz_below(r, 16);
-	case 2: return fuzz_slot_va(dev, SLOT_DATA) + 0x10000 - fuzz_below(r, 8);
+	case 2: return l->data_va + 0x10000 - fuzz_below(r, 8);
 	case 3: return fuzz_slot_va(dev, fuzz_below(r, FUZZ_SLOTS)) + fuzz_below(r, 4096);
-	default: return data_va(dev, r, 1) + 1;
+	case 4: return fuzz_call_va(dev, fuzz_below(r, FUZZ_MAX_CALLS)) + fuzz_below(r, 0x10000);
+	default: return data_va(l, r, 1) + 1;
 	}
 }
 
@@ -65,7 +73,7 @@ static uint64_t wild_size(struct fuzz_rng *r)
 
 /* Writes one packet at w; returns its length in words, 0 if no room. */
 static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
-		     const struct fuzz_device *dev)
+		     const struct fuzz_device *dev, const struct fuzz_layout *l)
 {
 	unsigned int op = fuzz_below(r, 8);
 	unsigned int flags = 0;
@@ -86,22 +94,22 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 			return 0;
 		flags = fuzz_below(r, 2) ? DRM_VACCEL_PKT_F_64BIT : 0;
 		w[0] = DRM_VACCEL_PKT_HEADER(op, flags, 3);
-		w[1] = wild ? wild_va(dev, r) : data_va(dev, r, 8);
+		w[1] = wild ? wild_va(dev, l, r) : data_va(l, r, 8);
 		w[2] = fuzz_next(r);
 		return 3;
 	case DRM_VACCEL_PKT_COPY:
 		if (room < 4)
 			return 0;
 		w[0] = DRM_VACCEL_PKT_HEADER(op, 0, 4);
-		w[1] = wild ? wild_va(dev, r) : data_va(dev, r, 1);
-		w[2] = wild ? wild_va(dev, r) : data_va(dev, r, 1);
+		w[1] = wild ? wild_va(dev, l, r) : data_va(l, r, 1);
+		w[2] = wild ? wild_va(dev, l, r) : data_va(l, r, 1);
 		w[3] = wild ? wild_size(r) : fuzz_below(r, 0x4000);
 		return 4;
 	case DRM_VACCEL_PKT_FILL:
 		if (room < 4)
 			return 0;
 		w[0] = DRM_VACCEL_PKT_HEADER(op, 0, 4);
-		w[1] = wild ? wild_va(dev, r) : data_va(dev, r, 4);
+		w[1] = wild ? wild_va(dev, l, r) : data_va(l, r, 4);
 		w[2] = wild ? wild_size(r) : 4 * fuzz_below(r, 0x1000);
 		w[3] = fuzz_next(r);
 		return 4;
@@ -109,7 +117,7 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 		if (room < 2)
 			return 0;
 		w[0] = DRM_VACCEL_PKT_HEADER(op, 0, 2);
-		w[1] = wild ? wild_va(dev, r) : data_va(dev, r, 8);
+		w[1] = wild ? wild_va(dev, l, r) : data_va(l, r, 8);
 		return 2;
 	case DRM_VACCEL_PKT_WAIT_MEM:
 		if (room < 4)
@@ -117,7 +125,7 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 		flags = DRM_VACCEL_PKT_WAIT_OP(fuzz_below(r, wild ? 8 : 6)) |
 			(fuzz_below(r, 2) ? DRM_VACCEL_PKT_F_64BIT : 0);
 		w[0] = DRM_VACCEL_PKT_HEADER(op, flags, 4);
-		w[1] = wild ? wild_va(dev, r) : data_va(dev, r, 8);
+		w[1] = wild ? wild_va(dev, l, r) : data_va(l, r, 8);
 		w[2] = fuzz_next(r);
 		/* A zero mask makes EQ, GE and LE true at once: no hang. */
 		w[3] = wild || fuzz_chance(r, 20) ? fuzz_next(r) : 0;
@@ -143,8 +151,8 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 			}
 		}
 		w[0] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11);
-		w[1] = wild && fuzz_chance(r, 50) ? wild_va(dev, r) : fuzz_slot_va(dev, SLOT_KERNEL);
-		w[2] = data_va(dev, r, 8);
+		w[1] = wild && fuzz_chance(r, 50) ? wild_va(dev, l, r) : l->kernel_va;
+		w[2] = data_va(l, r, 8);
 		w[3] = grid[0];
 		w[4] = grid[1];
 		w[5] = grid[2];
@@ -171,8 +179,47 @@ static size_t packet(uint64_t *w, size_t room, bool wild, struct fuzz_rng *r,
 	}
 }
 
+/*
+ * A long buffer: a DELAY well under the hang timeout, or a DISPATCH of the
+ * looping kernels over a large grid, between short packets; what it does
+ * matters less than that it runs long enough for another context of its
+ * engine to preempt it.
+ */
+static size_t long_buffer(uint64_t *w, size_t words, struct fuzz_rng *r,
+			  const struct fuzz_device *dev, const struct fuzz_layout *l)
+{
+	size_t n = 0;
+
+	if (words < 16)
+		return 0;
+	n += packet(w, words, false, r, dev, l);
+	if (fuzz_chance(r, 50)) {
+		w[n++] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DELAY, 0, 2);
+		w[n++] = 20000000 + fuzz_below(r, 60000000);
+	} else {
+		w[n++] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11);
+		w[n++] = l->kernel_va;
+		w[n++] = data_va(l, r, 8);
+		w[n++] = 64 + fuzz_below(r, 512);	/* grid */
+		w[n++] = 1;
+		w[n++] = 1;
+		w[n++] = 1 + fuzz_below(r, 64);		/* workgroup */
+		w[n++] = 1;
+		w[n++] = 1;
+		w[n++] = 1024;				/* local memory */
+		w[n++] = 1024;				/* stack */
+	}
+	if (words - n >= 13)
+		n += packet(w + n, words - n, false, r, dev, l);
+	return n;
+}
+
+/*
+ * fuzz_write_buffer() - write a DMA buffer of @kind into @dst
+ * Return: the bytes of the buffer, at most @len.
+ */
 size_t fuzz_write_buffer(void *dst, size_t len, unsigned int kind, uint32_t seed,
-			 const struct fuzz_device *dev)
+			 const struct fuzz_device *dev, const struct fuzz_layout *l)
 {
 	size_t words = len / 8, n = 0, count;
 	uint64_t *w = dst;
@@ -192,11 +239,13 @@ size_t fuzz_write_buffer(void *dst, size_t len, unsigned int kind, uint32_t seed
 							     fuzz_below(&r, 14));
 		}
 		return n * 8;
+	case FW_LONG:
+		return long_buffer(w, words, &r, dev, l) * 8;
 	case FW_WILD:
 	case FW_VALID:
 	case FW_BITFLIP:
 		while (count--) {
-			size_t k = packet(w + n, words - n, kind == FW_WILD, &r, dev);
+			size_t k = packet(w + n, words - n, kind == FW_WILD, &r, dev, l);
 
 			if (!k)
 				break;
@@ -263,13 +312,19 @@ static uint32_t rv_lui(uint32_t rd, uint32_t imm20)
 #define FCVT_D_L(fd, rs)	rv_r(0x53, fd, 7, rs, 2, 0x69)
 #define FMUL_D(fd, a, b)	rv_r(0x53, fd, 7, a, b, 0x09)
 #define FSD(rs1, f, imm)	rv_s(0x27, 3, rs1, f, imm)
+#define ANDI(rd, rs, imm)	rv_i(0x13, rd, 7, rs, imm)
+#define LUI(rd, imm20)		rv_lui(rd, imm20)
+/* The workgroup barrier: the custom-0 word of vaccel_barrier(). */
+#define BARRIER			0x0000000bu
+
+#define TEMPLATES		8
 
 /* The well-formed kernels the others are derived from; a0 is the data. */
 static size_t template(uint32_t *k, unsigned int which)
 {
 	size_t n = 0;
 
-	switch (which % 5) {
+	switch (which % TEMPLATES) {
 	case 0:	/* data[global id] = global id */
 		k[n++] = CSRR(A1, DRM_VACCEL_CSR_GLOBAL_ID);
 		k[n++] = SLLI(A2, A1, 2);
@@ -291,6 +346,29 @@ static size_t template(uint32_t *k, unsigned int which)
 		k[n++] = FMUL_D(1, 0, 0);
 		k[n++] = FSD(A0, 1, 8);
 		break;
+	case 5:	/* local[id] = id, a barrier, then read a neighbour's */
+		k[n++] = CSRR(A1, DRM_VACCEL_CSR_FLAT_LOCAL_ID);
+		k[n++] = CSRR(A2, DRM_VACCEL_CSR_LOCAL_BASE);
+		k[n++] = SLLI(T0, A1, 2);
+		k[n++] = ADD(T0, A2, T0);
+		k[n++] = SW(T0, A1, 0);
+		k[n++] = BARRIER;
+		k[n++] = LW(T1, A2, 0);
+		k[n++] = SW(A0, T1, 0);
+		break;
+	case 6:	/* odd work-items end before the barrier the others reach */
+		k[n++] = CSRR(A1, DRM_VACCEL_CSR_FLAT_LOCAL_ID);
+		k[n++] = ANDI(T0, A1, 1);
+		k[n++] = BNE(T0, ZERO, 12);
+		k[n++] = BARRIER;
+		k[n++] = SW(A0, A1, 0);
+		break;
+	case 7:	/* barriers in a loop */
+		k[n++] = ADDI(T0, ZERO, 8);
+		k[n++] = BARRIER;
+		k[n++] = ADDI(T0, T0, -1);
+		k[n++] = BNE(T0, ZERO, -8);
+		break;
 	default: /* the stack and the local memory base */
 		k[n++] = ADDI(SP, SP, -16);
 		k[n++] = SD(SP, A0, 0);
@@ -304,6 +382,10 @@ static size_t template(uint32_t *k, unsigned int which)
 	return n;
 }
 
+/*
+ * fuzz_write_kernel() - write an RV64 kernel of @kind into @dst
+ * Return: the bytes of the kernel, 0 if @len cannot hold one.
+ */
 size_t fuzz_write_kernel(void *dst, size_t len, unsigned int kind, uint32_t seed,
 			 const struct fuzz_device *dev)
 {
@@ -317,9 +399,21 @@ size_t fuzz_write_kernel(void *dst, size_t len, unsigned int kind, uint32_t seed
 		words = 64;
 	if (words < 16)
 		return 0;
-	n = template(buf, fuzz_below(&r, 5));
+	n = template(buf, fuzz_below(&r, TEMPLATES));
 	switch (kind % FW_KINDS) {
 	case FW_VALID:
+		break;
+	case FW_LONG:
+		/* 16384 turns of a loop, with a barrier in each, or none. */
+		n = 0;
+		buf[n++] = LUI(T0, 4);
+		if (fuzz_chance(&r, 50))
+			buf[n++] = BARRIER;
+		buf[n] = ADDI(T0, T0, -1);
+		n++;
+		buf[n] = BNE(T0, ZERO, -4 * (int32_t)(n - 1));	/* back to buf[1] */
+		n++;
+		buf[n++] = RET;
 		break;
 	case FW_BITFLIP: {
 		unsigned int flips = 1 + fuzz_below(&r, 4);

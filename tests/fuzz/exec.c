@@ -12,12 +12,16 @@
  * calls of its thread and exits, while the parent goes on without them.
  * The executor never cleans up: it exits with everything open, mapped,
  * submitted and bound, and the kernel's teardown paths do the rest.
+ * Before it exits it gives the manager the fences of its syncobjs as
+ * sync_files, waits a little for them (the engines' coverage reaches the
+ * executor as their buffers end), and collects the remote coverage.
  *
  * Without KCOV (the stock kernel) the executor runs blind: no coverage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -46,26 +50,35 @@ struct kcov_remote_arg {
 #define KCOV_REMOTE_ENABLE	_IOW('c', 102, struct kcov_remote_arg)
 #define KCOV_TRACE_PC		0
 #define KCOV_PATH		"/sys/kernel/debug/kcov"
-#define KCOV_WORDS		(1u << 16)
+/*
+ * PCs per area: a thread's calls, and the engines' whole program (the
+ * interpreter reports every basic block), which a smaller area overflows.
+ */
+#define KCOV_WORDS		(1u << 18)
+#define KCOV_REMOTE_WORDS	(1u << 20)
 
 struct kcov {
 	int fd;
 	unsigned long *area;
+	unsigned long words;
 };
 
+/* Whether this kernel has KCOV, and we may use it. */
 bool fuzz_kcov_available(void)
 {
 	return access(KCOV_PATH, R_OK | W_OK) == 0;
 }
 
-static int kcov_open(struct kcov *k)
+/* Opens a KCOV of @words PCs and maps its area. */
+static int kcov_open(struct kcov *k, unsigned long words)
 {
+	k->words = words;
 	k->fd = open(KCOV_PATH, O_RDWR | O_CLOEXEC);
 	if (k->fd < 0)
 		return -1;
-	if (ioctl(k->fd, KCOV_INIT_TRACE, KCOV_WORDS))
+	if (ioctl(k->fd, KCOV_INIT_TRACE, words))
 		goto fail;
-	k->area = mmap(NULL, KCOV_WORDS * sizeof(unsigned long), PROT_READ | PROT_WRITE,
+	k->area = mmap(NULL, words * sizeof(unsigned long), PROT_READ | PROT_WRITE,
 		       MAP_SHARED, k->fd, 0);
 	if (k->area == MAP_FAILED)
 		goto fail;
@@ -86,6 +99,7 @@ struct edge_set {
 
 static struct edge_set edges;
 
+/* A 64-bit finaliser (murmur3's), folded to 32 bits. */
 static inline uint32_t mix(uint64_t x)
 {
 	x ^= x >> 33;
@@ -96,12 +110,14 @@ static inline uint32_t mix(uint64_t x)
 	return (uint32_t)x;
 }
 
-static void collect(unsigned long *area)
+/* Adds the edges of @k's area to the result, and empties it. */
+static void collect(struct kcov *k)
 {
+	unsigned long *area = k->area;
 	unsigned long n = __atomic_load_n(&area[0], __ATOMIC_RELAXED), prev = 0;
 
-	if (n > KCOV_WORDS - 1)
-		n = KCOV_WORDS - 1;
+	if (n > k->words - 1)
+		n = k->words - 1;
 	pthread_mutex_lock(&edges.lock);
 	for (unsigned long i = 1; i <= n; i++) {
 		unsigned long pc = area[i];
@@ -183,7 +199,7 @@ static void run_thread(struct fuzz_state *st, unsigned int thread, unsigned int 
 			__atomic_store_n(&k->area[0], 0, __ATOMIC_RELAXED);
 		int ret = fuzz_run_call(st, i, thread);
 		if (k && k->area)
-			collect(k->area);
+			collect(k);
 		if (skip_limit < 0) {
 			__atomic_fetch_add(&out->calls_done, 1, __ATOMIC_RELAXED);
 			if (!ret)
@@ -192,12 +208,13 @@ static void run_thread(struct fuzz_state *st, unsigned int thread, unsigned int 
 	}
 }
 
+/* A program thread: its own KCOV around its calls. */
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct kcov k = { .fd = -1 };
 
-	if (w->coverage && !kcov_open(&k) && ioctl(k.fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
+	if (w->coverage && !kcov_open(&k, KCOV_WORDS) && ioctl(k.fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
 		munmap(k.area, KCOV_WORDS * sizeof(unsigned long));
 		k.area = NULL;
 	}
@@ -208,13 +225,52 @@ static void *worker_main(void *arg)
 }
 
 /*
+ * Sends the fences of the program's syncobjs to the manager, in one
+ * message, then waits up to 100 ms for them to signal: the engines report
+ * a buffer's coverage when it ends.
+ */
+static void hand_over_fences(struct fuzz_state *st, int sock)
+{
+	int fds[FUZZ_MAX_CALLS];
+	unsigned int n = fuzz_export_fences(st, fds, FUZZ_MAX_CALLS), i;
+	char data = 'f';
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(fds))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = CMSG_SPACE(n * sizeof(int)),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	struct pollfd pfd[FUZZ_MAX_CALLS];
+	int waited = 0;
+
+	if (!n)
+		return;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	if (sock >= 0)
+		sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	for (i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	for (i = 0; i < n && waited < 100; i++) {
+		while (waited < 100 && poll(&pfd[i], 1, 10) == 0)
+			waited += 10;
+	}
+}
+
+/*
  * fuzz_exec() - run @p against @dev, report to @out
  *
  * Called in a fresh child of the manager, which kills it if it takes too
  * long.  Returns when the threads are done; the caller exits at once.
  */
 void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
-	       struct fuzz_result *out, bool coverage)
+	       struct fuzz_result *out, bool coverage, int fence_sock)
 {
 	static struct fuzz_state st;
 	struct worker w[FUZZ_THREADS];
@@ -236,16 +292,16 @@ void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
 	out->nedges = out->calls_done = out->calls_ok = 0;
 	if (coverage) {
 		vaccel_text(&edges.lo, &edges.hi);
-		if (!kcov_open(&remote)) {
+		if (!kcov_open(&remote, KCOV_REMOTE_WORDS)) {
 			struct kcov_remote_arg arg = {
 				.trace_mode = KCOV_TRACE_PC,
-				.area_size = KCOV_WORDS,
+				.area_size = KCOV_REMOTE_WORDS,
 				/* Common handles: subsystem 0, a non-zero instance. */
 				.common_handle = (uint64_t)getpid(),
 			};
 
 			if (ioctl(remote.fd, KCOV_REMOTE_ENABLE, &arg)) {
-				munmap(remote.area, KCOV_WORDS * sizeof(unsigned long));
+				munmap(remote.area, KCOV_REMOTE_WORDS * sizeof(unsigned long));
 				remote.area = NULL;
 			}
 		}
@@ -261,9 +317,10 @@ void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
 			pthread_join(w[t].tid, NULL);
 
 	/* The engines may still be running what was submitted: give them a moment. */
+	hand_over_fences(&st, fence_sock);
 	if (remote.area) {
-		usleep(20000);
-		collect(remote.area);
+		usleep(10000);
+		collect(&remote);
 	}
 	/*
 	 * Children of fork calls: a short while to finish; the manager kills

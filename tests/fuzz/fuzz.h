@@ -69,6 +69,8 @@ enum fuzz_arg_kind {
 	FA_TIMEOUT,	/* a relative timeout in ns, made absolute at run time */
 	FA_KIND,	/* what a write_* call writes */
 	FA_SEED,	/* a 32-bit seed for a write_* call's contents */
+	FA_BOFLAGS,	/* BO creation flags: placement, mostly valid */
+	FA_REGION,	/* a memory region of BO_MIGRATE, mostly valid */
 };
 
 /* What a call's result is, so that later calls can consume it. */
@@ -81,6 +83,7 @@ enum fuzz_res_kind {
 	FR_DMABUF,
 	FR_SYNCFILE,
 	FR_MAP,
+	FR_VA,		/* the GPU VA a bind mapped */
 	FR_VALUE,	/* a number, not a resource */
 };
 
@@ -155,10 +158,13 @@ struct fuzz_state {
 	int devfd[FUZZ_DEVICE_FILES];
 	uint64_t res[FUZZ_MAX_CALLS];		/* each call's result */
 	struct fuzz_map map[FUZZ_MAX_CALLS];	/* for FR_MAP results */
+	int res_fd[FUZZ_MAX_CALLS];		/* the device file of FR_SYNCOBJ results */
+	int gate[FUZZ_MAX_CALLS];		/* the sw_sync timeline of a gate, + 1 */
 	int sock[2];				/* fd passing, to itself and children */
 };
 
 int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread);
+unsigned int fuzz_export_fences(struct fuzz_state *st, int *fds, unsigned int max);
 
 /* What one run of a program returns to the manager. */
 struct fuzz_result {
@@ -171,9 +177,12 @@ struct fuzz_result {
 #define FUZZ_RESULT_EDGES	(1u << 16)
 #define FUZZ_RESULT_BYTES	(sizeof(struct fuzz_result) + FUZZ_RESULT_EDGES * 4)
 
-/* exec.c: runs a program in the calling process (a child of the manager). */
+/*
+ * exec.c: runs a program in the calling process (a child of the manager);
+ * the fences of the program's syncobjs go to @fence_sock as sync_files.
+ */
 void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
-	       struct fuzz_result *out, bool coverage);
+	       struct fuzz_result *out, bool coverage, int fence_sock);
 bool fuzz_kcov_available(void);
 
 /* prog.c: generation, mutation, text. */
@@ -189,16 +198,31 @@ enum fuzz_write_kind {
 	FW_BITFLIP,	/* the valid one with bits flipped */
 	FW_RANDOM,	/* random words */
 	FW_WILD,	/* valid shapes, wild addresses, sizes, branches */
+	FW_LONG,	/* a buffer that keeps its engine busy, to be preempted */
 	FW_KINDS,
 };
 
-size_t fuzz_write_buffer(void *dst, size_t len, unsigned int kind,
-			 uint32_t seed, const struct fuzz_device *dev);
+/* Where the packets of a buffer find their kernel and their data. */
+struct fuzz_layout {
+	uint64_t kernel_va;
+	uint64_t data_va;
+};
+
+size_t fuzz_write_buffer(void *dst, size_t len, unsigned int kind, uint32_t seed,
+			 const struct fuzz_device *dev, const struct fuzz_layout *l);
 size_t fuzz_write_kernel(void *dst, size_t len, unsigned int kind,
 			 uint32_t seed, const struct fuzz_device *dev);
 uint64_t fuzz_slot_va(const struct fuzz_device *dev, uint64_t slot);
+uint64_t fuzz_call_va(const struct fuzz_device *dev, unsigned int index);
 
 #define FUZZ_SLOTS		16
 #define FUZZ_SLOT_BYTES		(1ull << 20)
+/*
+ * A VA argument of this value is the call's own range: call i's binds map
+ * at fuzz_call_va(i), which no other call uses, so a program's buffers do
+ * not collide.
+ */
+#define FUZZ_SLOT_CALL		0x40
+#define FUZZ_CALL_VA_BYTES	(64ull << 20)
 
 #endif /* VACCEL_FUZZ_H */

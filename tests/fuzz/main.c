@@ -17,10 +17,16 @@
  * scripts/kernel-log/, which the runners use too, /vaccel/kernel-log in
  * the dev VM: WARNING, BUG, KASAN, UBSAN, lockdep, ODEBUG, kmemleak,
  * *ERROR*), an executor that SIGKILL cannot end, or a device that stops
- * doing simple work, is a finding: the program is minimised (calls
- * dropped one at a time while the finding still reproduces) and saved.
+ * doing simple work, is a finding; so is a program that leaves something
+ * behind once its executor is gone: a fence of one of its syncobjs that
+ * does not signal within 5 s of its end, or, after an executor that had
+ * to be killed, memory that the devices' debugfs counters do not get
+ * back within 5 s.  A finding's program is minimised (calls dropped one
+ * at a time while the finding still reproduces) and saved.
  * Every ten seconds a line gives executions per second, edges covered (in
- * all, and in vaccel), the corpus and the findings.  --no-feedback makes
+ * all, and in vaccel), the corpus and the findings.  Only stable coverage
+ * counts: a program that reaches new edges runs again, and keeps those
+ * the second run reaches too.  --no-feedback makes
  * every program a new one from (seed, i): the same seed, the same
  * programs, whatever the coverage.  The last line is `ok fuzz.campaign` or
  * `not ok fuzz.campaign: ...`, for the test plans.
@@ -46,6 +52,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -59,12 +66,14 @@
 
 #define EXEC_TIMEOUT_MS		10000	/* then SIGKILL */
 #define KILL_TIMEOUT_MS		30000	/* then the executor is unkillable */
+#define LIVENESS_TIMEOUT_MS	5000	/* for fences and memory, after the end */
 #define MAX_CORPUS		8192
 #define MAX_PROCS		8
 
 static struct fuzz_device dev;
 static bool coverage;
 
+/* CLOCK_MONOTONIC in milliseconds. */
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -75,6 +84,7 @@ static uint64_t now_ms(void)
 
 /* --- the device -------------------------------------------------------------- */
 
+/* The vaccel devices the executors open: the first two that answer QUERY. */
 static int find_device(void)
 {
 	char path[64];
@@ -359,6 +369,7 @@ static void cgroup_enter(void)
 struct slot {
 	pid_t pid;
 	int pidfd;
+	int fence_sock[2];		/* the executor's fences come over it */
 	uint64_t started;
 	bool killed;
 	struct fuzz_prog prog;
@@ -367,20 +378,29 @@ struct slot {
 
 enum outcome { RAN, TIMED_OUT, UNKILLABLE };
 
+/* Starts an executor for @p in slot @s. */
 static int start(struct slot *s, const struct fuzz_prog *p)
 {
 	s->prog = *p;
 	s->killed = false;
 	s->res->nedges = 0;
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, s->fence_sock))
+		s->fence_sock[0] = s->fence_sock[1] = -1;
 	s->pid = fork();
-	if (s->pid < 0)
+	if (s->pid < 0) {
+		close(s->fence_sock[0]);
+		close(s->fence_sock[1]);
+		s->fence_sock[0] = -1;
 		return -1;
+	}
 	if (s->pid == 0) {
 		setpgid(0, 0);
 		cgroup_enter();
-		fuzz_exec(&s->prog, &dev, s->res, coverage);
+		close(s->fence_sock[0]);
+		fuzz_exec(&s->prog, &dev, s->res, coverage, s->fence_sock[1]);
 		_exit(0);
 	}
+	close(s->fence_sock[1]);
 	setpgid(s->pid, s->pid);
 	s->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
 	s->started = now_ms();
@@ -443,6 +463,146 @@ static enum outcome finish(struct slot *s)
 	}
 }
 
+/* --- liveness: what a program leaves behind --------------------------------------- */
+
+/*
+ * The fences the executor handed over, which must all signal once it is
+ * gone and its files are closed; closes @s's socket.  Returns the number
+ * that did not within LIVENESS_TIMEOUT_MS.
+ */
+static unsigned int unsignalled_fences(struct slot *s, unsigned int *total)
+{
+	int fds[FUZZ_MAX_CALLS];
+	char data;
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(fds))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c;
+	uint64_t deadline = now_ms() + LIVENESS_TIMEOUT_MS;
+	unsigned int n = 0, late = 0;
+
+	*total = 0;
+	if (s->fence_sock[0] < 0)
+		return 0;
+	if (recvmsg(s->fence_sock[0], &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) == 1 &&
+	    (c = CMSG_FIRSTHDR(&msg)) && c->cmsg_type == SCM_RIGHTS) {
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fds, CMSG_DATA(c), n * sizeof(int));
+	}
+	close(s->fence_sock[0]);
+	s->fence_sock[0] = -1;
+	for (unsigned int i = 0; i < n; i++) {
+		struct pollfd pfd = { .fd = fds[i], .events = POLLIN };
+		uint64_t t = now_ms();
+
+		if (poll(&pfd, 1, t < deadline ? (int)(deadline - t) : 0) != 1)
+			late++;
+		close(fds[i]);
+	}
+	*total = n;
+	return late;
+}
+
+/*
+ * The memory counters of every device's debugfs ``memory`` that a closed
+ * file must give back, as text ("dir key value" lines): BOs, VMs,
+ * page-table pages, device memory.  Empty without debugfs.
+ */
+static void memory_counters(char *buf, size_t len)
+{
+	static const char *const keys[] = {
+		"bo_count ", "bo_bytes ", "vms ", "pt_pages ", "device_mem_free ",
+		"device_mem_bos ",
+	};
+	const char *top = "/sys/kernel/debug/accel";
+	DIR *d = opendir(top);
+	struct dirent *e;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[512], line[128];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/memory", top, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				int n;
+
+				if (strncmp(line, keys[k], strlen(keys[k])))
+					continue;
+				n = snprintf(buf + used, len - used, "%s %s", e->d_name, line);
+				if (n > 0 && (size_t)n < len - used)
+					used += n;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/* The counters with no executor running, read when the campaign starts. */
+static char idle_memory[4096];
+
+/*
+ * Polls the counters until they are back at their idle values; returns
+ * false, with the first line that differs in @what, if they are not
+ * within LIVENESS_TIMEOUT_MS.  Only when no executor runs.
+ */
+static bool memory_back(char *what, size_t len)
+{
+	uint64_t deadline = now_ms() + LIVENESS_TIMEOUT_MS;
+	char now[sizeof(idle_memory)];
+	const char *a, *b;
+
+	for (;;) {
+		memory_counters(now, sizeof(now));
+		if (!strcmp(now, idle_memory))
+			return true;
+		if (now_ms() >= deadline)
+			break;
+		usleep(50000);
+	}
+	for (a = now, b = idle_memory; *a && *a == *b; a++, b++)
+		;
+	while (a > now && a[-1] != '\n')
+		a--, b--;
+	snprintf(what, len, "liveness: the devices' memory did not come back within %d s of a killed executor: %.*s, idle %.*s",
+		 LIVENESS_TIMEOUT_MS / 1000, (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
+	return false;
+}
+
+/*
+ * After slot @s's run: its fences all signalled, and, if it was killed
+ * (then it handed over none), the devices' memory came back.  @alone says
+ * that no other executor runs.  Returns true, with @what, on a violation.
+ */
+static bool liveness_violated(struct slot *s, enum outcome o, bool alone, char *what,
+			      size_t len)
+{
+	unsigned int total, late = unsignalled_fences(s, &total);
+
+	if (late) {
+		snprintf(what, len, "liveness: %u of the %u fences of the program's syncobjs did not signal within %d s of its end",
+			 late, total, LIVENESS_TIMEOUT_MS / 1000);
+		return true;
+	}
+	return o == TIMED_OUT && alone && !memory_back(what, len);
+}
+
 /* Runs one program alone, for replay and minimisation. */
 static enum outcome run_one(struct slot *s, const struct fuzz_prog *p)
 {
@@ -456,22 +616,53 @@ static enum outcome run_one(struct slot *s, const struct fuzz_prog *p)
 static uint8_t *cover;		/* 2^24 bits */
 static uint64_t edges_total, edges_vaccel;
 
-static unsigned int merge(const struct fuzz_result *r)
+/* The edges of @r that no earlier run covered, into @fresh; returns how many. */
+static unsigned int fresh_edges(const struct fuzz_result *r, uint32_t *fresh)
 {
-	unsigned int fresh = 0;
+	unsigned int n = 0;
 
 	for (uint32_t i = 0; i < r->nedges && i < FUZZ_RESULT_EDGES; i++) {
-		uint32_t h = r->edges[i], bit = h & ((1u << 24) - 1);
+		uint32_t bit = r->edges[i] & ((1u << 24) - 1);
 
+		if (!(cover[bit >> 3] & (1u << (bit & 7))))
+			fresh[n++] = r->edges[i];
+	}
+	return n;
+}
+
+/* qsort() and bsearch() order of edge hashes. */
+static int cmp_edge(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Covers the @n edges of @fresh that the re-run @again reached too (all of
+ * them if @again is NULL); returns how many were new.  @again's edges are
+ * sorted.
+ */
+static unsigned int merge(const uint32_t *fresh, unsigned int n, struct fuzz_result *again)
+{
+	unsigned int merged = 0;
+
+	if (again)
+		qsort(again->edges, again->nedges, sizeof(again->edges[0]), cmp_edge);
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t h = fresh[i], bit = h & ((1u << 24) - 1);
+
+		if (again && !bsearch(&h, again->edges, again->nedges, sizeof(h), cmp_edge))
+			continue;
 		if (cover[bit >> 3] & (1u << (bit & 7)))
 			continue;
 		cover[bit >> 3] |= 1u << (bit & 7);
-		fresh++;
+		merged++;
 		edges_total++;
 		if (h >> 31)
 			edges_vaccel++;
 	}
-	return fresh;
+	return merged;
 }
 
 /* --- corpus and findings ------------------------------------------------------------ */
@@ -554,7 +745,7 @@ static bool reproduces(struct slot *s, const struct fuzz_prog *p, int tries, cha
 				 KILL_TIMEOUT_MS / 1000);
 			return true;
 		}
-		if (kmsg_problem(what, len))
+		if (kmsg_problem(what, len) || liveness_violated(s, o, true, what, len))
 			return true;
 		if (health_check(why, sizeof(why))) {
 			snprintf(what, len, "the device stopped working: %s", why);
@@ -625,12 +816,15 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 	uint64_t timeouts = 0, calls_done = 0, calls_ok = 0;
 	unsigned int running = 0;
 	char what[512], why[256];
+	uint32_t *fresh;
 	bool stop = false;
 
 	cover = calloc(1, 1u << 21);
 	corpus = calloc(MAX_CORPUS, sizeof(*corpus));
-	if (!cover || !corpus)
+	fresh = calloc(FUZZ_RESULT_EDGES, sizeof(*fresh));
+	if (!cover || !corpus || !fresh)
 		return 2;
+	memory_counters(idle_memory, sizeof(idle_memory));
 	if (corpus_dir) {
 		mkdir(corpus_dir, 0755);
 		if (feedback)
@@ -667,7 +861,9 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 		}
 		/* Wait for the oldest. */
 		for (unsigned int i = 0; i < procs; i++) {
-			struct slot *s = &slots[i];
+			struct slot *s = &slots[i], *culprit = s;
+			bool problem = false;
+			unsigned int nfresh;
 			enum outcome o;
 
 			if (!s->pid)
@@ -677,9 +873,41 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 			execs++;
 			calls_done += s->res->calls_done;
 			calls_ok += s->res->calls_ok;
-			if (o == TIMED_OUT)
+			if (o == TIMED_OUT) {
 				timeouts++;
-			if (merge(s->res) && feedback && ncorpus < MAX_CORPUS) {
+				/* The memory check needs the devices to themselves. */
+				for (unsigned int j = 0; j < procs; j++) {
+					if (!slots[j].pid || finish(&slots[j]) == UNKILLABLE)
+						continue;
+					running--;
+					execs++;
+					if (!problem && liveness_violated(&slots[j], RAN, false, what,
+									  sizeof(what))) {
+						problem = true;
+						culprit = &slots[j];
+					}
+				}
+			}
+			if (!problem && o != UNKILLABLE)
+				problem = liveness_violated(s, o, running == 0, what, sizeof(what));
+			else if (o != UNKILLABLE)
+				unsignalled_fences(s, &(unsigned int){ 0 });
+			nfresh = o == UNKILLABLE ? 0 : fresh_edges(s->res, fresh);
+			/* New edges count if a second run reaches them too. */
+			if (nfresh && feedback && !problem) {
+				struct fuzz_prog again = s->prog;
+				enum outcome o2 = run_one(s, &again);
+
+				execs++;
+				problem = o2 != UNKILLABLE &&
+					  liveness_violated(s, o2, false, what, sizeof(what));
+				if (o2 == UNKILLABLE)
+					o = o2;
+				nfresh = o2 == UNKILLABLE ? 0 : merge(fresh, nfresh, s->res);
+			} else if (nfresh) {
+				nfresh = merge(fresh, nfresh, NULL);
+			}
+			if (nfresh && feedback && ncorpus < MAX_CORPUS) {
 				corpus[ncorpus++] = s->prog;
 				if (corpus_dir) {
 					char path[4096];
@@ -696,15 +924,15 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 				stop = true;
 				break;
 			}
-			if (kmsg_problem(what, sizeof(what)) ||
+			if (problem || kmsg_problem(what, sizeof(what)) ||
 			    (execs % 200 == 0 && health_check(why, sizeof(why)) &&
 			     snprintf(what, sizeof(what), "the device stopped working: %s", why))) {
 				/* Let the others end, then minimise alone. */
 				for (unsigned int j = 0; j < procs; j++)
 					if (slots[j].pid && finish(&slots[j]) != UNKILLABLE)
-						running--;
+						unsignalled_fences(&slots[j], &(unsigned int){ 0 });
 				running = 0;
-				report_finding(&slots[i], &s->prog, what, findings_dir);
+				report_finding(culprit, &culprit->prog, what, findings_dir);
 				if (nfindings >= 3)
 					stop = true;
 				break;
@@ -752,6 +980,7 @@ static int cmd_replay(int argc, char **argv, int runs)
 	int failed = 0;
 
 	kmsg_open();
+	memory_counters(idle_memory, sizeof(idle_memory));
 	for (int i = 0; i < argc; i++) {
 		const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
 		struct fuzz_prog p;

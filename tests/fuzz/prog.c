@@ -6,8 +6,11 @@
  * Generation mixes two things: snippets, the short call sequences a real
  * user makes (a BO filled with a DMA buffer, mapped and submitted on a new
  * context; a kernel and its data mapped and dispatched; a BO shared as a
- * dma-buf and imported again; a syncobj exported as a sync_file), which
- * get the program deep into the driver, and single calls with arguments
+ * dma-buf, imported by the other device, bound and used there; a syncobj
+ * exported as a sync_file; BOs placed in device memory, filling it, and
+ * moved between regions; contexts of several priorities on one engine,
+ * preempting each other; work queued behind a gate that the program opens
+ * later), which get the program deep into the driver, and single calls with arguments
  * drawn from valid, boundary and invalid values, which make the snippets'
  * resources meet in ways nobody planned.  Mutation changes an argument,
  * inserts or removes a call, moves a call to the other thread or repeats
@@ -18,8 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <drm/vaccel_accel.h>
+
 #include "fuzz.h"
 
+/* Seeds @r for stream @stream of @seed (splitmix64 of both). */
 void fuzz_seed(struct fuzz_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t z = seed * 0x9e3779b97f4a7c15ull + stream * 0xbf58476d1ce4e5b9ull + 1;
@@ -43,6 +49,7 @@ static const uint64_t timeouts[] = {
 	0, 1000, 1000000, 10000000, 50000000, 1ull << 62,
 };
 
+/* A random earlier call (before @before) whose result is of @kind, or -1. */
 static int find_res(const struct fuzz_prog *p, unsigned int before,
 		    enum fuzz_res_kind kind, struct fuzz_rng *r)
 {
@@ -55,6 +62,7 @@ static int find_res(const struct fuzz_prog *p, unsigned int before,
 	return n ? found[fuzz_below(r, n)] : -1;
 }
 
+/* Mostly a reference to an earlier result of @kind, else @literal. */
 static struct fuzz_arg ref_or(const struct fuzz_prog *p, unsigned int at,
 			       enum fuzz_res_kind kind, struct fuzz_rng *r, struct fuzz_arg literal)
 {
@@ -65,11 +73,25 @@ static struct fuzz_arg ref_or(const struct fuzz_prog *p, unsigned int at,
 	return literal;
 }
 
+/* BO creation flags: a quarter of BOs in (or preferring) device memory. */
+static uint64_t gen_bo_flags(struct fuzz_rng *r)
+{
+	if (fuzz_chance(r, 75))
+		return 0;
+	if (fuzz_chance(r, 90))
+		return fuzz_chance(r, 50) ? DRM_VACCEL_BO_DEVICE : DRM_VACCEL_BO_DEVICE_PREFERRED;
+	return fuzz_chance(r, 50) ? DRM_VACCEL_BO_NO_MMAP | DRM_VACCEL_BO_DEVICE :
+				    1ull << fuzz_below(r, 32);
+}
+
+/* A literal of kind @k, from valid, boundary and invalid values. */
 static uint64_t gen_literal(enum fuzz_arg_kind k, struct fuzz_rng *r)
 {
 	switch (k) {
 	case FA_SLOT:
-		if (fuzz_chance(r, 85))
+		if (fuzz_chance(r, 40))
+			return FUZZ_SLOT_CALL;
+		if (fuzz_chance(r, 75))
 			return fuzz_below(r, 4);
 		if (fuzz_chance(r, 60))
 			return 16 + fuzz_below(r, 22);
@@ -98,16 +120,29 @@ static uint64_t gen_literal(enum fuzz_arg_kind k, struct fuzz_rng *r)
 		return fuzz_chance(r, 50) ? FW_VALID : fuzz_below(r, FW_KINDS);
 	case FA_SEED:
 		return fuzz_next(r) & 0xffffffff;
+	case FA_BOFLAGS:
+		return gen_bo_flags(r);
+	case FA_REGION:
+		/* System, the two devices' segments, or one that does not exist. */
+		if (fuzz_chance(r, 90))
+			return fuzz_below(r, 3);
+		return fuzz_chance(r, 50) ? DRM_VACCEL_REGION_DEVICE(2 + fuzz_below(r, 8)) :
+					    fuzz_next(r) & 0xffffffff;
 	default:
 		return 0;
 	}
 	return 0;
 }
 
+/* An argument of kind @k for a call at @at: a reference or a literal. */
 static struct fuzz_arg gen_arg(const struct fuzz_prog *p, unsigned int at,
 				enum fuzz_arg_kind k, struct fuzz_rng *r)
 {
 	switch (k) {
+	case FA_SLOT:
+		if (fuzz_chance(r, 30))
+			return ref_or(p, at, FR_VA, r, LIT(gen_literal(k, r)));
+		return LIT(gen_literal(k, r));
 	case FA_FD:
 		if (fuzz_chance(r, 5))
 			return ref_or(p, at, FR_FD, r, FD(0));
@@ -141,6 +176,7 @@ static struct fuzz_arg gen_arg(const struct fuzz_prog *p, unsigned int at,
 	}
 }
 
+/* Appends a call; returns its index, or -1 when the program is full. */
 static int add(struct fuzz_prog *p, int id, unsigned int thread, const struct fuzz_arg *args)
 {
 	struct fuzz_call *c;
@@ -155,6 +191,7 @@ static int add(struct fuzz_prog *p, int id, unsigned int thread, const struct fu
 	return p->ncalls++;
 }
 
+/* Appends one call of the table, chosen by weight, with generated arguments. */
 static void add_random_call(struct fuzz_prog *p, struct fuzz_rng *r)
 {
 	struct fuzz_arg args[FUZZ_MAX_ARGS] = { 0 };
@@ -178,95 +215,312 @@ static void add_random_call(struct fuzz_prog *p, struct fuzz_rng *r)
 #define CALL(name)	fuzz_call_by_name(name)
 #define ARGS(...)	((struct fuzz_arg[FUZZ_MAX_ARGS]){ __VA_ARGS__ })
 
+/* Where a snippet's buffer, kernel and data are mapped: the binds' results. */
+struct work {
+	struct fuzz_arg fd;
+	unsigned int thread;
+	int buf_map, kernel_map;	/* CPU mappings, -1 for none */
+	struct fuzz_arg buf_va, kernel_va, data_va;
+};
+
+/* A syncobj to wait for: mostly none, else one of the program's (a gate, often). */
+static struct fuzz_arg gen_wait(const struct fuzz_prog *p, struct fuzz_rng *r)
+{
+	return fuzz_chance(r, 75) ? LIT(0) : gen_arg(p, p->ncalls, FA_SYNCOBJ, r);
+}
+
 /*
- * A BO of @size mapped at @slot in the device file's VM, CPU-mapped;
- * returns the index of the mapping call, or -1 when the program is full.
+ * A BO of @size with placement @flags, CPU-mapped, bound at its bind
+ * call's own range (or at fixed slot @slot, now and then, as programs
+ * did before); sets *@map to the mapping call and returns the bind call,
+ * or -1 when the program is full.
  */
 static int snippet_bo(struct fuzz_prog *p, struct fuzz_rng *r, struct fuzz_arg fd,
-		      uint64_t slot, uint64_t size, unsigned int thread)
+		      uint64_t slot, uint64_t size, uint64_t flags, unsigned int thread, int *map)
 {
 	struct fuzz_arg sync = fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : LIT(0);
-	int bo, map;
+	int bo;
 
-	bo = add(p, CALL("bo_create"), thread, ARGS(fd, LIT(size), LIT(0)));
+	bo = add(p, CALL("bo_create"), thread, ARGS(fd, LIT(size), LIT(flags)));
 	if (bo < 0)
 		return -1;
-	map = add(p, CALL("bo_mmap"), thread, ARGS(fd, REF(bo), LIT(size), LIT(0)));
-	if (add(p, CALL("bind_map"), thread,
-		ARGS(fd, REF(bo), LIT(slot), LIT(size), LIT(0),
-		     LIT(fuzz_chance(r, 10) ? fuzz_below(r, 4) : 0), sync)) < 0)
-		return -1;
-	return map;
+	*map = add(p, CALL("bo_mmap"), thread, ARGS(fd, REF(bo), LIT(size), LIT(0)));
+	/* Bit 8 of the flags: wait for the syncobj (a gate, say) rather than signal it. */
+	return add(p, CALL("bind_map"), thread,
+		   ARGS(fd, REF(bo), LIT(fuzz_chance(r, 90) ? FUZZ_SLOT_CALL : slot), LIT(size),
+			LIT(0), LIT(fuzz_chance(r, 10) ? fuzz_below(r, 4) :
+				    fuzz_chance(r, 15) ? 1u << 8 : 0), sync));
+}
+
+/*
+ * The BOs of a submission: a DMA buffer, a kernel if @dispatch, and
+ * mostly data (without it, the buffer's data accesses fault), each at its
+ * own VA; the buffer written.  Returns false when the program is full.
+ */
+static bool snippet_work(struct fuzz_prog *p, struct fuzz_rng *r, struct work *w, bool dispatch,
+			 unsigned int kind)
+{
+	int bind, map;
+
+	w->kernel_map = -1;
+	w->kernel_va = LIT(1);
+	w->data_va = LIT(2);
+	bind = snippet_bo(p, r, w->fd, 0, 0x4000, gen_bo_flags(r), w->thread, &w->buf_map);
+	if (bind < 0)
+		return false;
+	w->buf_va = REF(bind);
+	if (dispatch) {
+		bind = snippet_bo(p, r, w->fd, 1, 0x4000, gen_bo_flags(r), w->thread,
+				  &w->kernel_map);
+		if (bind < 0)
+			return false;
+		w->kernel_va = REF(bind);
+		add(p, CALL("write_kernel"), w->thread,
+		    ARGS(REF(w->kernel_map), LIT(kind), LIT(fuzz_next(r) & 0xffffffff)));
+	}
+	if (fuzz_chance(r, 70)) {
+		bind = snippet_bo(p, r, w->fd, 2, 0x10000, gen_bo_flags(r), w->thread, &map);
+		if (bind < 0)
+			return false;
+		w->data_va = REF(bind);
+	}
+	return add(p, CALL("write_buffer"), w->thread,
+		   ARGS(REF(w->buf_map), LIT(kind), LIT(fuzz_next(r) & 0xffffffff), w->kernel_va,
+			w->data_va)) >= 0;
+}
+
+/*
+ * A context of @fd: compute or copy, on any engine or on instance 0, at a
+ * priority of @max_prio or below.  Returns the call, -1 when the program
+ * is full.
+ */
+static int snippet_ctx(struct fuzz_prog *p, struct fuzz_rng *r, struct fuzz_arg fd,
+		       unsigned int thread, bool compute, bool any_engine, unsigned int prio)
+{
+	return add(p, CALL("ctx_create"), thread,
+		   ARGS(fd, LIT(compute ? 0 : 1), LIT(any_engine ? 7 : 0), LIT(prio), LIT(0)));
+}
+
+/* Submits @w's buffer on @ctx, waiting for @wait, signalling a new syncobj or not. */
+static void snippet_submit_on(struct fuzz_prog *p, struct fuzz_rng *r, const struct work *w,
+			      int ctx, struct fuzz_arg wait)
+{
+	struct fuzz_arg size;
+	int so = -1;
+
+	if (fuzz_chance(r, 60))
+		so = add(p, CALL("syncobj_create"), w->thread, ARGS(w->fd, LIT(0)));
+	size = fuzz_chance(r, 80) ? LIT(8 * (1 + fuzz_below(r, 64))) : gen_arg(p, 0, FA_SIZE, r);
+	add(p, CALL("submit"), w->thread,
+	    ARGS(w->fd, REF(ctx), w->buf_va, size, wait, so >= 0 ? REF(so) : LIT(0),
+		 LIT(fuzz_chance(r, 80) ? 0 : 1 + fuzz_below(r, 4))));
+	if (so >= 0 && fuzz_chance(r, 70))
+		add(p, CALL("syncobj_wait"), fuzz_chance(r, 80) ? w->thread : !w->thread,
+		    ARGS(w->fd, REF(so), LIT(fuzz_chance(r, 50) ? 1 : 0), LIT(50000000)));
 }
 
 /* A DMA buffer written, mapped and submitted on a new or existing context. */
 static void snippet_submit(struct fuzz_prog *p, struct fuzz_rng *r, bool dispatch)
 {
-	struct fuzz_arg fd = FD(fuzz_chance(r, 90) ? 0 : 1), wait, size;
-	unsigned int t = fuzz_chance(r, 75) ? 0 : 1;
-	int map, ctx, so = -1;
+	struct work w = {
+		.fd = FD(fuzz_chance(r, 90) ? 0 : 1), .thread = fuzz_chance(r, 75) ? 0 : 1,
+	};
+	int ctx;
 
-	map = snippet_bo(p, r, fd, 0, 0x4000, t);
-	if (map < 0)
+	if (!snippet_work(p, r, &w, dispatch, gen_literal(FA_KIND, r)))
 		return;
-	add(p, CALL("write_buffer"), t, ARGS(REF(map), gen_arg(p, p->ncalls, FA_KIND, r),
-					     LIT(fuzz_next(r) & 0xffffffff)));
-	if (dispatch) {
-		int kmap = snippet_bo(p, r, fd, 1, 0x4000, t);
-
-		if (kmap < 0)
-			return;
-		add(p, CALL("write_kernel"), t, ARGS(REF(kmap), gen_arg(p, p->ncalls, FA_KIND, r),
-						     LIT(fuzz_next(r) & 0xffffffff)));
-	}
-	/* Mostly a data BO; without one, the buffer's data accesses fault. */
-	if (fuzz_chance(r, 70))
-		snippet_bo(p, r, fd, 2, 0x10000, t);
 	ctx = find_res(p, p->ncalls, FR_CTX, r);
 	if (ctx < 0 || fuzz_chance(r, 50))
-		ctx = add(p, CALL("ctx_create"), t,
-			  ARGS(fd, LIT(dispatch || fuzz_chance(r, 70) ? 0 : 1), LIT(7),
-			       LIT(fuzz_chance(r, 90) ? fuzz_below(r, 2) : fuzz_below(r, 4)),
-			       LIT(0)));
+		ctx = snippet_ctx(p, r, w.fd, w.thread, dispatch || fuzz_chance(r, 70), true,
+				  fuzz_chance(r, 90) ? fuzz_below(r, 2) : fuzz_below(r, 4));
 	if (ctx < 0)
 		return;
-	if (fuzz_chance(r, 60))
-		so = add(p, CALL("syncobj_create"), t, ARGS(fd, LIT(0)));
-	size = fuzz_chance(r, 80) ? LIT(8 * (1 + fuzz_below(r, 64))) : gen_arg(p, 0, FA_SIZE, r);
-	wait = fuzz_chance(r, 20) ? gen_arg(p, p->ncalls, FA_SYNCOBJ, r) : LIT(0);
-	add(p, CALL("submit"), t,
-	    ARGS(fd, REF(ctx), LIT(0), size, wait, so >= 0 ? REF(so) : LIT(0),
-		 LIT(fuzz_chance(r, 80) ? 0 : 1 + fuzz_below(r, 4))));
-	if (so >= 0 && fuzz_chance(r, 70))
-		add(p, CALL("syncobj_wait"), fuzz_chance(r, 80) ? t : !t,
-		    ARGS(fd, REF(so), LIT(fuzz_chance(r, 50) ? 1 : 0), LIT(50000000)));
+	snippet_submit_on(p, r, &w, ctx, gen_wait(p, r));
 }
 
-/* A BO shared: exported, passed over the socket, imported, mapped. */
+/*
+ * A BO shared: exported, maybe passed over the socket, imported, mapped;
+ * mostly imported by the other device and bound there as the data of a
+ * buffer that runs on it, while the exporter still uses or moves it.
+ */
 static void snippet_share(struct fuzz_prog *p, struct fuzz_rng *r)
 {
+	unsigned int dev = fuzz_below(r, 2);
 	struct fuzz_arg fd_ref;
-	int bo, dmabuf, got;
+	int bo, dmabuf, got, imp, bind, ctx;
+	struct work w = { .fd = FD(!dev), .thread = fuzz_below(r, 2) };
 
-	bo = add(p, CALL("bo_create"), 0, ARGS(FD(0), LIT(0x2000), LIT(0)));
+	bo = add(p, CALL("bo_create"), 0, ARGS(FD(dev), LIT(fuzz_chance(r, 70) ? 0x10000 : 0x2000),
+					       LIT(gen_bo_flags(r))));
 	if (bo < 0)
 		return;
-	dmabuf = add(p, CALL("prime_export"), 0, ARGS(FD(0), REF(bo), LIT(1)));
+	dmabuf = add(p, CALL("prime_export"), 0, ARGS(FD(dev), REF(bo), LIT(1)));
 	if (dmabuf < 0)
 		return;
 	fd_ref = REF(dmabuf);
-	if (fuzz_chance(r, 40)) {
+	if (fuzz_chance(r, 30)) {
 		add(p, CALL("send_fd"), 0, ARGS(REF(dmabuf)));
-		got = add(p, CALL("recv_fd"), fuzz_below(r, 2), ARGS(LIT(0)));
+		got = add(p, CALL("recv_fd"), w.thread, ARGS(LIT(0)));
 		if (got < 0)
 			return;
 		fd_ref = REF(got);
 	}
-	add(p, CALL("prime_import"), fuzz_below(r, 2), ARGS(FD(fuzz_below(r, 2)), fd_ref));
-	if (fuzz_chance(r, 50))
+	imp = add(p, CALL("prime_import"), w.thread,
+		  ARGS(fuzz_chance(r, 80) ? w.fd : FD(dev), fd_ref));
+	if (imp < 0)
+		return;
+	if (fuzz_chance(r, 30))
 		add(p, CALL("dmabuf_mmap"), 0, ARGS(fd_ref, LIT(0x2000), LIT(0)));
+	if (fuzz_chance(r, 25)) {
+		add(p, CALL("gem_close"), fuzz_below(r, 2), ARGS(FD(dev), REF(bo)));
+		return;
+	}
+	/* The importer's work reads and writes the BO through its own mapping. */
+	bind = add(p, CALL("bind_map"), w.thread,
+		   ARGS(w.fd, REF(imp), LIT(FUZZ_SLOT_CALL), LIT(0x2000), LIT(0), LIT(0), LIT(0)));
+	if (bind < 0 || !snippet_work(p, r, &w, fuzz_chance(r, 40), gen_literal(FA_KIND, r)))
+		return;
+	w.data_va = REF(bind);
+	p->call[p->ncalls - 1].arg[4] = w.data_va;	/* the write_buffer's data */
+	ctx = snippet_ctx(p, r, w.fd, w.thread, true, true, 1);
+	if (ctx < 0)
+		return;
+	if (fuzz_chance(r, 40))
+		add(p, CALL("bo_migrate"), !w.thread,
+		    ARGS(FD(dev), REF(bo), LIT(fuzz_below(r, 3)), LIT(0), LIT(0), LIT(0)));
+	snippet_submit_on(p, r, &w, ctx, gen_wait(p, r));
+}
+
+/*
+ * BOs of 1 to 4 MiB placed in device memory, more than its 8 MiB hold
+ * (make fuzz loads the module so): creation, binding and submission evict
+ * each other; then moves between the regions, waiting for and signalling
+ * the program's syncobjs, while work that maps them runs.
+ */
+static void snippet_placement(struct fuzz_prog *p, struct fuzz_rng *r)
+{
+	struct work w = { .fd = FD(fuzz_chance(r, 80) ? 0 : 1), .thread = fuzz_below(r, 2) };
+	unsigned int n = 2 + fuzz_below(r, 3), i;
+	int bos[4], ctx, map;
+
+	for (i = 0; i < n; i++) {
+		uint64_t flags = fuzz_chance(r, 70) ? DRM_VACCEL_BO_DEVICE :
+						      DRM_VACCEL_BO_DEVICE_PREFERRED;
+		int bind = snippet_bo(p, r, w.fd, 3 + i, (1 + fuzz_below(r, 4)) << 20, flags,
+				      w.thread, &map);
+
+		if (bind < 0)
+			return;
+		bos[i] = bind - 2;	/* the bo_create of snippet_bo() */
+		if (fuzz_chance(r, 50))
+			add(p, CALL("write_buffer"), w.thread,
+			    ARGS(REF(map), LIT(FW_RANDOM), LIT(fuzz_next(r) & 0xffffffff), LIT(1),
+				 LIT(2)));
+	}
+	if (!snippet_work(p, r, &w, fuzz_chance(r, 30), gen_literal(FA_KIND, r)))
+		return;
+	/* The work's data is one of the big BOs, when it has a mapping. */
+	if (fuzz_chance(r, 60))
+		p->call[p->ncalls - 1].arg[4] = REF(bos[fuzz_below(r, n)] + 2);
+	ctx = snippet_ctx(p, r, w.fd, w.thread, true, true, 1);
+	if (ctx < 0)
+		return;
+	snippet_submit_on(p, r, &w, ctx, gen_wait(p, r));
+	for (i = 0; i < 1 + fuzz_below(r, 3); i++) {
+		struct fuzz_arg sig = LIT(0);
+		int so = fuzz_chance(r, 40) ?
+			 add(p, CALL("syncobj_create"), w.thread, ARGS(w.fd, LIT(0))) : -1;
+
+		if (so >= 0)
+			sig = REF(so);
+		add(p, CALL("bo_migrate"), fuzz_chance(r, 70) ? w.thread : !w.thread,
+		    ARGS(w.fd, REF(bos[fuzz_below(r, n)]), LIT(gen_literal(FA_REGION, r)),
+			 LIT(fuzz_chance(r, 95) ? 0 : 1), gen_wait(p, r), sig));
+	}
 	if (fuzz_chance(r, 50))
-		add(p, CALL("gem_close"), fuzz_below(r, 2), ARGS(FD(0), REF(bo)));
+		add(p, CALL("bo_info"), w.thread, ARGS(w.fd, REF(bos[0]), LIT(0)));
+}
+
+/*
+ * Contexts of several priorities on one compute engine: a long buffer on
+ * the lowest, short ones above it, so that the program's own contexts
+ * preempt each other (HIGH and REALTIME need CAP_SYS_NICE, which the
+ * executor has).
+ */
+static void snippet_preempt(struct fuzz_prog *p, struct fuzz_rng *r)
+{
+	struct work w = { .fd = FD(fuzz_chance(r, 90) ? 0 : 1), .thread = fuzz_below(r, 2) };
+	unsigned int n = 2 + fuzz_below(r, 2), lo = fuzz_below(r, 2), i;
+	int ctx[3];
+
+	for (i = 0; i < n; i++) {
+		ctx[i] = snippet_ctx(p, r, w.fd, w.thread, true, false, i ? lo + i : lo);
+		if (ctx[i] < 0)
+			return;
+	}
+	if (!snippet_work(p, r, &w, fuzz_chance(r, 50), FW_LONG))
+		return;
+	snippet_submit_on(p, r, &w, ctx[0], gen_wait(p, r));
+	for (i = 1; i < n; i++) {
+		struct work v = w;
+
+		v.thread = fuzz_below(r, 2);
+		if (fuzz_chance(r, 50) && !snippet_work(p, r, &v, fuzz_chance(r, 30), FW_VALID))
+			return;
+		snippet_submit_on(p, r, &v, ctx[i], LIT(0));
+	}
+	if (fuzz_chance(r, 20))
+		add(p, CALL("ctx_state"), w.thread, ARGS(w.fd, REF(ctx[0])));
+}
+
+/*
+ * A gate: work of every kind (a submit, an asynchronous bind, a move)
+ * queued behind a fence that the program opens later, or never (then the
+ * executor's exit does).
+ */
+static void snippet_gate(struct fuzz_prog *p, struct fuzz_rng *r)
+{
+	unsigned int t = fuzz_below(r, 2);
+	struct fuzz_arg fd = FD(fuzz_chance(r, 85) ? 0 : 1);
+	int gate;
+
+	gate = add(p, CALL("gate_create"), t, ARGS(fd));
+	if (gate < 0)
+		return;
+	switch (fuzz_below(r, 3)) {
+	case 0: {
+		struct work w = { .fd = fd, .thread = t };
+		int ctx;
+
+		if (!snippet_work(p, r, &w, fuzz_chance(r, 40), gen_literal(FA_KIND, r)))
+			return;
+		ctx = snippet_ctx(p, r, fd, t, true, fuzz_chance(r, 50), fuzz_below(r, 2));
+		if (ctx < 0)
+			return;
+		snippet_submit_on(p, r, &w, ctx, REF(gate));
+		break;
+	}
+	case 1: {
+		int bo = add(p, CALL("bo_create"), t, ARGS(fd, LIT(0x10000), LIT(gen_bo_flags(r))));
+
+		if (bo < 0)
+			return;
+		add(p, CALL("bind_map"), t, ARGS(fd, REF(bo), LIT(FUZZ_SLOT_CALL), LIT(0x10000),
+						 LIT(0), LIT(1u << 8), REF(gate)));
+		break;
+	}
+	default: {
+		int bo = add(p, CALL("bo_create"), t, ARGS(fd, LIT(0x100000), LIT(gen_bo_flags(r))));
+
+		if (bo < 0)
+			return;
+		add(p, CALL("bo_migrate"), t, ARGS(fd, REF(bo), LIT(gen_literal(FA_REGION, r)),
+						   LIT(0), REF(gate), LIT(0)));
+		break;
+	}
+	}
+	if (fuzz_chance(r, 70))
+		add(p, CALL("gate_open"), fuzz_below(r, 2), ARGS(REF(gate)));
 }
 
 /* A syncobj signalled by a job, exported as a sync_file, imported again. */
@@ -288,6 +542,7 @@ static void snippet_syncfile(struct fuzz_prog *p, struct fuzz_rng *r)
 	    ARGS(FD(0), REF(sf), REF(so), LIT(fuzz_chance(r, 80) ? 1 : 0)));
 }
 
+/* A new program: snippets and single calls, 4 to 35 calls or so. */
 void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r)
 {
 	unsigned int target = 4 + fuzz_below(r, 32);
@@ -296,18 +551,27 @@ void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r)
 	while (p->ncalls < target) {
 		unsigned int before = p->ncalls;
 
-		switch (fuzz_below(r, 10)) {
-		case 0: case 1: case 2:
+		switch (fuzz_below(r, 14)) {
+		case 0: case 1:
 			snippet_submit(p, r, false);
 			break;
-		case 3: case 4:
+		case 2: case 3:
 			snippet_submit(p, r, true);
 			break;
-		case 5:
+		case 4:
 			snippet_share(p, r);
 			break;
-		case 6:
+		case 5:
 			snippet_syncfile(p, r);
+			break;
+		case 6: case 7:
+			snippet_placement(p, r);
+			break;
+		case 8:
+			snippet_preempt(p, r);
+			break;
+		case 9:
+			snippet_gate(p, r);
 			break;
 		default:
 			add_random_call(p, r);
@@ -353,6 +617,7 @@ void fuzz_remove_call(struct fuzz_prog *p, unsigned int i)
 	}
 }
 
+/* One to three changes: an argument, a call added, removed, moved or repeated. */
 void fuzz_mutate(struct fuzz_prog *p, struct fuzz_rng *r)
 {
 	unsigned int n = 1 + fuzz_below(r, 3);
@@ -396,6 +661,7 @@ void fuzz_mutate(struct fuzz_prog *p, struct fuzz_rng *r)
 	}
 }
 
+/* Prints @p as text, one call per line, as fuzz_parse() reads it. */
 void fuzz_print(FILE *f, const struct fuzz_prog *p)
 {
 	for (unsigned int i = 0; i < p->ncalls; i++) {
