@@ -166,6 +166,8 @@ struct worker {
 
 static int fork_id = -1;
 
+bool fuzz_trace;
+
 /* Runs the calls of one thread; a fork call hands the next ones to a child. */
 static void run_thread(struct fuzz_state *st, unsigned int thread, unsigned int from,
 		       struct kcov *k, struct fuzz_result *out, int skip_limit)
@@ -198,8 +200,13 @@ static void run_thread(struct fuzz_state *st, unsigned int thread, unsigned int 
 		if (k && k->area)
 			__atomic_store_n(&k->area[0], 0, __ATOMIC_RELAXED);
 		int ret = fuzz_run_call(st, i, thread);
+		int err = errno;
+
 		if (k && k->area)
 			collect(k);
+		if (fuzz_trace)
+			fprintf(stderr, "fuzz: call %u %s: %s\n", i, fuzz_calls[c->id].name,
+				ret ? strerror(err) : "ok");
 		if (skip_limit < 0) {
 			__atomic_fetch_add(&out->calls_done, 1, __ATOMIC_RELAXED);
 			if (!ret)

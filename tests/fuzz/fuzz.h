@@ -184,6 +184,8 @@ struct fuzz_result {
 void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
 	       struct fuzz_result *out, bool coverage, int fence_sock);
 bool fuzz_kcov_available(void);
+/* Print each call's outcome on stderr (replay --trace). */
+extern bool fuzz_trace;
 
 /* prog.c: generation, mutation, text. */
 void fuzz_generate(struct fuzz_prog *p, struct fuzz_rng *r);

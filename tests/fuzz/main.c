@@ -4,7 +4,7 @@
  *
  *   vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]
  *                   [--findings DIR] [--no-feedback] [--dump] [--log-rule DIR]
- *   vaccel-fuzz replay [--runs N] [--log-rule DIR] FILE...
+ *   vaccel-fuzz replay [--runs N] [--trace] [--log-rule DIR] FILE...
  *   vaccel-fuzz gen [--seed N] [--count N]
  *   vaccel-fuzz parse FILE...
  *
@@ -33,6 +33,8 @@
  *
  * replay: runs each program file N times (3) and prints `ok
  * fuzz.replay.NAME` or `not ok ...` per file: the regression corpus.
+ * --trace prints each call's outcome (ok, or its errno), to check that a
+ * program does what its comment says.
  *
  * gen: prints the programs a seed generates.
  *
@@ -1007,7 +1009,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: vaccel-fuzz run [--time S] [--seed N] [--procs P] [--corpus DIR]\n"
 		"                       [--findings DIR] [--no-feedback] [--dump] [--log-rule DIR]\n"
-		"       vaccel-fuzz replay [--runs N] [--log-rule DIR] FILE...\n"
+		"       vaccel-fuzz replay [--runs N] [--trace] [--log-rule DIR] FILE...\n"
 		"       vaccel-fuzz gen [--seed N] [--count N]\n"
 		"       vaccel-fuzz parse FILE...\n");
 	exit(2);
@@ -1024,6 +1026,7 @@ int main(int argc, char **argv)
 		{ "no-feedback", no_argument, NULL, 'n' },
 		{ "dump", no_argument, NULL, 'd' },
 		{ "runs", required_argument, NULL, 'r' },
+		{ "trace", no_argument, NULL, 'T' },
 		{ "count", required_argument, NULL, 'k' },
 		{ "log-rule", required_argument, NULL, 'l' },
 		{ 0 },
@@ -1049,6 +1052,7 @@ int main(int argc, char **argv)
 		case 'n': feedback = false; break;
 		case 'd': dump = true; break;
 		case 'r': runs = atoi(optarg); break;
+		case 'T': fuzz_trace = true; break;
 		case 'k': count = strtoull(optarg, NULL, 0); break;
 		case 'l': log_rule = optarg; break;
 		default: usage();
