@@ -425,12 +425,13 @@ if [ -d /sys/kernel/debug/failslab ]; then
 	vt_run test_fail_nth summary
 	vt_unload
 fi
-# fail_function: the allocations of the engines' threads and workers, and
-# the probe's steps, which fail-nth on a test's task cannot reach.
-if [ -d /sys/kernel/debug/fail_function ]; then
+# The driver's fault-injection points: its pages, the allocations of the
+# engines' threads and workers, and the probe's steps, which fail-nth on a
+# test's task cannot reach.
+if [ -d /sys/kernel/debug/vaccel/fail_page ]; then
 	vt_load
-	vt_run test_fail_function
-	vt_run test_fail_function probe_steps
+	vt_run test_fail_points
+	vt_run test_fail_points probe_steps
 	vt_unload
 fi
 if [ -e /sys/kernel/debug/kcov ]; then

@@ -39,6 +39,19 @@ extern "C" {
  * %DRM_VACCEL_UAPI_MAJOR changes only if the interface breaks (it never
  * should); %DRM_VACCEL_UAPI_MINOR grows with every addition.  Both are
  * reported by %DRM_VACCEL_QUERY_DEVICE and by ``DRM_IOCTL_VERSION``.
+ *
+ * What each minor version brought (the fields and values say it too):
+ *
+ * - 1.2: asynchronous VM_BIND.
+ * - 1.3: ban reasons and reset counts in CONTEXT_STATE.
+ * - 1.4: compute kernels' limits and fault reasons.
+ * - 1.5: the device's limits; every VM_BIND error is the ioctl's.
+ * - 1.6: CONTEXT_STATE names the buffer and packet that got a context
+ *   banned.
+ * - 1.7: memory regions, BO placement, BO_MIGRATE, peers, the cost model.
+ * - 1.8: the engines' compute units.
+ * - 1.9: BO_MIGRATE's waits hold up only its signals, never the move, and
+ *   a move is never cancelled; ``-EACCES`` for another device's segment.
  */
 #define DRM_VACCEL_UAPI_MAJOR	1
 #define DRM_VACCEL_UAPI_MINOR	9

@@ -64,7 +64,6 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/devcoredump.h>
-#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -90,6 +89,7 @@
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
+#include "vaccel_inject.h"
 #include "vaccel_vm.h"
 
 static bool vaccel_coredump_enabled = true;
@@ -544,15 +544,16 @@ static void vaccel_coredump_emit_all(struct vaccel_coredump_out *o,
 }
 
 /*
- * The dump's buffer, which devcoredump frees with vfree().  A
- * fault-injection point (fail_function): the worker allocates it, which
+ * The dump's buffer, which devcoredump frees with vfree().  The
+ * fault-injection point ``fail_coredump``: the worker allocates it, which
  * fail-nth on a test's task cannot reach.
  */
-static noinline void *vaccel_coredump_buf_alloc(size_t size)
+static void *vaccel_coredump_buf_alloc(size_t size)
 {
+	if (vaccel_should_fail(VACCEL_FAIL_COREDUMP))
+		return NULL;
 	return __vmalloc(size, GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO);
 }
-ALLOW_ERROR_INJECTION(vaccel_coredump_buf_alloc, NULL);
 
 /*
  * Formats the snapshot, frees it for the next event, then offers the dump
@@ -692,4 +693,3 @@ int vaccel_coredump_init(struct vaccel_device *vdev)
 	vdev->coredump = cd;
 	return drmm_add_action_or_reset(&vdev->drm, vaccel_coredump_fini, cd);
 }
-ALLOW_ERROR_INJECTION(vaccel_coredump_init, ERRNO);

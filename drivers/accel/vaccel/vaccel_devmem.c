@@ -38,7 +38,6 @@
  * device was unbound.
  */
 
-#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -52,6 +51,7 @@
 
 #include "vaccel_devmem.h"
 #include "vaccel_drv.h"
+#include "vaccel_mmu.h"
 
 /* The largest run of host pages allocated at once behind a range: 2 MiB. */
 #define VACCEL_DEVMEM_MAX_ORDER	9
@@ -260,7 +260,6 @@ int vaccel_devmem_init(struct vaccel_device *vdev)
 	vdev->devmem = mem;
 	return 0;
 }
-ALLOW_ERROR_INJECTION(vaccel_devmem_init, ERRNO);
 
 /**
  * vaccel_devmem_get() - the segment of a region, for placing a BO there
@@ -385,7 +384,7 @@ static int vaccel_devmem_fill(struct vaccel_devmem *mem, unsigned long idx,
 				clear_highpage(p);
 			continue;
 		}
-		p = fatal_signal_pending(current) ? NULL : alloc_page(gfp);
+		p = fatal_signal_pending(current) ? NULL : vaccel_page_alloc(gfp, 0);
 		if (!p)
 			goto err_pool;
 		WRITE_ONCE(mem->pages[i], p);
@@ -411,7 +410,8 @@ static int vaccel_devmem_fill_run(struct vaccel_devmem *mem, unsigned long idx,
 
 	/* Compacting memory for a run would cost more than the run saves. */
 	if (order)
-		p = alloc_pages((gfp | __GFP_NORETRY) & ~__GFP_DIRECT_RECLAIM, order);
+		p = vaccel_page_alloc((gfp | __GFP_NORETRY) & ~__GFP_DIRECT_RECLAIM,
+				      order);
 	if (!p)
 		return vaccel_devmem_fill(mem, idx, 1ul << order, false, gfp);
 	/* Each page is pooled and freed on its own. */

@@ -71,7 +71,6 @@
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
-#include <linux/error-injection.h>
 #include <linux/gfp.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -95,6 +94,8 @@
 #include "vaccel_dispatch.h"
 #include "vaccel_drv.h"
 #include "vaccel_engine.h"
+#include "vaccel_inject.h"
+#include "vaccel_mmu.h"
 #include "vaccel_packet.h"
 #include "vaccel_rv.h"
 #include "vaccel_tlb.h"
@@ -349,7 +350,7 @@ static u8 *vaccel_slot_private_page(struct vaccel_wg_slot *s, u64 off)
 	if (page)
 		return page_address(page);
 	/* Never show a kernel what the host's memory held before. */
-	page = alloc_page(VACCEL_DISPATCH_GFP | __GFP_ZERO);
+	page = vaccel_page_alloc(VACCEL_DISPATCH_GFP | __GFP_ZERO, 0);
 	if (page && xa_err(xa_store(&s->private, index, page, VACCEL_DISPATCH_GFP))) {
 		__free_page(page);
 		page = NULL;
@@ -500,21 +501,24 @@ void vaccel_dispatch_free(struct vaccel_dispatch *d)
 
 /*
  * A slot for unit @index of @d, its queues allocated, charged to the active
- * memory cgroup, without waiting for memory.  A fault-injection point
- * (fail_function): the engine's thread allocates it, which fail-nth on a
- * test's task cannot reach.
+ * memory cgroup, without waiting for memory.  The fault-injection point
+ * ``fail_unit_slot``: the engine's thread allocates it, which fail-nth on
+ * a test's task cannot reach.
  */
-static noinline struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d,
-						       unsigned int index)
+static struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d,
+					      unsigned int index)
 {
-	struct vaccel_wg_slot *s = kzalloc(sizeof(*s), VACCEL_DISPATCH_GFP);
+	struct vaccel_wg_slot *s;
 
+	if (vaccel_should_fail(VACCEL_FAIL_UNIT_SLOT))
+		return NULL;
+	s = kzalloc(sizeof(*s), VACCEL_DISPATCH_GFP);
 	if (!s)
 		return NULL;
 	xa_init(&s->private);
 	s->d = d;
 	s->index = index;
-	s->queues = alloc_page(VACCEL_DISPATCH_GFP);
+	s->queues = vaccel_page_alloc(VACCEL_DISPATCH_GFP, 0);
 	if (!s->queues) {
 		vaccel_slot_free(s);
 		return NULL;
@@ -524,7 +528,6 @@ static noinline struct vaccel_wg_slot *vaccel_slot_new(struct vaccel_dispatch *d
 	s->cur = VACCEL_ITEM_NONE;
 	return s;
 }
-ALLOW_ERROR_INJECTION(vaccel_slot_new, NULL);
 
 /*
  * The pages a workgroup of @d needs in @s, those it lacks allocated
@@ -537,13 +540,13 @@ static int vaccel_slot_grow(struct vaccel_wg_slot *s)
 	unsigned int local = d->local_bytes >> PAGE_SHIFT;
 
 	while (s->num_harts < harts) {
-		s->harts[s->num_harts] = alloc_page(VACCEL_DISPATCH_GFP);
+		s->harts[s->num_harts] = vaccel_page_alloc(VACCEL_DISPATCH_GFP, 0);
 		if (!s->harts[s->num_harts])
 			return -ENOMEM;
 		s->num_harts++;
 	}
 	while (s->num_local < local) {
-		s->local[s->num_local] = alloc_page(VACCEL_DISPATCH_GFP);
+		s->local[s->num_local] = vaccel_page_alloc(VACCEL_DISPATCH_GFP, 0);
 		if (!s->local[s->num_local])
 			return -ENOMEM;
 		s->num_local++;
@@ -554,13 +557,17 @@ static int vaccel_slot_grow(struct vaccel_wg_slot *s)
 /*
  * The state of a dispatch of @ctx for the packet's flags @flags and
  * operands @op: the one the context kept, or a new one, charged to the
- * active memory cgroup, without waiting for memory.  A fault-injection
- * point (fail_function), in the engine's thread.
+ * active memory cgroup, without waiting for memory.  The fault-injection
+ * point ``fail_dispatch``, in the engine's thread.
  */
-static noinline struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_context *ctx,
-							    u32 flags, const u64 *op)
+static struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_context *ctx,
+						   u32 flags, const u64 *op)
 {
-	struct vaccel_dispatch *d = xchg(&ctx->dispatch_cache, NULL);
+	struct vaccel_dispatch *d;
+
+	if (vaccel_should_fail(VACCEL_FAIL_DISPATCH))
+		return ERR_PTR(-ENOMEM);
+	d = xchg(&ctx->dispatch_cache, NULL);
 
 	if (!d) {
 		d = kzalloc(sizeof(*d), VACCEL_DISPATCH_GFP);
@@ -575,7 +582,6 @@ static noinline struct vaccel_dispatch *vaccel_dispatch_get(struct vaccel_contex
 	atomic64_set(&d->done, 0);
 	return d;
 }
-ALLOW_ERROR_INJECTION(vaccel_dispatch_get, ERRNO);
 
 /**
  * vaccel_dispatch_put() - give the state of an ended dispatch to its context

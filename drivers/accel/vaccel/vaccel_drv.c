@@ -31,7 +31,6 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
-#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/workqueue.h>
@@ -53,6 +52,7 @@
 #include "vaccel_engine.h"
 #include "vaccel_file.h"
 #include "vaccel_gem.h"
+#include "vaccel_inject.h"
 #include "vaccel_migrate.h"
 #include "vaccel_query.h"
 #include "vaccel_vm.h"
@@ -238,11 +238,11 @@ static void vaccel_destroy_sched_wq(struct drm_device *drm, void *wq)
  *	@vdev->topo set
  *
  * Everything is managed by the DRM device and goes with its release.  KUnit
- * calls this on a DRM device of its own, which is never registered.  This
- * and the steps it calls (vaccel_devmem_init(), vaccel_coredump_init(),
- * vaccel_engines_init()) are fault-injection points (fail_function): the
- * probe's error paths are tested through them, past drm_dev_init(), whose
- * own failure path oopses in Linux 6.12.
+ * calls this on a DRM device of its own, which is never registered.  Its
+ * steps (the device's own part, then vaccel_devmem_init(),
+ * vaccel_coredump_init() and vaccel_engines_init()) are the fault-injection
+ * point ``fail_probe``: the probe's error paths are tested through them,
+ * past drm_dev_init(), whose own failure path oopses in Linux 6.12.
  *
  * Context: Process context.
  * Return: 0 or a negative errno.
@@ -275,16 +275,18 @@ int vaccel_device_init(struct vaccel_device *vdev)
 				       vdev->sched_wq);
 	if (ret)
 		return ret;
-	ret = vaccel_devmem_init(vdev);
+	/* Each step may fail on purpose: see "Fault injection points". */
+	if (vaccel_should_fail(VACCEL_FAIL_PROBE))
+		return -ENOMEM;
+	ret = vaccel_should_fail(VACCEL_FAIL_PROBE) ? -ENOMEM : vaccel_devmem_init(vdev);
 	if (ret)
 		return ret;
 	/* Before the engines, which capture into it until they stop. */
-	ret = vaccel_coredump_init(vdev);
+	ret = vaccel_should_fail(VACCEL_FAIL_PROBE) ? -ENOMEM : vaccel_coredump_init(vdev);
 	if (ret)
 		return ret;
-	return vaccel_engines_init(vdev);
+	return vaccel_should_fail(VACCEL_FAIL_PROBE) ? -ENOMEM : vaccel_engines_init(vdev);
 }
-ALLOW_ERROR_INJECTION(vaccel_device_init, ERRNO);
 
 static int vaccel_probe(struct platform_device *pdev)
 {
@@ -380,6 +382,8 @@ static int __init vaccel_init(void)
 	vaccel_teardown_wq = alloc_workqueue("vaccel-teardown", WQ_UNBOUND, 0);
 	if (!vaccel_teardown_wq)
 		return -ENOMEM;
+	/* Before any probe, which has points of its own. */
+	vaccel_inject_init();
 
 	ret = platform_driver_register(&vaccel_platform_driver);
 	if (ret)
@@ -396,6 +400,7 @@ err_destroy_devices:
 	platform_driver_unregister(&vaccel_platform_driver);
 	pr_err("vaccel: failed to create devices: %d\n", ret);
 err_destroy_wq:
+	vaccel_inject_fini();
 	destroy_workqueue(vaccel_teardown_wq);
 	return ret;
 }
@@ -409,6 +414,7 @@ static void __exit vaccel_exit(void)
 {
 	vaccel_destroy_devices();
 	platform_driver_unregister(&vaccel_platform_driver);
+	vaccel_inject_fini();
 	destroy_workqueue(vaccel_teardown_wq);
 }
 

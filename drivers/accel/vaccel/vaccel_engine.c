@@ -101,7 +101,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/error-injection.h>
 #include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
@@ -1320,4 +1319,3 @@ int vaccel_engines_init(struct vaccel_device *vdev)
 	}
 	return 0;
 }
-ALLOW_ERROR_INJECTION(vaccel_engines_init, ERRNO);

@@ -58,6 +58,7 @@
 
 #include <drm/vaccel_accel.h>
 
+#include "vaccel_inject.h"
 #include "vaccel_mmu.h"
 #include "vaccel_tlb.h"
 
@@ -112,6 +113,26 @@ static void vaccel_pt_free_table(struct vaccel_pt *pt, u64 *table)
 }
 
 /**
+ * vaccel_page_alloc() - the pages the driver allocates itself
+ * @gfp: the allocation's flags
+ * @order: its order
+ *
+ * Every page of the driver's own, for page tables, device memory and the
+ * state of dispatches, comes from here: the fault-injection point
+ * ``fail_page`` (see "Fault injection points"), which tests sweep call
+ * after call, in every thread, without failing anyone else's pages.
+ *
+ * Context: As @gfp allows.
+ * Return: the pages, or NULL.
+ */
+struct page *vaccel_page_alloc(gfp_t gfp, unsigned int order)
+{
+	if (vaccel_should_fail(VACCEL_FAIL_PAGE))
+		return NULL;
+	return alloc_pages(gfp, order);
+}
+
+/**
  * vaccel_pt_tables_for() - the most tables mapping a range may need
  * @va: start of the range
  * @size: size of the range, not zero
@@ -162,7 +183,7 @@ int vaccel_pt_reserve_fill(struct vaccel_pt *pt, struct vaccel_pt_reserve *r,
 			   unsigned long count)
 {
 	while (count--) {
-		struct page *p = alloc_page(VACCEL_PT_GFP);
+		struct page *p = vaccel_page_alloc(VACCEL_PT_GFP, 0);
 
 		if (!p)
 			return -ENOMEM;
@@ -235,7 +256,7 @@ static u64 *vaccel_pt_take_table(struct vaccel_pt *pt, struct vaccel_pt_reserve 
 int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end,
 		   struct mutex *lock)
 {
-	struct page *root = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	struct page *root = vaccel_page_alloc(GFP_KERNEL_ACCOUNT | __GFP_ZERO, 0);
 
 	pt->lock = lock;
 	atomic_long_set(&pt->pages, 0);

@@ -6,6 +6,7 @@
 #define __VACCEL_MMU_H__
 
 #include <linux/atomic.h>
+#include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -78,6 +79,7 @@ struct vaccel_pt_reserve {
 	unsigned long count;
 };
 
+struct page *vaccel_page_alloc(gfp_t gfp, unsigned int order);
 int vaccel_pt_init(struct vaccel_pt *pt, u64 va_start, u64 va_end, struct mutex *lock);
 void vaccel_pt_fini(struct vaccel_pt *pt);
 unsigned long vaccel_pt_tables_for(u64 va, u64 size);
