@@ -819,6 +819,24 @@ int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread
 }
 
 /*
+ * fuzz_open_gates() - signal every gate of the program
+ * @st: the run
+ *
+ * For the executor's watchdog: a program whose thread waits behind a gate
+ * that only a later call of the same thread opens (a synchronous bind
+ * behind a gated one, a wait without end) would otherwise sit until the
+ * manager kills it.
+ */
+void fuzz_open_gates(struct fuzz_state *st)
+{
+	__u32 one = 1;
+
+	for (unsigned int i = 0; i < FUZZ_MAX_CALLS; i++)
+		if (st->gate[i])
+			ioctl(st->gate[i] - 1, SW_SYNC_IOC_INC, &one);
+}
+
+/*
  * fuzz_export_fences() - the fences of the program's syncobjs, as sync_files
  * @st: the run
  * @fds: where the sync_file fds go

@@ -12,9 +12,12 @@
  * calls of its thread and exits, while the parent goes on without them.
  * The executor never cleans up: it exits with everything open, mapped,
  * submitted and bound, and the kernel's teardown paths do the rest.
- * Before it exits it gives the manager the fences of its syncobjs as
- * sync_files, waits a little for them (the engines' coverage reaches the
- * executor as their buffers end), and collects the remote coverage.
+ * Threads that have not finished after a second have their gates opened
+ * for them: a thread can wait behind a gate that only its own later call
+ * opens.  Before it exits the executor gives the manager the fences of
+ * its syncobjs as sync_files, waits a little for them (the engines'
+ * coverage reaches the executor as their buffers end), and collects the
+ * remote coverage.
  *
  * Without KCOV (the stock kernel) the executor runs blind: no coverage.
  */
@@ -30,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -56,6 +60,9 @@ struct kcov_remote_arg {
  */
 #define KCOV_WORDS		(1u << 18)
 #define KCOV_REMOTE_WORDS	(1u << 20)
+
+/* How long the program's threads may take before its gates open on their own. */
+#define GATE_WATCHDOG_MS	1000
 
 struct kcov {
 	int fd;
@@ -282,6 +289,7 @@ void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
 	static struct fuzz_state st;
 	struct worker w[FUZZ_THREADS];
 	struct kcov remote = { .fd = -1 };
+	struct timespec until;
 	unsigned int t;
 
 	fork_id = fuzz_call_by_name("fork");
@@ -319,9 +327,17 @@ void fuzz_exec(const struct fuzz_prog *p, const struct fuzz_device *dev,
 		if (pthread_create(&w[t].tid, NULL, worker_main, &w[t]))
 			w[t].tid = 0;
 	}
-	for (t = 0; t < FUZZ_THREADS; t++)
-		if (w[t].tid)
+	/* A thread stuck behind a gate for GATE_WATCHDOG_MS: every gate opens. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += GATE_WATCHDOG_MS / 1000;
+	for (t = 0; t < FUZZ_THREADS; t++) {
+		if (!w[t].tid)
+			continue;
+		if (pthread_timedjoin_np(w[t].tid, NULL, &until) == ETIMEDOUT) {
+			fuzz_open_gates(&st);
 			pthread_join(w[t].tid, NULL);
+		}
+	}
 
 	/* The engines may still be running what was submitted: give them a moment. */
 	hand_over_fences(&st, fence_sock);

@@ -165,6 +165,7 @@ struct fuzz_state {
 
 int fuzz_run_call(struct fuzz_state *st, unsigned int index, unsigned int thread);
 unsigned int fuzz_export_fences(struct fuzz_state *st, int *fds, unsigned int max);
+void fuzz_open_gates(struct fuzz_state *st);
 
 /* What one run of a program returns to the manager. */
 struct fuzz_result {
