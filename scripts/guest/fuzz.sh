@@ -4,7 +4,7 @@
 # fuzz.sh - the dev VM's fuzzing session (vm.sh fuzz, `make fuzz`): loads
 # vaccel with two devices, short hang and time limits and a segment of
 # device memory of 8 MiB each, which the programs' device BOs (of up to
-# 4 MiB) fill, so that they evict each other; then runs
+# 3 MiB) fill, so that they evict each other; then runs
 # vaccel-fuzz for fuzz_s seconds from seed fuzz_seed (the kernel command
 # line sets both), with the corpus the host kept from earlier sessions.
 # vaccel-fuzz prints its own ok/not ok line, its figures and its findings.

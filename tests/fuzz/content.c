@@ -195,12 +195,12 @@ static size_t long_buffer(uint64_t *w, size_t words, struct fuzz_rng *r,
 	n += packet(w, words, false, r, dev, l);
 	if (fuzz_chance(r, 50)) {
 		w[n++] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DELAY, 0, 2);
-		w[n++] = 20000000 + fuzz_below(r, 60000000);
+		w[n++] = 5000000 + fuzz_below(r, 25000000);	/* two timeslices or more */
 	} else {
 		w[n++] = DRM_VACCEL_PKT_HEADER(DRM_VACCEL_PKT_DISPATCH, 0, 11);
 		w[n++] = l->kernel_va;
 		w[n++] = data_va(l, r, 8);
-		w[n++] = 64 + fuzz_below(r, 512);	/* grid */
+		w[n++] = 16 + fuzz_below(r, 48);	/* grid */
 		w[n++] = 1;
 		w[n++] = 1;
 		w[n++] = 1 + fuzz_below(r, 64);		/* workgroup */
@@ -404,9 +404,9 @@ size_t fuzz_write_kernel(void *dst, size_t len, unsigned int kind, uint32_t seed
 	case FW_VALID:
 		break;
 	case FW_LONG:
-		/* 16384 turns of a loop, with a barrier in each, or none. */
+		/* 4096 turns of a loop, with a barrier in each, or none. */
 		n = 0;
-		buf[n++] = LUI(T0, 4);
+		buf[n++] = LUI(T0, 1);
 		if (fuzz_chance(&r, 50))
 			buf[n++] = BARRIER;
 		buf[n] = ADDI(T0, T0, -1);

@@ -349,17 +349,21 @@ static void snippet_share(struct fuzz_prog *p, struct fuzz_rng *r)
 	struct fuzz_arg fd_ref;
 	int bo, dmabuf, got, imp, bind, ctx;
 	struct work w = { .fd = FD(!dev), .thread = fuzz_below(r, 2) };
+	unsigned int t;
 
-	bo = add(p, CALL("bo_create"), 0, ARGS(FD(dev), LIT(fuzz_chance(r, 70) ? 0x10000 : 0x2000),
+	/* On the importer's thread, mostly: an import before the export fails. */
+	t = fuzz_chance(r, 85) ? w.thread : !w.thread;
+
+	bo = add(p, CALL("bo_create"), t, ARGS(FD(dev), LIT(fuzz_chance(r, 70) ? 0x10000 : 0x2000),
 					       LIT(gen_bo_flags(r))));
 	if (bo < 0)
 		return;
-	dmabuf = add(p, CALL("prime_export"), 0, ARGS(FD(dev), REF(bo), LIT(1)));
+	dmabuf = add(p, CALL("prime_export"), t, ARGS(FD(dev), REF(bo), LIT(1)));
 	if (dmabuf < 0)
 		return;
 	fd_ref = REF(dmabuf);
 	if (fuzz_chance(r, 30)) {
-		add(p, CALL("send_fd"), 0, ARGS(REF(dmabuf)));
+		add(p, CALL("send_fd"), t, ARGS(REF(dmabuf)));
 		got = add(p, CALL("recv_fd"), w.thread, ARGS(LIT(0)));
 		if (got < 0)
 			return;
@@ -370,7 +374,7 @@ static void snippet_share(struct fuzz_prog *p, struct fuzz_rng *r)
 	if (imp < 0)
 		return;
 	if (fuzz_chance(r, 30))
-		add(p, CALL("dmabuf_mmap"), 0, ARGS(fd_ref, LIT(0x2000), LIT(0)));
+		add(p, CALL("dmabuf_mmap"), t, ARGS(fd_ref, LIT(0x2000), LIT(0)));
 	if (fuzz_chance(r, 25)) {
 		add(p, CALL("gem_close"), fuzz_below(r, 2), ARGS(FD(dev), REF(bo)));
 		return;
@@ -392,7 +396,7 @@ static void snippet_share(struct fuzz_prog *p, struct fuzz_rng *r)
 }
 
 /*
- * BOs of 1 to 4 MiB placed in device memory, more than its 8 MiB hold
+ * BOs of 1 to 3 MiB placed in device memory, about what its 8 MiB hold
  * (make fuzz loads the module so): creation, binding and submission evict
  * each other; then moves between the regions, waiting for and signalling
  * the program's syncobjs, while work that maps them runs.
@@ -406,7 +410,7 @@ static void snippet_placement(struct fuzz_prog *p, struct fuzz_rng *r)
 	for (i = 0; i < n; i++) {
 		uint64_t flags = fuzz_chance(r, 70) ? DRM_VACCEL_BO_DEVICE :
 						      DRM_VACCEL_BO_DEVICE_PREFERRED;
-		int bind = snippet_bo(p, r, w.fd, 3 + i, (1 + fuzz_below(r, 4)) << 20, flags,
+		int bind = snippet_bo(p, r, w.fd, 3 + i, (1 + fuzz_below(r, 3)) << 20, flags,
 				      w.thread, &map);
 
 		if (bind < 0)
