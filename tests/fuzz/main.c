@@ -25,8 +25,9 @@
  * at a time while the finding still reproduces) and saved.
  * Every ten seconds a line gives executions per second, edges covered (in
  * all, and in vaccel), the corpus and the findings.  Only stable coverage
- * counts: a program that reaches new edges runs again, and keeps those
- * the second run reaches too.  --no-feedback makes
+ * counts: a program that reaches new edges runs again in its slot, and
+ * keeps those the second run reaches too (execs count both runs, programs
+ * the first; "reached" counts every edge of every run, stable or not).  --no-feedback makes
  * every program a new one from (seed, i): the same seed, the same
  * programs, whatever the coverage.  The last line is `ok fuzz.campaign` or
  * `not ok fuzz.campaign: ...`, for the test plans.
@@ -374,8 +375,11 @@ struct slot {
 	int fence_sock[2];		/* the executor's fences come over it */
 	uint64_t started;
 	bool killed;
+	bool verifying;			/* a re-run of a program that found new edges */
 	struct fuzz_prog prog;
 	struct fuzz_result *res;	/* shared with the child */
+	uint32_t *fresh;		/* the new edges of the first run */
+	unsigned int nfresh;
 };
 
 enum outcome { RAN, TIMED_OUT, UNKILLABLE };
@@ -615,8 +619,25 @@ static enum outcome run_one(struct slot *s, const struct fuzz_prog *p)
 
 /* --- coverage ---------------------------------------------------------------------- */
 
-static uint8_t *cover;		/* 2^24 bits */
+static uint8_t *cover;		/* 2^24 bits: the stable edges */
 static uint64_t edges_total, edges_vaccel;
+static uint8_t *reached;	/* 2^24 bits: every edge any run reached */
+static uint64_t reached_total, reached_vaccel;
+
+/* Adds the edges of @r to those reached, stable or not (for the figures). */
+static void note_reached(const struct fuzz_result *r)
+{
+	for (uint32_t i = 0; i < r->nedges && i < FUZZ_RESULT_EDGES; i++) {
+		uint32_t h = r->edges[i], bit = h & ((1u << 24) - 1);
+
+		if (reached[bit >> 3] & (1u << (bit & 7)))
+			continue;
+		reached[bit >> 3] |= 1u << (bit & 7);
+		reached_total++;
+		if (h >> 31)
+			reached_vaccel++;
+	}
+}
 
 /* The edges of @r that no earlier run covered, into @fresh; returns how many. */
 static unsigned int fresh_edges(const struct fuzz_result *r, uint32_t *fresh)
@@ -815,16 +836,15 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 {
 	struct slot slots[MAX_PROCS] = { 0 };
 	uint64_t start_ms = now_ms(), next_report = start_ms + 10000, iter = 0, execs = 0;
-	uint64_t timeouts = 0, calls_done = 0, calls_ok = 0;
+	uint64_t timeouts = 0, calls_done = 0, calls_ok = 0, programs = 0;
 	unsigned int running = 0;
 	char what[512], why[256];
-	uint32_t *fresh;
 	bool stop = false;
 
 	cover = calloc(1, 1u << 21);
+	reached = calloc(1, 1u << 21);
 	corpus = calloc(MAX_CORPUS, sizeof(*corpus));
-	fresh = calloc(FUZZ_RESULT_EDGES, sizeof(*fresh));
-	if (!cover || !corpus || !fresh)
+	if (!cover || !reached || !corpus)
 		return 2;
 	memory_counters(idle_memory, sizeof(idle_memory));
 	if (corpus_dir) {
@@ -834,8 +854,12 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 	}
 	if (findings_dir)
 		mkdir(findings_dir, 0755);
-	for (unsigned int i = 0; i < procs; i++)
+	for (unsigned int i = 0; i < procs; i++) {
 		slots[i].res = shared_result();
+		slots[i].fresh = calloc(FUZZ_RESULT_EDGES, sizeof(*slots[i].fresh));
+		if (!slots[i].fresh)
+			return 2;
+	}
 	kmsg_open();
 	printf("fuzz: seed %llu, %llu s, %u executors, %s, %u corpus programs, devices %s%s%s\n",
 	       (unsigned long long)seed, (unsigned long long)seconds, procs,
@@ -865,7 +889,7 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 		for (unsigned int i = 0; i < procs; i++) {
 			struct slot *s = &slots[i], *culprit = s;
 			bool problem = false;
-			unsigned int nfresh;
+			unsigned int nfresh = 0;
 			enum outcome o;
 
 			if (!s->pid)
@@ -883,6 +907,7 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 						continue;
 					running--;
 					execs++;
+					slots[j].verifying = false;
 					if (!problem && liveness_violated(&slots[j], RAN, false, what,
 									  sizeof(what))) {
 						problem = true;
@@ -894,20 +919,25 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 				problem = liveness_violated(s, o, running == 0, what, sizeof(what));
 			else if (o != UNKILLABLE)
 				unsignalled_fences(s, &(unsigned int){ 0 });
-			nfresh = o == UNKILLABLE ? 0 : fresh_edges(s->res, fresh);
-			/* New edges count if a second run reaches them too. */
-			if (nfresh && feedback && !problem) {
-				struct fuzz_prog again = s->prog;
-				enum outcome o2 = run_one(s, &again);
-
-				execs++;
-				problem = o2 != UNKILLABLE &&
-					  liveness_violated(s, o2, false, what, sizeof(what));
-				if (o2 == UNKILLABLE)
-					o = o2;
-				nfresh = o2 == UNKILLABLE ? 0 : merge(fresh, nfresh, s->res);
-			} else if (nfresh) {
-				nfresh = merge(fresh, nfresh, NULL);
+			if (o != UNKILLABLE)
+				note_reached(s->res);
+			if (s->verifying) {
+				/* The re-run: the first run's new edges that it reached too. */
+				s->verifying = false;
+				if (o != UNKILLABLE)
+					nfresh = merge(s->fresh, s->nfresh, s->res);
+			} else if (o != UNKILLABLE) {
+				programs++;
+				nfresh = fresh_edges(s->res, s->fresh);
+				if (nfresh && feedback && !problem && !stop) {
+					/* New edges count if a second run reaches them too. */
+					s->nfresh = nfresh;
+					s->verifying = !start(s, &s->prog);
+					running += s->verifying;
+					nfresh = 0;
+				} else if (nfresh) {
+					nfresh = merge(s->fresh, nfresh, NULL);
+				}
 			}
 			if (nfresh && feedback && ncorpus < MAX_CORPUS) {
 				corpus[ncorpus++] = s->prog;
@@ -930,9 +960,11 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 			    (execs % 200 == 0 && health_check(why, sizeof(why)) &&
 			     snprintf(what, sizeof(what), "the device stopped working: %s", why))) {
 				/* Let the others end, then minimise alone. */
-				for (unsigned int j = 0; j < procs; j++)
+				for (unsigned int j = 0; j < procs; j++) {
+					slots[j].verifying = false;
 					if (slots[j].pid && finish(&slots[j]) != UNKILLABLE)
 						unsignalled_fences(&slots[j], &(unsigned int){ 0 });
+				}
 				running = 0;
 				report_finding(culprit, &culprit->prog, what, findings_dir);
 				if (nfindings >= 3)
@@ -943,10 +975,12 @@ static int cmd_run(uint64_t seconds, uint64_t seed, unsigned int procs, const ch
 		if (now_ms() >= next_report || (stop && !running)) {
 			uint64_t t = now_ms() - start_ms;
 
-			printf("fuzz: %4llu s  %7llu execs  %6.1f/s  edges %llu (vaccel %llu)  corpus %u  calls ok %llu/%llu  timeouts %llu  findings %u\n",
+			printf("fuzz: %4llu s  %7llu execs  %6.1f/s  %llu programs  edges %llu (vaccel %llu)  reached %llu (vaccel %llu)  corpus %u  calls ok %llu/%llu  timeouts %llu  findings %u\n",
 			       (unsigned long long)(t / 1000), (unsigned long long)execs,
-			       t ? execs * 1000.0 / t : 0.0, (unsigned long long)edges_total,
-			       (unsigned long long)edges_vaccel, ncorpus,
+			       t ? execs * 1000.0 / t : 0.0, (unsigned long long)programs,
+			       (unsigned long long)edges_total, (unsigned long long)edges_vaccel,
+			       (unsigned long long)reached_total, (unsigned long long)reached_vaccel,
+			       ncorpus,
 			       (unsigned long long)calls_ok, (unsigned long long)calls_done,
 			       (unsigned long long)timeouts, nfindings);
 			fflush(stdout);
