@@ -508,13 +508,7 @@ static u64 vaccel_engine_nap(struct vaccel_engine *engine,
 	return slept;
 }
 
-/*
- * The cost model: adds what the system and peer memory accessed since the
- * last call costs, and spends it, asleep, once it reaches
- * %VACCEL_COST_NAP_NS, or whatever it is if @all; until the engine is
- * wanted elsewhere, or its hang timeout, time limit or arbiter deadline
- * comes, which its check then sees.
- */
+/* Adds to the debt what the accesses since the last call cost. */
 static void vaccel_engine_cost_add(struct vaccel_engine *engine)
 {
 	const struct vaccel_topology *topo = &engine->vdev->topo;
@@ -530,6 +524,13 @@ static void vaccel_engine_cost_add(struct vaccel_engine *engine)
 	engine->cost_seen[1] = peer;
 }
 
+/*
+ * The cost model: adds what the system and peer memory accessed since the
+ * last call costs, and spends it, asleep, once it reaches
+ * %VACCEL_COST_NAP_NS, or whatever it is if @all; until the engine is
+ * wanted elsewhere, or its hang timeout, time limit or arbiter deadline
+ * comes, which its check then sees.
+ */
 static void vaccel_engine_pay(struct vaccel_engine *engine,
 			      struct vaccel_job *job, bool all)
 {
