@@ -47,12 +47,13 @@
 
 #ifdef CONFIG_FAULT_INJECTION
 #define VACCEL_FAIL_ATTR	FAULT_ATTR_INITIALIZER
-#else
-#define VACCEL_FAIL_ATTR	{}
-#endif
 
 static struct fault_attr vaccel_fail_attr[VACCEL_FAIL_POINTS] = {
-	[0 ... VACCEL_FAIL_POINTS - 1] = VACCEL_FAIL_ATTR,
+	[VACCEL_FAIL_PAGE] = VACCEL_FAIL_ATTR,
+	[VACCEL_FAIL_DISPATCH] = VACCEL_FAIL_ATTR,
+	[VACCEL_FAIL_UNIT_SLOT] = VACCEL_FAIL_ATTR,
+	[VACCEL_FAIL_COREDUMP] = VACCEL_FAIL_ATTR,
+	[VACCEL_FAIL_PROBE] = VACCEL_FAIL_ATTR,
 };
 
 static const char *const vaccel_fail_names[VACCEL_FAIL_POINTS] = {
@@ -62,6 +63,7 @@ static const char *const vaccel_fail_names[VACCEL_FAIL_POINTS] = {
 	[VACCEL_FAIL_COREDUMP] = "fail_coredump",
 	[VACCEL_FAIL_PROBE] = "fail_probe",
 };
+#endif
 
 static struct dentry *vaccel_inject_dir;
 
@@ -74,7 +76,11 @@ static struct dentry *vaccel_inject_dir;
  */
 bool vaccel_should_fail(enum vaccel_fail_point point)
 {
+#ifdef CONFIG_FAULT_INJECTION
 	return should_fail(&vaccel_fail_attr[point], 1);
+#else
+	return false;
+#endif
 }
 
 /**
@@ -84,19 +90,19 @@ bool vaccel_should_fail(enum vaccel_fail_point point)
  */
 void vaccel_inject_init(void)
 {
+#ifdef CONFIG_FAULT_INJECTION
 	unsigned int i;
 
-#ifdef CONFIG_FAULT_INJECTION
 	/* A test asks for reports if it wants them. */
 	for (i = 0; i < VACCEL_FAIL_POINTS; i++)
 		vaccel_fail_attr[i].verbose = 0;
-#endif
 	if (!IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS))
 		return;
 	vaccel_inject_dir = debugfs_create_dir("vaccel", NULL);
 	for (i = 0; i < VACCEL_FAIL_POINTS; i++)
 		fault_create_debugfs_attr(vaccel_fail_names[i], vaccel_inject_dir,
 					  &vaccel_fail_attr[i]);
+#endif
 }
 
 /**
