@@ -574,6 +574,22 @@ int vaccel_ioctl_context_create(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/*
+ * The first steps of a context's end, destroyed or detached: no SUBMIT
+ * pushes a job after this, and debugfs and dumps no longer list it.
+ */
+static void vaccel_context_close(struct vaccel_context *ctx)
+{
+	mutex_lock(&ctx->submit_lock);
+	ctx->destroyed = true;
+	mutex_unlock(&ctx->submit_lock);
+	trace_vaccel_context_destroy(ctx);
+
+	mutex_lock(&ctx->vdev->contexts_lock);
+	list_del_init(&ctx->link);
+	mutex_unlock(&ctx->vdev->contexts_lock);
+}
+
 /**
  * vaccel_context_destroy() - cancel a context's work and drop its creator's reference
  * @ctx: the context, out of its creator's table
@@ -595,14 +611,7 @@ void vaccel_context_destroy(struct vaccel_context *ctx)
 	struct vaccel_engine *engine = ctx->engine;
 	struct dma_fence *running;
 
-	mutex_lock(&ctx->submit_lock);
-	ctx->destroyed = true;
-	mutex_unlock(&ctx->submit_lock);
-	trace_vaccel_context_destroy(ctx);
-
-	mutex_lock(&ctx->vdev->contexts_lock);
-	list_del_init(&ctx->link);
-	mutex_unlock(&ctx->vdev->contexts_lock);
+	vaccel_context_close(ctx);
 
 	running = vaccel_engine_cancel_context(engine, ctx, -ECANCELED);
 	if (running) {
@@ -637,14 +646,7 @@ void vaccel_context_detach(struct vaccel_context *ctx)
 	struct vaccel_engine *engine = ctx->engine;
 
 	drm_WARN_ON(&ctx->vdev->drm, !ctx->kernel);
-	mutex_lock(&ctx->submit_lock);
-	ctx->destroyed = true;
-	mutex_unlock(&ctx->submit_lock);
-	trace_vaccel_context_destroy(ctx);
-
-	mutex_lock(&ctx->vdev->contexts_lock);
-	list_del_init(&ctx->link);
-	mutex_unlock(&ctx->vdev->contexts_lock);
+	vaccel_context_close(ctx);
 	spin_lock(&engine->lock);
 	engine->num_contexts--;
 	spin_unlock(&engine->lock);
