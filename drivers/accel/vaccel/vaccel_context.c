@@ -241,7 +241,13 @@ void vaccel_job_start(struct vaccel_job *job)
 static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 {
 	struct vaccel_job *job = to_vaccel_job(sched_job);
-	bool cookie = dma_fence_begin_signalling();
+	u64 kcov_handle = job->kcov_handle;
+	bool cookie;
+
+	/* drm_sched's work: the coverage goes to the submitter's KCOV. */
+	if (kcov_handle)
+		kcov_remote_start_common(kcov_handle);
+	cookie = dma_fence_begin_signalling();
 
 	vaccel_job_start(job);
 	trace_vaccel_job_run(job);
@@ -249,6 +255,8 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 	dma_fence_get(&job->hw.base);
 	vaccel_engine_queue_job(job->ctx->engine, job);
 	dma_fence_end_signalling(cookie);
+	if (kcov_handle)
+		kcov_remote_stop();
 	return &job->hw.base;
 }
 
@@ -300,9 +308,9 @@ void vaccel_job_free(struct vaccel_job *job)
 	struct vaccel_context *ctx = job->ctx;
 
 	if (job->bind)
-		vaccel_vm_bind_batch_free(job->bind);
+		vaccel_vm_bind_batch_free(job->bind, job->kcov_handle);
 	if (job->move)
-		vaccel_move_free(job->move);
+		vaccel_move_free(job->move, job->kcov_handle);
 	/* A DISPATCH that faulted, hung or was cancelled half-way. */
 	vaccel_dispatch_free(job->dispatch);
 	if (ctx && job->reserved)
@@ -319,8 +327,14 @@ void vaccel_job_free(struct vaccel_job *job)
 
 static void vaccel_sched_free_job(struct drm_sched_job *sched_job)
 {
+	u64 kcov_handle = to_vaccel_job(sched_job)->kcov_handle;
+
+	if (kcov_handle)
+		kcov_remote_start_common(kcov_handle);
 	drm_sched_job_cleanup(sched_job);
 	vaccel_job_free(to_vaccel_job(sched_job));
+	if (kcov_handle)
+		kcov_remote_stop();
 }
 
 static const struct drm_sched_backend_ops vaccel_sched_ops = {
@@ -365,7 +379,15 @@ static void vaccel_context_fini(struct vaccel_context *ctx)
 
 static void vaccel_context_fini_work(struct work_struct *work)
 {
-	vaccel_context_fini(container_of(work, struct vaccel_context, fini_work));
+	struct vaccel_context *ctx = container_of(work, struct vaccel_context, fini_work);
+	u64 kcov_handle = ctx->kcov_handle;
+
+	/* The teardown's coverage goes to the creator's KCOV, if it had one. */
+	if (kcov_handle)
+		kcov_remote_start_common(kcov_handle);
+	vaccel_context_fini(ctx);
+	if (kcov_handle)
+		kcov_remote_stop();
 }
 
 static void vaccel_context_release(struct kref *kref)
@@ -501,6 +523,7 @@ struct vaccel_context *vaccel_context_create(struct vaccel_device *vdev,
 	get_task_comm(ctx->comm, current);
 	init_waitqueue_head(&ctx->idle_wq);
 	INIT_WORK(&ctx->fini_work, vaccel_context_fini_work);
+	ctx->kcov_handle = kcov_common_handle();
 
 	spin_lock(&engine->lock);
 	engine->num_contexts++;

@@ -158,6 +158,7 @@ struct vaccel_context {
 	char comm[TASK_COMM_LEN];
 	struct list_head link;
 	struct work_struct fini_work;
+	u64 kcov_handle;
 	bool kernel;
 };
 

@@ -33,6 +33,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -48,6 +49,7 @@ static int vaccel_cu_thread(void *data)
 
 	while (!kthread_should_stop()) {
 		struct vaccel_dispatch *d;
+		u64 kcov_handle;
 		bool cookie;
 
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -59,6 +61,10 @@ static int vaccel_cu_thread(void *data)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
+		/* The unit's coverage is the submitter's, as the engine's is. */
+		kcov_handle = cu->kcov_handle;
+		if (kcov_handle)
+			kcov_remote_start_common(kcov_handle);
 		/*
 		 * Part of the engine's buffer, whose fence waits for the
 		 * unit: the same rules, which lockdep checks here too.
@@ -66,6 +72,8 @@ static int vaccel_cu_thread(void *data)
 		cookie = dma_fence_begin_signalling();
 		vaccel_dispatch_unit(cu, d);
 		dma_fence_end_signalling(cookie);
+		if (kcov_handle)
+			kcov_remote_stop();
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
@@ -75,16 +83,18 @@ static int vaccel_cu_thread(void *data)
  * vaccel_cu_start() - hand a dispatch to a unit
  * @cu: a unit other than 0, idle
  * @d: the dispatch, which the engine keeps until the unit hands it back
+ * @kcov_handle: the KCOV handle of the dispatch's job, 0 for none
  *
  * Puts the unit's TLB behind the engine's, in its address space.
  *
  * Context: The engine's thread.
  */
-void vaccel_cu_start(struct vaccel_cu *cu, struct vaccel_dispatch *d)
+void vaccel_cu_start(struct vaccel_cu *cu, struct vaccel_dispatch *d, u64 kcov_handle)
 {
 	struct vaccel_engine *engine = cu->engine;
 
 	vaccel_tlb_attach_child(cu->tlb, &engine->tlb);
+	cu->kcov_handle = kcov_handle;
 	/* The unit sees the dispatch's state as the engine wrote it. */
 	smp_store_release(&cu->work, d);
 	wake_up_process(cu->thread);

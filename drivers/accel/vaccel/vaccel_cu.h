@@ -31,6 +31,8 @@ struct vaccel_rv_cpu;
  *	interpreter's instruction cache with memory
  * @instructions: kernel instructions the unit executed; written by the
  *	thread that runs the unit, read without a lock
+ * @kcov_handle: the KCOV handle of the job whose dispatch the unit runs
+ *	(the submitter's, 0 for none), set with @work
  * @folded: @tlb's traffic that the engine has already added to its own;
  *	the engine thread's
  */
@@ -42,6 +44,7 @@ struct vaccel_cu {
 	struct vaccel_tlb own_tlb;
 	struct task_struct *thread;
 	struct vaccel_dispatch *work;
+	u64 kcov_handle;
 	u64 tlb_seen;
 	u64 instructions;
 	struct vaccel_traffic folded;
@@ -49,7 +52,7 @@ struct vaccel_cu {
 
 int vaccel_cus_init(struct vaccel_engine *engine, unsigned int count);
 void vaccel_cus_fini(struct vaccel_engine *engine);
-void vaccel_cu_start(struct vaccel_cu *cu, struct vaccel_dispatch *d);
+void vaccel_cu_start(struct vaccel_cu *cu, struct vaccel_dispatch *d, u64 kcov_handle);
 void vaccel_cu_release(struct vaccel_cu *cu);
 u64 vaccel_engine_instructions(struct vaccel_engine *engine);
 void vaccel_cus_fold_traffic(struct vaccel_engine *engine);

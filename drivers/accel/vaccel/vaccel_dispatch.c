@@ -1135,7 +1135,7 @@ int vaccel_dispatch_run(struct vaccel_engine *engine, struct vaccel_job *job,
 	atomic_set(&d->running, hweight32(started));
 	for (i = 1; i < units; i++)
 		if (started & BIT(i))
-			vaccel_cu_start(&engine->cus[i], d);
+			vaccel_cu_start(&engine->cus[i], d, job->kcov_handle);
 	ret = vaccel_dispatch_lead(d, &seen);
 	ret = vaccel_dispatch_wait(d, &seen, ret);
 	for (i = 1; i < units; i++)

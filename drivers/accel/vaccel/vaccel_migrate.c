@@ -93,6 +93,7 @@
 
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
+#include <linux/kcov.h>
 #include <linux/sched/signal.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -140,6 +141,7 @@ static atomic64_t vaccel_use_clock = ATOMIC64_INIT(0);
  * @release_work: releases the source once the job is done
  * @vdev: the device whose PAGING engine moves it, referenced: its hold
  *	point of teardown applies to the release
+ * @kcov_handle: the KCOV handle of the job, for the release's coverage
  */
 struct vaccel_move {
 	struct vaccel_bo *bo;
@@ -153,6 +155,7 @@ struct vaccel_move {
 	u32 unpin_sys;
 	struct work_struct release_work;
 	struct vaccel_device *vdev;
+	u64 kcov_handle;
 };
 
 /**
@@ -388,9 +391,8 @@ int vaccel_move_run(struct vaccel_engine *engine, struct vaccel_job *job)
 	return 0;
 }
 
-static void vaccel_move_release(struct work_struct *work)
+static void vaccel_move_release(struct vaccel_move *m)
 {
-	struct vaccel_move *m = container_of(work, struct vaccel_move, release_work);
 	struct vaccel_bo *bo = m->bo;
 	struct drm_gem_object *obj = &bo->base.base;
 
@@ -432,18 +434,33 @@ static void vaccel_move_release(struct work_struct *work)
 	kfree(m);
 }
 
+static void vaccel_move_release_work(struct work_struct *work)
+{
+	struct vaccel_move *m = container_of(work, struct vaccel_move, release_work);
+	u64 kcov_handle = m->kcov_handle;
+
+	/* The release's coverage goes to the KCOV of the move's job. */
+	if (kcov_handle)
+		kcov_remote_start_common(kcov_handle);
+	vaccel_move_release(m);
+	if (kcov_handle)
+		kcov_remote_stop();
+}
+
 /**
  * vaccel_move_free() - release a move whose job drm_sched is done with
  * @move: the move
+ * @kcov_handle: the KCOV handle of its job, to which the release reports
  *
  * The release takes the BO's reservation lock, held while fences are
  * awaited: left to a worker, off drm_sched's own work.
  *
  * Context: Any context.
  */
-void vaccel_move_free(struct vaccel_move *move)
+void vaccel_move_free(struct vaccel_move *move, u64 kcov_handle)
 {
-	INIT_WORK(&move->release_work, vaccel_move_release);
+	move->kcov_handle = kcov_handle;
+	INIT_WORK(&move->release_work, vaccel_move_release_work);
 	queue_work(vaccel_teardown_wq, &move->release_work);
 }
 

@@ -29,7 +29,7 @@ void vaccel_bo_shmem_release(struct work_struct *work);
 void vaccel_bo_touch(struct vaccel_bo *bo);
 int vaccel_vm_make_resident(struct vaccel_vm *vm, struct drm_file *file);
 int vaccel_move_run(struct vaccel_engine *engine, struct vaccel_job *job);
-void vaccel_move_free(struct vaccel_move *move);
+void vaccel_move_free(struct vaccel_move *move, u64 kcov_handle);
 int vaccel_ioctl_bo_migrate(struct drm_device *drm, void *data,
 			    struct drm_file *file);
 

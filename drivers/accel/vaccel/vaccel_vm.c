@@ -73,6 +73,7 @@
  * tables, never the host's memory.  Both are reported by the device query.
  */
 
+#include <linux/kcov.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -160,6 +161,7 @@ struct vaccel_bind_op {
  * @inval_end: its end; empty if not above @inval_start
  * @applied: the page tables were updated for every operation
  * @release_work: releases the batch of a job once the job is done
+ * @kcov_handle: the KCOV handle of the job, for the release's coverage
  */
 struct vaccel_bind_batch {
 	struct vaccel_vm *vm;
@@ -174,6 +176,7 @@ struct vaccel_bind_batch {
 	u64 inval_end;
 	bool applied;
 	struct work_struct release_work;
+	u64 kcov_handle;
 };
 
 /* --- the check of a batch ------------------------------------------------- */
@@ -830,15 +833,21 @@ static void vaccel_bind_release_work(struct work_struct *work)
 {
 	struct vaccel_bind_batch *b = container_of(work, struct vaccel_bind_batch,
 						   release_work);
+	u64 kcov_handle = b->kcov_handle;
 
+	if (kcov_handle)
+		kcov_remote_start_common(kcov_handle);
 	/* A test's hold point (see "Hold points"). */
 	vaccel_hold_wait(&b->vm->vdev->hold_teardown);
 	vaccel_bind_release(b);
+	if (kcov_handle)
+		kcov_remote_stop();
 }
 
 /**
  * vaccel_vm_bind_batch_free() - free the batch of a paging job
  * @batch: the batch, applied or not
+ * @kcov_handle: the KCOV handle of its job, to which the release reports
  *
  * The unpinning takes the BOs' reservation locks, which are held while
  * fences are awaited: it is left to vaccel_teardown_wq, off drm_sched's
@@ -846,8 +855,9 @@ static void vaccel_bind_release_work(struct work_struct *work)
  *
  * Context: Any context.
  */
-void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch)
+void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch, u64 kcov_handle)
 {
+	batch->kcov_handle = kcov_handle;
 	INIT_WORK(&batch->release_work, vaccel_bind_release_work);
 	queue_work(vaccel_teardown_wq, &batch->release_work);
 }

@@ -95,7 +95,7 @@ void vaccel_vm_stats(struct vaccel_vm *vm, struct drm_vaccel_vm_stats *stats);
 int vaccel_ioctl_vm_bind(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 int vaccel_vm_bind_run(struct vaccel_engine *engine, struct vaccel_job *job);
-void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch);
+void vaccel_vm_bind_batch_free(struct vaccel_bind_batch *batch, u64 kcov_handle);
 struct vaccel_context *vaccel_vm_paging_context(struct vaccel_vm *vm,
 						struct drm_file *file);
 struct vaccel_context *vaccel_vm_mover(struct vaccel_vm *vm, struct drm_file *file);
