@@ -321,7 +321,7 @@ static const struct file_operations vaccel_debugfs_force_reset_fops = {
 	.write = vaccel_debugfs_force_reset_write,
 };
 
-/* hold_moves and hold_teardown: see "Hold points". */
+/* hold_moves, hold_switch, ...: see "Hold points". */
 static ssize_t vaccel_debugfs_hold_read(struct file *f, char __user *ubuf,
 					size_t len, loff_t *pos)
 {
@@ -380,6 +380,12 @@ void vaccel_debugfs_init(struct vaccel_device *vdev)
 			    &vaccel_debugfs_force_reset_fops);
 	debugfs_create_file("hold_moves", 0600, vdev->drm.debugfs_root,
 			    &vdev->hold_moves, &vaccel_debugfs_hold_fops);
+	debugfs_create_file("hold_switch", 0600, vdev->drm.debugfs_root,
+			    &vdev->hold_switch, &vaccel_debugfs_hold_fops);
+	debugfs_create_file("hold_preempt", 0600, vdev->drm.debugfs_root,
+			    &vdev->hold_preempt, &vaccel_debugfs_hold_fops);
+	debugfs_create_file("hold_alloc", 0600, vdev->drm.debugfs_root,
+			    &vdev->hold_alloc, &vaccel_debugfs_hold_fops);
 	debugfs_create_file("hold_teardown", 0600, vdev->drm.debugfs_root,
 			    &vdev->hold_teardown, &vaccel_debugfs_hold_fops);
 }

@@ -462,6 +462,8 @@ int vaccel_devmem_alloc(struct vaccel_devmem *mem, unsigned long npages,
 	}
 	r->mem = mem;
 	r->npages = npages;
+	/* A test's hold point (see "Hold points"). */
+	vaccel_hold_wait(&mem->vdev->hold_alloc);
 
 	list_for_each_entry(block, &r->blocks, link) {
 		u64 off = gpu_buddy_block_offset(block);

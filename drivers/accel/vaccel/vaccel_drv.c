@@ -224,6 +224,9 @@ static void vaccel_holds_fini(struct drm_device *drm, void *unused)
 	struct vaccel_device *vdev = to_vaccel_device(drm);
 
 	vaccel_hold_fini(&vdev->hold_teardown);
+	vaccel_hold_fini(&vdev->hold_alloc);
+	vaccel_hold_fini(&vdev->hold_preempt);
+	vaccel_hold_fini(&vdev->hold_switch);
 	vaccel_hold_fini(&vdev->hold_moves);
 }
 
@@ -263,6 +266,9 @@ int vaccel_device_init(struct vaccel_device *vdev)
 
 	init_waitqueue_head(&vdev->mem_wq);
 	vaccel_hold_init(&vdev->hold_moves, "vaccel-hold-moves");
+	vaccel_hold_init(&vdev->hold_switch, "vaccel-hold-switch");
+	vaccel_hold_init(&vdev->hold_preempt, "vaccel-hold-preempt");
+	vaccel_hold_init(&vdev->hold_alloc, "vaccel-hold-alloc");
 	vaccel_hold_init(&vdev->hold_teardown, "vaccel-hold-teardown");
 	ret = drmm_add_action_or_reset(&vdev->drm, vaccel_holds_fini, NULL);
 	if (ret)

@@ -65,6 +65,9 @@ struct workqueue_struct;
  *	has none
  * @hold_moves: the hold point of moves before the PAGING engine, see
  *	"Hold points"
+ * @hold_switch: the hold point of moves before their switch
+ * @hold_preempt: the hold point of engines that stop their buffer
+ * @hold_alloc: the hold point of allocations of device memory
  * @hold_teardown: the hold point of the releases of moves and binds
  */
 struct vaccel_device {
@@ -94,6 +97,9 @@ struct vaccel_device {
 	struct vaccel_coredump *coredump;
 	struct vaccel_devmem *devmem;
 	struct vaccel_hold hold_moves;
+	struct vaccel_hold hold_switch;
+	struct vaccel_hold hold_preempt;
+	struct vaccel_hold hold_alloc;
 	struct vaccel_hold hold_teardown;
 };
 

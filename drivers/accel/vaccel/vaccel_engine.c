@@ -710,6 +710,8 @@ static void vaccel_engine_stop(struct vaccel_engine *engine, struct vaccel_job *
 	/* Its time without progress, and its time in all, resume with it. */
 	job->stall_ns = now - engine->stall_since;
 	job->run_ns += now - engine->run_start;
+	/* A test's hold point (see "Hold points"): the time held is no one's. */
+	vaccel_hold_poll(&engine->vdev->hold_preempt);
 	spin_lock(&engine->lock);
 	if (cd)
 		vaccel_coredump_add_engine_locked(cd, engine, now);

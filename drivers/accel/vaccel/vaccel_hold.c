@@ -14,19 +14,30 @@
  * ===================  ===================================================
  * ``hold_moves``       moves queued while it is set wait, in drm_sched,
  *                      before they reach the PAGING engine
+ * ``hold_switch``      a move on the PAGING engine, its data copied, waits
+ *                      before it switches the page tables
+ * ``hold_preempt``     an engine that stops its running buffer (a
+ *                      preemption of any reason, a reset) waits before it
+ *                      hands its HW queue back to the arbiter
+ * ``hold_alloc``       an allocation of device memory waits once it has
+ *                      its addresses, before the host pages behind them
  * ``hold_teardown``    the releases that vaccel_teardown_wq runs for moves
  *                      and binds wait before they start
  * ===================  ===================================================
  *
  * Writing 1 sets a hold, 0 lets go; reading gives two lines, ``held
- * <0|1>`` and ``waited <n>``, the times work waited there.  A hold is a fence that the work
- * waits for, as for any dependency, so nothing that waits at one holds a
- * lock or an engine.  The rules of dma-fences hold too: every fence
- * signals in finite time, so a hold lets go by itself after
- * %VACCEL_HOLD_MAX_MS, and when its device goes.
+ * <0|1>`` and ``waited <n>``, the times work waited there.  A hold is a
+ * fence that the work waits for, as for any dependency, so nothing that
+ * waits at one holds a lock.  An engine's thread, which signals fences,
+ * may wait for none: it polls the hold instead (vaccel_hold_poll()),
+ * holding no lock, and stays busy meanwhile.  The rules of dma-fences
+ * hold too: every fence signals in finite time, so a hold lets go by
+ * itself after %VACCEL_HOLD_MAX_MS, and when its device goes.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #include "vaccel_hold.h"
@@ -193,4 +204,24 @@ void vaccel_hold_wait(struct vaccel_hold *hold)
 		dma_fence_wait(fence, false);
 		dma_fence_put(fence);
 	}
+}
+
+/**
+ * vaccel_hold_poll() - wait at a hold point, as an engine's thread
+ * @hold: the hold point
+ *
+ * An engine's thread is inside a fence-signalling section, where waiting
+ * for a fence, the hold's included, could deadlock: it polls instead,
+ * every millisecond, holding no lock, until the hold lets go (by itself
+ * after %VACCEL_HOLD_MAX_MS) or the thread is asked to stop.
+ *
+ * Context: A kthread; sleeps.
+ */
+void vaccel_hold_poll(struct vaccel_hold *hold)
+{
+	if (!vaccel_hold_is_set(hold))
+		return;
+	atomic64_inc(&hold->held);
+	while (vaccel_hold_is_set(hold) && !kthread_should_stop())
+		usleep_range(USEC_PER_MSEC, 2 * USEC_PER_MSEC);
 }

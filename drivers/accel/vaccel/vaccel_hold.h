@@ -37,5 +37,6 @@ int vaccel_hold_set(struct vaccel_hold *hold, bool on);
 bool vaccel_hold_is_set(struct vaccel_hold *hold);
 struct dma_fence *vaccel_hold_fence(struct vaccel_hold *hold);
 void vaccel_hold_wait(struct vaccel_hold *hold);
+void vaccel_hold_poll(struct vaccel_hold *hold);
 
 #endif /* __VACCEL_HOLD_H__ */

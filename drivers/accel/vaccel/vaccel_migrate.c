@@ -386,8 +386,11 @@ int vaccel_move_run(struct vaccel_engine *engine, struct vaccel_job *job)
 	ret = vaccel_move_copy(m, &engine->tlb, vaccel_move_engine_check, &e);
 	if (ret)
 		return ret;
-	if (!m->switched)
+	if (!m->switched) {
+		/* A test's hold point (see "Hold points"). */
+		vaccel_hold_poll(&engine->vdev->hold_switch);
 		vaccel_move_switch(m);
+	}
 	return 0;
 }
 
