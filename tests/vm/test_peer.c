@@ -17,6 +17,7 @@
 
 #include "vt_exec.h"
 #include "vt_mem.h"
+#include "vt_module.h"
 
 #define SIZE	(64 * VT_PAGE)
 
@@ -306,6 +307,73 @@ VTEST(exporter_exits_first)
 	vt_dev_mem_dir(dir, &after);
 	VT_ASSERT_EQ(after.bo_count, before.bo_count - 1);
 	VT_ASSERT_EQ(after.bo_bytes, before.bo_bytes - (long long)SIZE);
+	free(want);
+}
+
+/* The times work waited at debugfs hold point @name of @fd's device. */
+static long long hold_waited(int fd, const char *name)
+{
+	char *text = vt_debugfs_read(fd, name);
+	long long n = vt_kv(text, "waited");
+
+	free(text);
+	return n;
+}
+
+/*
+ * The exporter's device is unbound while its segment holds a BO that the
+ * importer's VM maps, and while the importer's move of that BO to system
+ * memory waits (device 1's hold_moves).  The move completes, from the
+ * segment of a device that is gone; the importer's engines and CPU read
+ * the data, first in system memory, then in its own segment.  The gone
+ * segment refuses new BOs (-ENODEV); once everyone lets go, device 0
+ * binds again, its segment empty.
+ */
+VTEST(exporter_unbound_while_mapped)
+{
+	struct peer p = peer_open(DRM_VACCEL_BO_DEVICE);
+	unsigned char *want = malloc(SIZE), *cpu;
+	long long held = hold_waited(p.b.fd, "hold_moves");
+	struct drm_vaccel_device_info info;
+	__u32 moved = vt_syncobj(p.b.fd), size = sizeof(info);
+	char path[PATH_MAX];
+	struct vt_dev_mem m;
+
+	VT_ASSERT(want);
+	memcpy(want, p.cpu_a, SIZE);
+	munmap(p.cpu_a, SIZE);
+	close(p.dmabuf);
+
+	VT_ASSERT_OK(vt_debugfs_write(p.b.fd, "hold_moves", "1\n"));
+	VT_ASSERT_OK(vt_migrate_raw(p.b.fd, p.hb, DRM_VACCEL_REGION_SYSTEM, moved));
+	VT_ASSERT(hold_waited(p.b.fd, "hold_moves") > held);
+	VT_ASSERT_OK(vt_unbind(0));
+	VT_ASSERT_ERRNO(vt_query_raw(p.a.fd, DRM_VACCEL_QUERY_DEVICE, &info, &size, 0, 0),
+			ENODEV);
+	VT_ASSERT(!vt_syncobj_signalled(p.b.fd, moved));
+	VT_ASSERT_OK(vt_debugfs_write(p.b.fd, "hold_moves", "0\n"));
+	VT_ASSERT_EQ(vt_wait_status(p.b.fd, moved), 1);
+
+	VT_ASSERT_EQ(vt_bo_region(p.b.fd, p.hb), DRM_VACCEL_REGION_SYSTEM);
+	expect_gpu_reads(p.b.fd, p.va_b, want, SIZE);
+	cpu = vt_bo_mmap(p.b.fd, p.hb, SIZE);
+	VT_ASSERT(!memcmp(cpu, want, SIZE));
+	munmap(cpu, SIZE);
+	VT_ASSERT_ERRNO(vt_migrate_raw(p.b.fd, p.hb, DRM_VACCEL_REGION_DEVICE(0), 0),
+			ENODEV);
+	vt_migrate(p.b.fd, p.hb, DRM_VACCEL_REGION_DEVICE(p.b.info.device_index));
+	expect_ptes_in(p.b.fd, p.va_b, SIZE / VT_PAGE, &p.b.info);
+	expect_gpu_reads(p.b.fd, p.va_b, want, SIZE);
+
+	vt_dev_close(&p.b);
+	vt_dev_close(&p.a);
+	VT_ASSERT_OK(vt_bind(0));
+	VT_ASSERT_OK(vt_node_of(0, path, sizeof(path)));
+	vt_dev_init(&p.a, open(path, O_RDWR | O_CLOEXEC));
+	VT_ASSERT_EQ(p.a.info.device_index, 0);
+	vt_dev_mem(p.a.fd, &m);
+	VT_ASSERT_EQ(m.bo_count, 0);
+	vt_dev_close(&p.a);
 	free(want);
 }
 

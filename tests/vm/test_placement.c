@@ -12,18 +12,27 @@
  */
 #include <vaccel.h>
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "vt_exec.h"
 #include "vt_mem.h"
+#include "vt_module.h"
 #include "vt_rv.h"
 
 #define PAGES	8
 #define SIZE	(PAGES * VT_PAGE)
 
+static void hold(int fd, const char *name, bool on)
+{
+	VT_ASSERT_OK(vt_debugfs_write(fd, name, on ? "1\n" : "0\n"));
+}
+
 static void hold_moves(int fd, bool on)
 {
-	VT_ASSERT_OK(vt_debugfs_write(fd, "hold_moves", on ? "1\n" : "0\n"));
+	hold(fd, "hold_moves", on);
 }
 
 /* The times work waited at hold point @name. */
@@ -36,9 +45,54 @@ static long long hold_waited(int fd, const char *name)
 	return n;
 }
 
+/* Waits until work waited at hold point @name more than @before times. */
+static void wait_held(int fd, const char *name, long long before)
+{
+	__u64 end = vt_now_ns() + VT_TIMEOUT_MS * VT_MS;
+
+	while (hold_waited(fd, name) <= before) {
+		if (vt_now_ns() > end)
+			vtest_fail(__FILE__, __LINE__, "nothing reached %s", name);
+		usleep(1000);
+	}
+}
+
 static __u32 dev_region(const struct vt_dev *d)
 {
 	return DRM_VACCEL_REGION_DEVICE(d->info.device_index);
+}
+
+/* The @pages entries from @va of @fd's VM point into the segment of @info. */
+static bool ptes_in_segment(int fd, __u64 va, size_t pages,
+			    const struct drm_vaccel_device_info *info)
+{
+	struct vt_pte *t;
+	size_t n = vt_page_table(fd, &t), i;
+	bool ok = true;
+
+	for (i = 0; i < pages; i++) {
+		__u64 pte = vt_pte_find(t, n, va + i * VT_PAGE);
+		__u64 addr = pte & DRM_VACCEL_PTE_ADDR_MASK;
+
+		ok = ok && (pte & DRM_VACCEL_PTE_VALID) && (pte & DRM_VACCEL_PTE_DEVICE) &&
+		     addr >= info->device_mem_base &&
+		     addr < info->device_mem_base + info->device_mem_size;
+	}
+	free(t);
+	return ok;
+}
+
+/* No entry of the @pages from @va of @fd's VM is valid. */
+static bool ptes_unmapped(int fd, __u64 va, size_t pages)
+{
+	struct vt_pte *t;
+	size_t n = vt_page_table(fd, &t), i;
+	bool ok = true;
+
+	for (i = 0; i < pages; i++)
+		ok = ok && !(vt_pte_find(t, n, va + i * VT_PAGE) & DRM_VACCEL_PTE_VALID);
+	free(t);
+	return ok;
 }
 
 /* Every byte of @p is @v. */
@@ -281,13 +335,335 @@ VTEST_NAMED(cost_debt_stays_with_its_buffer)
 	vt_dev_close(&a);
 }
 
+/*
+ * Binds against a move's page-table switch: the move has copied a BO into
+ * device memory and waits on the PAGING engine, before its switch
+ * (hold_switch).  Right then, one VM maps the BO at a second address, and
+ * unmaps a third; a second file's VM asks for an asynchronous map, which
+ * queues behind the move.  After the switch every mapping points at the
+ * device's copy, the rewritten one included (a write through it is what
+ * the CPU reads), and the unmapped range stays unmapped.
+ */
+VTEST(bind_racing_the_switch)
+{
+	struct vt_dev a = vt_dev_open(), b;
+	__u32 ha = vt_bo_create(a.fd, SIZE, 0), hb, done = vt_syncobj(a.fd);
+	__u64 va1 = vt_va_alloc(&a, SIZE), va2 = vt_va_alloc(&a, SIZE);
+	__u64 va3 = vt_va_alloc(&a, SIZE), vb;
+	unsigned char *cpu = vt_bo_mmap(a.fd, ha, SIZE), want[SIZE], buf[SIZE];
+	__u32 bound, ctx = vt_ctx_create(a.fd, DRM_VACCEL_ENGINE_CLASS_COPY,
+					 DRM_VACCEL_ENGINE_ANY);
+	struct vt_cmd c = vt_cmd_new(&a, VT_PAGE);
+	struct drm_vaccel_vm_bind_op op;
+	struct drm_vaccel_sync sig;
+	struct drm_vaccel_vm_bind bind = {};
+	long long held = hold_waited(a.fd, "hold_switch");
+	int dmabuf;
+
+	vt_dev_init(&b, vt_open_index(a.info.device_index));
+	vt_fill_pages(cpu, PAGES, 7);
+	memcpy(want, cpu, SIZE);
+	munmap(cpu, SIZE);
+	vt_map(a.fd, ha, 0, va1, SIZE, 0);
+	vt_map(a.fd, ha, 0, va3, SIZE, 0);
+	dmabuf = vt_prime_export(a.fd, ha);
+	hb = vt_prime_import(b.fd, dmabuf);
+	close(dmabuf);
+	vb = vt_va_alloc(&b, SIZE);
+	bound = vt_syncobj(b.fd);
+	op = vt_op_map(hb, 0, vb, SIZE, 0);
+	sig = (struct drm_vaccel_sync){ .handle = bound };
+	bind.ops = (struct drm_vaccel_obj_array)DRM_VACCEL_OBJ_ARRAY(1, &op);
+	bind.signals = (struct drm_vaccel_obj_array)DRM_VACCEL_OBJ_ARRAY(1, &sig);
+
+	hold(a.fd, "hold_switch", true);
+	VT_ASSERT_OK(vt_migrate_raw(a.fd, ha, dev_region(&a), done));
+	wait_held(a.fd, "hold_switch", held);
+	VT_ASSERT(!vt_syncobj_signalled(a.fd, done));
+	vt_map(a.fd, ha, 0, va2, SIZE, 0);
+	vt_unmap(a.fd, va3, SIZE);
+	VT_ASSERT_OK(ioctl(b.fd, DRM_IOCTL_VACCEL_VM_BIND, &bind));
+	VT_ASSERT(!vt_syncobj_signalled(a.fd, done));
+	hold(a.fd, "hold_switch", false);
+
+	VT_ASSERT_EQ(vt_wait_status(a.fd, done), 1);
+	VT_ASSERT_EQ(vt_wait_status(b.fd, bound), 1);
+	VT_ASSERT_EQ(vt_bo_region(a.fd, ha), dev_region(&a));
+	VT_ASSERT(ptes_in_segment(a.fd, va1, PAGES, &a.info));
+	VT_ASSERT(ptes_in_segment(a.fd, va2, PAGES, &a.info));
+	VT_ASSERT(ptes_in_segment(b.fd, vb, PAGES, &a.info));
+	VT_ASSERT(ptes_unmapped(a.fd, va3, PAGES));
+	vt_gpu_read(a.fd, va2, buf, SIZE);
+	VT_ASSERT(!memcmp(buf, want, SIZE));
+	vt_gpu_read(b.fd, vb, buf, SIZE);
+	VT_ASSERT(!memcmp(buf, want, SIZE));
+
+	/* A write through the address bound during the hold lands in the copy. */
+	vt_pkt_fill(&c, va2, SIZE, 0x6b6b6b6b);
+	vt_run(a.fd, ctx, &c);
+	cpu = vt_bo_mmap(a.fd, ha, SIZE);
+	VT_ASSERT(all_bytes(cpu, SIZE, 0x6b));
+	munmap(cpu, SIZE);
+	vt_dev_close(&b);
+	vt_dev_close(&a);
+}
+
+struct migrate_call {
+	int fd;
+	__u32 handle;
+	__u32 region;
+	__u32 out;
+	int ret;
+	int returned;	/* the ioctl returned */
+};
+
+static void *migrate_thread(void *arg)
+{
+	struct migrate_call *m = arg;
+
+	m->ret = vt_migrate_raw(m->fd, m->handle, m->region, m->out);
+	__atomic_store_n(&m->returned, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Eviction of a BO an engine is reading: a buffer copies 64 KiB of a
+ * device BO that fills most of the 16 MiB segment, then waits for a flag
+ * the CPU sets, then copies them again.  While it waits, on the engine, a
+ * BO_MIGRATE needs the room and evicts the first BO.  The eviction waits
+ * for the buffer: both copies read the BO's data, and the BO lands in
+ * system memory whole; the VM's next buffer brings it back.
+ */
+VTEST(eviction_of_a_bo_being_read)
+{
+	const __u64 big = 12 * VT_MIB, other = 8 * VT_MIB, part = 64 * VT_KIB;
+	struct vt_dev d = vt_dev_open();
+	struct vt_bo flag = vt_bo_new(&d, VT_PAGE), s1 = vt_bo_new(&d, part);
+	struct vt_bo s2 = vt_bo_new(&d, part);
+	struct vt_cmd c = vt_cmd_new(&d, VT_PAGE);
+	__u32 ha, hb, read_out = vt_syncobj(d.fd);
+	__u32 ctx = vt_ctx_create(d.fd, DRM_VACCEL_ENGINE_CLASS_COPY,
+				  DRM_VACCEL_ENGINE_ANY);
+	struct migrate_call m = { .fd = d.fd, .region = dev_region(&d) };
+	unsigned char *cpu, *want = malloc(big);
+	struct drm_vaccel_bo_info info;
+	pthread_t t;
+	__u64 va;
+
+	VT_ASSERT(want);
+	VT_ASSERT(d.info.device_mem_size == 16 * VT_MIB);
+	ha = vt_bo_create(d.fd, big, DRM_VACCEL_BO_DEVICE);
+	cpu = vt_bo_mmap(d.fd, ha, big);
+	vt_fill_pages(cpu, big / VT_PAGE, 11);
+	memcpy(want, cpu, big);
+	munmap(cpu, big);
+	va = vt_va_alloc(&d, big);
+	vt_map(d.fd, ha, 0, va, big, 0);
+	hb = vt_bo_create(d.fd, other, 0);
+
+	vt_pkt_copy(&c, va, s1.va, part);
+	vt_pkt_write32(&c, flag.va + 4, 1);
+	vt_pkt_wait_eq32(&c, flag.va, 1);
+	vt_pkt_copy(&c, va, s2.va, part);
+	vt_submit(d.fd, ctx, &c, 0, read_out);
+	VT_ASSERT(vt_poll_u32(VT_U32P(&flag, 4), 1, VT_TIMEOUT_MS));
+
+	m.handle = hb;
+	m.out = vt_syncobj(d.fd);
+	VT_ASSERT_OK(pthread_create(&t, NULL, migrate_thread, &m));
+	vt_sleep_ms(200);
+	VT_ASSERT(!vt_syncobj_signalled(d.fd, read_out));
+	/* Waiting for the room, in the ioctl or in its fence. */
+	VT_ASSERT(!__atomic_load_n(&m.returned, __ATOMIC_ACQUIRE) ||
+		  !vt_syncobj_signalled(d.fd, m.out));
+	*VT_U32P(&flag, 0) = 1;
+	VT_ASSERT_EQ(vt_wait_status(d.fd, read_out), 1);
+	VT_ASSERT_OK(pthread_join(t, NULL));
+	VT_ASSERT_OK(m.ret);
+	VT_ASSERT_EQ(vt_wait_status(d.fd, m.out), 1);
+
+	VT_ASSERT(!memcmp(s1.cpu, want, part));
+	VT_ASSERT(!memcmp(s2.cpu, want, part));
+	vt_bo_info(d.fd, ha, &info);
+	VT_ASSERT_EQ(info.region, DRM_VACCEL_REGION_SYSTEM);
+	VT_ASSERT_EQ(info.evictions, 1);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, hb), dev_region(&d));
+	cpu = vt_bo_mmap(d.fd, ha, big);
+	VT_ASSERT(!memcmp(cpu, want, big));
+	munmap(cpu, big);
+	/* The VM's next buffer brings it back, evicting the other. */
+	vt_gpu_read(d.fd, va + big - part, s1.cpu, part);
+	VT_ASSERT(!memcmp(s1.cpu, want + big - part, part));
+	VT_ASSERT_EQ(vt_bo_region(d.fd, ha), dev_region(&d));
+	VT_ASSERT_EQ(vt_bo_region(d.fd, hb), DRM_VACCEL_REGION_SYSTEM);
+	free(want);
+	vt_dev_close(&d);
+}
+
+struct create_call {
+	int fd;
+	__u64 size;
+	__u32 handle;
+	int ret;
+};
+
+static void *create_thread(void *arg)
+{
+	struct create_call *c = arg;
+
+	c->ret = vt_bo_create_raw(c->fd, c->size, DRM_VACCEL_BO_DEVICE, &c->handle,
+				  NULL);
+	return NULL;
+}
+
+static long long pooled_bytes(int fd)
+{
+	char *text = vt_debugfs_read(fd, "memory");
+	long long n = vt_kv(text, "device_mem_pooled");
+
+	free(text);
+	return n;
+}
+
+/*
+ * The device-memory shrinker against an allocation: a BO of device memory
+ * is being created, with its addresses but not yet the host pages behind
+ * them (hold_alloc), when the host asks the shrinker for memory and it
+ * frees the pooled pages at those addresses.  The allocation goes on with
+ * fresh pages: the BO reads zero, through the CPU and the engines, never
+ * the data the pooled pages held; closed, its pages are pooled again.
+ */
+VTEST(shrinker_against_allocation)
+{
+	const __u64 size = 4 * VT_MIB;
+	struct vt_dev d = vt_dev_open();
+	struct create_call c = { .fd = d.fd, .size = size };
+	long long held = hold_waited(d.fd, "hold_alloc");
+	unsigned char *cpu, *buf = malloc(size);
+	struct vt_dev_mem m0, m1;
+	pthread_t t;
+	__u32 h;
+	__u64 va;
+
+	VT_ASSERT(buf);
+	vt_dev_mem(d.fd, &m0);
+	h = vt_bo_create(d.fd, size, DRM_VACCEL_BO_DEVICE);
+	cpu = vt_bo_mmap(d.fd, h, size);
+	memset(cpu, 0x77, size);
+	munmap(cpu, size);
+	vt_gem_close(d.fd, h);
+	VT_ASSERT(pooled_bytes(d.fd) >= (long long)size);
+
+	hold(d.fd, "hold_alloc", true);
+	VT_ASSERT_OK(pthread_create(&t, NULL, create_thread, &c));
+	wait_held(d.fd, "hold_alloc", held);
+	VT_ASSERT_OK(vt_write_str("/proc/sys/vm/drop_caches", "2"));
+	VT_ASSERT_EQ(pooled_bytes(d.fd), 0);
+	hold(d.fd, "hold_alloc", false);
+	VT_ASSERT_OK(pthread_join(t, NULL));
+	VT_ASSERT_OK(c.ret);
+
+	VT_ASSERT_EQ(vt_bo_region(d.fd, c.handle), dev_region(&d));
+	cpu = vt_bo_mmap(d.fd, c.handle, size);
+	VT_ASSERT(all_bytes(cpu, size, 0));
+	munmap(cpu, size);
+	va = vt_va_alloc(&d, size);
+	vt_map(d.fd, c.handle, 0, va, size, 0);
+	memset(buf, 0x77, size);
+	vt_gpu_read(d.fd, va, buf, size);
+	VT_ASSERT(all_bytes(buf, size, 0));
+	vt_unmap(d.fd, va, size);
+	vt_gem_close(d.fd, c.handle);
+	VT_ASSERT(pooled_bytes(d.fd) >= (long long)size);
+	vt_dev_mem(d.fd, &m1);
+	VT_ASSERT_EQ(m1.bo_count, m0.bo_count);
+	VT_ASSERT_EQ(m1.bo_bytes, m0.bo_bytes);
+	free(buf);
+	vt_dev_close(&d);
+}
+
+/*
+ * A process that shares a BO is killed while its move waits for another
+ * process's work: this process maps the BO and runs fifty 100 ms buffers
+ * (each within the hang timeout); the child imports the BO, migrates it to
+ * device memory, and is SIGKILLed.  It is gone while the last buffer still
+ * runs: its exit waits for nobody's work.  The move completes on its own,
+ * after the buffers, and this process finds the data in device memory.
+ */
+VTEST(killed_sharer_with_a_waiting_move)
+{
+	struct vt_dev d = vt_dev_open();
+	__u32 h = vt_bo_create(d.fd, SIZE, 0), last = vt_syncobj(d.fd);
+	__u32 ctx = vt_ctx_create(d.fd, DRM_VACCEL_ENGINE_CLASS_COMPUTE,
+				  DRM_VACCEL_ENGINE_ANY);
+	unsigned char *cpu = vt_bo_mmap(d.fd, h, SIZE), want[SIZE], buf[SIZE];
+	struct vt_cmd c = vt_cmd_new(&d, 64 * VT_KIB);
+	__u64 va = vt_va_alloc(&d, SIZE);
+	int dmabuf, sync[2], status, i;
+	char byte;
+	pid_t pid;
+
+	vt_fill_pages(cpu, PAGES, 23);
+	memcpy(want, cpu, SIZE);
+	munmap(cpu, SIZE);
+	vt_map(d.fd, h, 0, va, SIZE, 0);
+	for (i = 0; i < 50; i++) {
+		vt_pkt_delay(&c, 100 * VT_MS);
+		vt_submit(d.fd, ctx, &c, 0, i == 49 ? last : 0);
+	}
+	dmabuf = vt_prime_export(d.fd, h);
+	VT_ASSERT_OK(pipe(sync));
+	pid = fork();
+	VT_ASSERT(pid >= 0);
+	if (!pid) {
+		int fd = vt_open_index(d.info.device_index);
+		__u32 mine = vt_prime_import(fd, dmabuf);
+
+		if (vt_migrate_raw(fd, mine, dev_region(&d), 0))
+			_exit(1);
+		if (write(sync[1], "m", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(dmabuf);
+	close(sync[1]);
+	VT_ASSERT_EQ(read(sync[0], &byte, 1), 1);
+	VT_ASSERT_OK(kill(pid, SIGKILL));
+	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	VT_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	VT_ASSERT(!vt_syncobj_signalled(d.fd, last));
+	close(sync[0]);
+
+	/* The CPU waits for the move, which waited for the buffers. */
+	cpu = vt_bo_mmap(d.fd, h, SIZE);
+	VT_ASSERT(!memcmp(cpu, want, SIZE));
+	VT_ASSERT(vt_syncobj_signalled(d.fd, last));
+	VT_ASSERT_EQ(vt_bo_region(d.fd, h), dev_region(&d));
+	vt_gpu_read(d.fd, va, buf, SIZE);
+	VT_ASSERT(!memcmp(buf, want, SIZE));
+	munmap(cpu, SIZE);
+	vt_dev_close(&d);
+}
+
 /* The hold points refuse what is not a boolean, and report their state. */
 VTEST(hold_points_in_debugfs)
 {
+	static const char *const names[] = {
+		"hold_moves", "hold_switch", "hold_preempt", "hold_alloc",
+		"hold_teardown",
+	};
 	struct vt_dev d = vt_dev_open();
+	unsigned int i;
 	char *text;
 
-	VT_ASSERT_EQ(vt_debugfs_write(d.fd, "hold_moves", "maybe\n"), -EINVAL);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		VT_ASSERT_EQ(vt_debugfs_write(d.fd, names[i], "maybe\n"), -EINVAL);
+		text = vt_debugfs_read(d.fd, names[i]);
+		VT_ASSERT_EQ(vt_kv(text, "held"), 0);
+		VT_ASSERT(vt_kv(text, "waited") >= 0);
+		free(text);
+	}
 	VT_ASSERT_OK(vt_debugfs_write(d.fd, "hold_teardown", "1\n"));
 	text = vt_debugfs_read(d.fd, "hold_teardown");
 	VT_ASSERT_EQ(vt_kv(text, "held"), 1);

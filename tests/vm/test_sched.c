@@ -23,7 +23,8 @@
  *   preempted_copy_fill_exact, equal_contexts_share_fairly,
  *   priority_needs_cap_sys_nice, granularity, force_reset_engine,
  *   force_reset_device, debugfs_control_errors,
- *   destroy_behind_completed_buffer;
+ *   destroy_behind_completed_buffer, destroy_during_forced_preemption,
+ *   destroy_during_reset;
  * - timeout_ms=300: params, hang_detected_and_recovered,
  *   time_off_engine_never_counts (any timeout up to 1 s works);
  * - timeout_ms=300 with no earlier hang: escalation_to_device_reset, or
@@ -1283,6 +1284,109 @@ VTEST(debugfs_control_errors)
 }
 
 /* --- lifetimes --- */
+
+/* The times work waited at debugfs hold point @name. */
+static long long hold_waited(int fd, const char *name)
+{
+	char *text = vt_debugfs_read(fd, name);
+	long long n = vt_kv(text, "waited");
+
+	free(text);
+	return n;
+}
+
+/* Waits until work waited at hold point @name more than @before times. */
+static void wait_held(int fd, const char *name, long long before)
+{
+	__u64 end = vt_now_ns() + VT_TIMEOUT_MS * VT_MS;
+
+	while (hold_waited(fd, name) <= before) {
+		if (vt_now_ns() > end)
+			vtest_fail(__FILE__, __LINE__, "nothing reached %s", name);
+		usleep(1000);
+	}
+}
+
+/*
+ * Two contexts' long buffers fill the HW queue of a compute engine; the
+ * engine is asked to stop them (debugfs @control: force_preempt or
+ * force_reset), and debugfs hold_preempt holds it between the stop of the
+ * running buffer and the hand-back of its HW queue to the arbiter.  Right
+ * there, one context is destroyed: the running buffer's (@running) or the
+ * next one's, as the HW queue shows them while held.  The destroyed context's buffer ends with -ECANCELED and
+ * never resumes (its marker stays short of the end); the other's
+ * completes with correct results, unbanned, innocent of a reset it saw;
+ * the engine runs new work afterwards.
+ */
+static void destroy_while_engine_stops(const char *control, bool running)
+{
+	struct fx f = fx_open();
+	struct vt_bo b = vt_bo_new(&f.d, 4 * VT_MIB);
+	__u32 x = vt_ctx_create(f.d.fd, COMPUTE, 0), y = vt_ctx_create(f.d.fd, COMPUTE, 0);
+	bool reset = !strcmp(control, "force_reset");
+	unsigned int e = engine_of(f.d.fd, x), kept_mark;
+	long long held = hold_waited(f.d.fd, "hold_preempt");
+	struct drm_vaccel_context_state s;
+	long long slot[2];
+	bool mine[2];
+	__u32 ox, oy, gone, gone_out, kept, kept_out, after;
+	__u64 kept_off;
+	char index[16];
+
+	ox = long_work(&f, x, &b, 0, 0);
+	oy = long_work(&f, y, &b, 2 * VT_MIB, 1);
+	WAIT_MARK(&f, 0, 1);
+	wait_hw_queue(&f, e, x, y);
+	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, "hold_preempt", "1\n"));
+	snprintf(index, sizeof(index), "%u\n", e);
+	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, control, index));
+	wait_held(f.d.fd, "hold_preempt", held);
+
+	/* Slot 0 holds the running buffer: x's, or y's after a time slice. */
+	vt_hw_queue(f.d.fd, e, slot, mine);
+	VT_ASSERT(mine[0] && mine[1]);
+	gone = slot[running ? 0 : 1];
+	VT_ASSERT(gone == x || gone == y);
+	gone_out = gone == x ? ox : oy;
+	kept = gone == x ? y : x;
+	kept_out = gone == x ? oy : ox;
+	kept_mark = gone == x ? 1 : 0;
+	kept_off = gone == x ? 2 * VT_MIB : 0;
+	vt_ctx_destroy(f.d.fd, gone);
+	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, "hold_preempt", "0\n"));
+
+	VT_ASSERT_OK(vt_syncobj_wait_ms(f.d.fd, gone_out, VT_TIMEOUT_MS));
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, gone_out), -ECANCELED);
+	VT_ASSERT_EQ(vt_wait_status(f.d.fd, kept_out), 1);
+	EXPECT_WORDS(&b, kept_off + VT_MIB, VT_MIB, 0x7e5e0000 + kept_mark);
+	VT_ASSERT_EQ(VT_U32(&f.data, MARK(kept_mark)), 2);
+	VT_ASSERT(VT_U32(&f.data, MARK(1 - kept_mark)) != 2);
+	s = vt_ctx_state(f.d.fd, kept);
+	VT_ASSERT_EQ(s.flags, 0);
+	VT_ASSERT_EQ(s.ban_reason, 0);
+	VT_ASSERT_EQ(s.guilty_resets, 0);
+	VT_ASSERT_EQ(s.innocent_resets, reset ? 1 : 0);
+
+	vt_pkt_write32(&f.c, f.data.va + MARK(9), 9);
+	after = submit_out(&f, kept);
+	VT_ASSERT_EQ(vt_wait_status(f.d.fd, after), 1);
+	VT_ASSERT_EQ(VT_U32(&f.data, MARK(9)), 9);
+	vt_dev_close(&f.d);
+}
+
+/* See destroy_while_engine_stops(): a forced preemption, either context. */
+VTEST(destroy_during_forced_preemption)
+{
+	destroy_while_engine_stops("force_preempt", true);
+	destroy_while_engine_stops("force_preempt", false);
+}
+
+/* See destroy_while_engine_stops(): an engine reset, either context. */
+VTEST(destroy_during_reset)
+{
+	destroy_while_engine_stops("force_reset", true);
+	destroy_while_engine_stops("force_reset", false);
+}
 
 /*
  * A context destroyed, and its file closed, right after a buffer completes
