@@ -32,13 +32,18 @@ vt_check() {
 # On the debug kernel (KASAN, KCOV) the engines run some ten to thirty
 # times slower: a load that does not set them gets a hang timeout of 20 s
 # instead of 2 s and a time limit of 5 min instead of 30 s, so that long
-# workgroups and kernels are not taken for hangs.
+# workgroups and kernels are not taken for hangs.  The KCSAN kernel is
+# slower still: four times those, and four times the tests' own waits for
+# work that must complete (VT_SLOW).
 vt_load() {
 	VT_DEVICES=1 VT_COMPUTE=2 VT_COPY=1 VT_VA_BITS=48 VT_SINGLE_USE=0
 	VT_TIMEOUT_MS=2000 VT_TIMESLICE_MS=10 VT_GRANULARITY=
-	VT_DEVICE_MEM_MB=256 VT_COST_PEER_NS=0
+	VT_DEVICE_MEM_MB=256 VT_COST_PEER_NS=0 VT_SLOW=1
 	topo="$*"
-	if [ -e /sys/kernel/debug/kmemleak ]; then
+	if [ -e /sys/kernel/debug/kcsan ]; then
+		VT_SLOW=4
+		set -- timeout_ms=80000 time_limit_ms=1200000 "$@"
+	elif [ -e /sys/kernel/debug/kmemleak ]; then
 		set -- timeout_ms=20000 time_limit_ms=300000 "$@"
 	fi
 	for p in "$@"; do
@@ -57,7 +62,7 @@ vt_load() {
 	done
 	export VT_DEVICES VT_COMPUTE VT_COPY VT_VA_BITS VT_SINGLE_USE
 	export VT_TIMEOUT_MS VT_TIMESLICE_MS VT_GRANULARITY VT_DEVICE_MEM_MB
-	export VT_COST_PEER_NS
+	export VT_COST_PEER_NS VT_SLOW
 	vt_check "plan.load(${topo:-defaults})" insmod $KO "$@"
 }
 
@@ -140,7 +145,8 @@ run_scheduling() {
 		preempted_copy_fill_exact equal_contexts_share_fairly \
 		priority_needs_cap_sys_nice granularity force_reset_engine \
 		force_reset_device debugfs_control_errors \
-		destroy_behind_completed_buffer
+		destroy_behind_completed_buffer destroy_during_forced_preemption \
+		destroy_during_reset
 }
 
 # Compute: kernels run by DISPATCH, their faults, their preemption at

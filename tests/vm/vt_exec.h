@@ -32,8 +32,25 @@
 
 #include "vt_mem.h"
 
+/*
+ * The factor of every wait for work that must complete: VT_SLOW, which the
+ * plan exports on kernels slower than the debug kernel (KCSAN), else 1.
+ */
+static inline unsigned int vt_slow(void)
+{
+	static unsigned int factor;
+
+	if (!factor) {
+		const char *e = getenv("VT_SLOW");
+		long v = e ? strtol(e, NULL, 10) : 0;
+
+		factor = v > 0 && v <= 100 ? v : 1;
+	}
+	return factor;
+}
+
 /* Longest wait for work that must complete: generous, QEMU TCG is slow. */
-#define VT_TIMEOUT_MS	10000
+#define VT_TIMEOUT_MS	(10000u * vt_slow())
 /* How long work that must not complete is given to misbehave. */
 #define VT_SETTLE_MS	20
 
