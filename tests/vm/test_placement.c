@@ -408,6 +408,80 @@ VTEST(bind_racing_the_switch)
 	vt_dev_close(&a);
 }
 
+struct touch_call {
+	volatile unsigned char *p;
+	size_t size;
+	unsigned int sum;
+	int done;
+};
+
+static void *touch_thread(void *arg)
+{
+	struct touch_call *t = arg;
+	size_t i;
+
+	for (i = 0; i < t->size; i += VT_PAGE)
+		t->sum += t->p[i];
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A CPU fault against a move: the BO's mapping is zapped when the move is
+ * queued; while the move waits before its switch (hold_switch), a thread
+ * that reads the mapping waits in its fault, and a child that does the
+ * same dies at once of SIGKILL.  Once the switch is done the thread reads
+ * the data, now the device's, and a CPU write lands where the engines
+ * read it.
+ */
+VTEST(cpu_fault_during_a_move)
+{
+	struct vt_dev d = vt_dev_open();
+	__u32 h = vt_bo_create(d.fd, SIZE, 0), done = vt_syncobj(d.fd);
+	unsigned char *cpu = vt_bo_mmap(d.fd, h, SIZE), buf[SIZE];
+	struct touch_call t = { .size = SIZE };
+	long long held = hold_waited(d.fd, "hold_switch");
+	unsigned int i, want = 0;
+	__u64 va = vt_va_alloc(&d, SIZE);
+	int status;
+	pthread_t th;
+	pid_t pid;
+
+	for (i = 0; i < PAGES; i++) {
+		memset(cpu + i * VT_PAGE, 0x21 + i, VT_PAGE);
+		want += 0x21 + i;
+	}
+	vt_map(d.fd, h, 0, va, SIZE, 0);
+	t.p = cpu;
+	hold(d.fd, "hold_switch", true);
+	VT_ASSERT_OK(vt_migrate_raw(d.fd, h, dev_region(&d), done));
+	wait_held(d.fd, "hold_switch", held);
+
+	pid = fork();
+	VT_ASSERT(pid >= 0);
+	if (!pid)
+		_exit(cpu[VT_PAGE] == 0x22 ? 0 : 1);
+	VT_ASSERT_OK(pthread_create(&th, NULL, touch_thread, &t));
+	vt_sleep_ms(200);
+	VT_ASSERT(!__atomic_load_n(&t.done, __ATOMIC_ACQUIRE));
+	VT_ASSERT_OK(kill(pid, SIGKILL));
+	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	VT_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	VT_ASSERT(!vt_syncobj_signalled(d.fd, done));
+	hold(d.fd, "hold_switch", false);
+
+	VT_ASSERT_OK(pthread_join(th, NULL));
+	VT_ASSERT_EQ(t.sum, want);
+	VT_ASSERT_EQ(vt_wait_status(d.fd, done), 1);
+	VT_ASSERT_EQ(vt_bo_region(d.fd, h), dev_region(&d));
+	memset(cpu + 3 * VT_PAGE, 0x5a, VT_PAGE);
+	vt_gpu_read(d.fd, va, buf, SIZE);
+	VT_ASSERT(all_bytes(buf + 3 * VT_PAGE, VT_PAGE, 0x5a));
+	VT_ASSERT(all_bytes(buf + 4 * VT_PAGE, VT_PAGE, 0x25));
+	munmap(cpu, SIZE);
+	vt_dev_close(&d);
+}
+
 struct migrate_call {
 	int fd;
 	__u32 handle;
