@@ -310,16 +310,6 @@ VTEST(exporter_exits_first)
 	free(want);
 }
 
-/* The times work waited at debugfs hold point @name of @fd's device. */
-static long long hold_waited(int fd, const char *name)
-{
-	char *text = vt_debugfs_read(fd, name);
-	long long n = vt_kv(text, "waited");
-
-	free(text);
-	return n;
-}
-
 /*
  * The exporter's device is unbound while its segment holds a BO that the
  * importer's VM maps, and while the importer's move of that BO to system
@@ -333,7 +323,7 @@ VTEST(exporter_unbound_while_mapped)
 {
 	struct peer p = peer_open(DRM_VACCEL_BO_DEVICE);
 	unsigned char *want = malloc(SIZE), *cpu;
-	long long held = hold_waited(p.b.fd, "hold_moves");
+	long long held = vt_hold_waited(p.b.fd, "hold_moves");
 	struct drm_vaccel_device_info info;
 	__u32 moved = vt_syncobj(p.b.fd), size = sizeof(info);
 	char path[PATH_MAX];
@@ -344,14 +334,14 @@ VTEST(exporter_unbound_while_mapped)
 	munmap(p.cpu_a, SIZE);
 	close(p.dmabuf);
 
-	VT_ASSERT_OK(vt_debugfs_write(p.b.fd, "hold_moves", "1\n"));
+	vt_hold(p.b.fd, "hold_moves", true);
 	VT_ASSERT_OK(vt_migrate_raw(p.b.fd, p.hb, DRM_VACCEL_REGION_SYSTEM, moved));
-	VT_ASSERT(hold_waited(p.b.fd, "hold_moves") > held);
+	VT_ASSERT(vt_hold_waited(p.b.fd, "hold_moves") > held);
 	VT_ASSERT_OK(vt_unbind(0));
 	VT_ASSERT_ERRNO(vt_query_raw(p.a.fd, DRM_VACCEL_QUERY_DEVICE, &info, &size, 0, 0),
 			ENODEV);
 	VT_ASSERT(!vt_syncobj_signalled(p.b.fd, moved));
-	VT_ASSERT_OK(vt_debugfs_write(p.b.fd, "hold_moves", "0\n"));
+	vt_hold(p.b.fd, "hold_moves", false);
 	VT_ASSERT_EQ(vt_wait_status(p.b.fd, moved), 1);
 
 	VT_ASSERT_EQ(vt_bo_region(p.b.fd, p.hb), DRM_VACCEL_REGION_SYSTEM);

@@ -25,36 +25,9 @@
 #define PAGES	8
 #define SIZE	(PAGES * VT_PAGE)
 
-static void hold(int fd, const char *name, bool on)
-{
-	VT_ASSERT_OK(vt_debugfs_write(fd, name, on ? "1\n" : "0\n"));
-}
-
 static void hold_moves(int fd, bool on)
 {
-	hold(fd, "hold_moves", on);
-}
-
-/* The times work waited at hold point @name. */
-static long long hold_waited(int fd, const char *name)
-{
-	char *text = vt_debugfs_read(fd, name);
-	long long n = vt_kv(text, "waited");
-
-	free(text);
-	return n;
-}
-
-/* Waits until work waited at hold point @name more than @before times. */
-static void wait_held(int fd, const char *name, long long before)
-{
-	__u64 end = vt_now_ns() + VT_TIMEOUT_MS * VT_MS;
-
-	while (hold_waited(fd, name) <= before) {
-		if (vt_now_ns() > end)
-			vtest_fail(__FILE__, __LINE__, "nothing reached %s", name);
-		usleep(1000);
-	}
+	vt_hold(fd, "hold_moves", on);
 }
 
 static __u32 dev_region(const struct vt_dev *d)
@@ -118,7 +91,7 @@ VTEST(map_while_move_of_untouched_bo_waits)
 	__u32 h = vt_bo_create(d.fd, SIZE, 0), done = vt_syncobj(d.fd);
 	__u32 bound = vt_syncobj(d.fd);
 	__u64 va = vt_va_alloc(&d, SIZE), va2 = vt_va_alloc(&d, SIZE);
-	long long waited = hold_waited(d.fd, "hold_moves");
+	long long waited = vt_hold_waited(d.fd, "hold_moves");
 	struct drm_vaccel_vm_bind_op op = vt_op_map(h, 0, va2, SIZE, 0);
 	struct drm_vaccel_sync sig = { .handle = bound };
 	struct drm_vaccel_vm_bind bind = {
@@ -129,7 +102,7 @@ VTEST(map_while_move_of_untouched_bo_waits)
 
 	hold_moves(d.fd, true);
 	VT_ASSERT_OK(vt_migrate_raw(d.fd, h, dev_region(&d), done));
-	VT_ASSERT_EQ(hold_waited(d.fd, "hold_moves"), waited + 1);
+	VT_ASSERT_EQ(vt_hold_waited(d.fd, "hold_moves"), waited + 1);
 	VT_ASSERT(!vt_syncobj_signalled(d.fd, done));
 	vt_map(d.fd, h, 0, va, SIZE, 0);
 	VT_ASSERT_OK(ioctl(d.fd, DRM_IOCTL_VACCEL_VM_BIND, &bind));
@@ -357,7 +330,7 @@ VTEST(bind_racing_the_switch)
 	struct drm_vaccel_vm_bind_op op;
 	struct drm_vaccel_sync sig;
 	struct drm_vaccel_vm_bind bind = {};
-	long long held = hold_waited(a.fd, "hold_switch");
+	long long held = vt_hold_waited(a.fd, "hold_switch");
 	int dmabuf;
 
 	vt_dev_init(&b, vt_open_index(a.info.device_index));
@@ -376,15 +349,15 @@ VTEST(bind_racing_the_switch)
 	bind.ops = (struct drm_vaccel_obj_array)DRM_VACCEL_OBJ_ARRAY(1, &op);
 	bind.signals = (struct drm_vaccel_obj_array)DRM_VACCEL_OBJ_ARRAY(1, &sig);
 
-	hold(a.fd, "hold_switch", true);
+	vt_hold(a.fd, "hold_switch", true);
 	VT_ASSERT_OK(vt_migrate_raw(a.fd, ha, dev_region(&a), done));
-	wait_held(a.fd, "hold_switch", held);
+	vt_hold_reached(a.fd, "hold_switch", held);
 	VT_ASSERT(!vt_syncobj_signalled(a.fd, done));
 	vt_map(a.fd, ha, 0, va2, SIZE, 0);
 	vt_unmap(a.fd, va3, SIZE);
 	VT_ASSERT_OK(ioctl(b.fd, DRM_IOCTL_VACCEL_VM_BIND, &bind));
 	VT_ASSERT(!vt_syncobj_signalled(a.fd, done));
-	hold(a.fd, "hold_switch", false);
+	vt_hold(a.fd, "hold_switch", false);
 
 	VT_ASSERT_EQ(vt_wait_status(a.fd, done), 1);
 	VT_ASSERT_EQ(vt_wait_status(b.fd, bound), 1);
@@ -440,7 +413,7 @@ VTEST(cpu_fault_during_a_move)
 	__u32 h = vt_bo_create(d.fd, SIZE, 0), done = vt_syncobj(d.fd);
 	unsigned char *cpu = vt_bo_mmap(d.fd, h, SIZE), buf[SIZE];
 	struct touch_call t = { .size = SIZE };
-	long long held = hold_waited(d.fd, "hold_switch");
+	long long held = vt_hold_waited(d.fd, "hold_switch");
 	unsigned int i, want = 0;
 	__u64 va = vt_va_alloc(&d, SIZE);
 	int status;
@@ -453,9 +426,9 @@ VTEST(cpu_fault_during_a_move)
 	}
 	vt_map(d.fd, h, 0, va, SIZE, 0);
 	t.p = cpu;
-	hold(d.fd, "hold_switch", true);
+	vt_hold(d.fd, "hold_switch", true);
 	VT_ASSERT_OK(vt_migrate_raw(d.fd, h, dev_region(&d), done));
-	wait_held(d.fd, "hold_switch", held);
+	vt_hold_reached(d.fd, "hold_switch", held);
 
 	pid = fork();
 	VT_ASSERT(pid >= 0);
@@ -468,7 +441,7 @@ VTEST(cpu_fault_during_a_move)
 	VT_ASSERT_EQ(waitpid(pid, &status, 0), pid);
 	VT_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	VT_ASSERT(!vt_syncobj_signalled(d.fd, done));
-	hold(d.fd, "hold_switch", false);
+	vt_hold(d.fd, "hold_switch", false);
 
 	VT_ASSERT_OK(pthread_join(th, NULL));
 	VT_ASSERT_EQ(t.sum, want);
@@ -612,7 +585,7 @@ VTEST(shrinker_against_allocation)
 	const __u64 size = 4 * VT_MIB;
 	struct vt_dev d = vt_dev_open();
 	struct create_call c = { .fd = d.fd, .size = size };
-	long long held = hold_waited(d.fd, "hold_alloc");
+	long long held = vt_hold_waited(d.fd, "hold_alloc");
 	unsigned char *cpu, *buf = malloc(size);
 	struct vt_dev_mem m0, m1;
 	pthread_t t;
@@ -628,12 +601,12 @@ VTEST(shrinker_against_allocation)
 	vt_gem_close(d.fd, h);
 	VT_ASSERT(pooled_bytes(d.fd) >= (long long)size);
 
-	hold(d.fd, "hold_alloc", true);
+	vt_hold(d.fd, "hold_alloc", true);
 	VT_ASSERT_OK(pthread_create(&t, NULL, create_thread, &c));
-	wait_held(d.fd, "hold_alloc", held);
+	vt_hold_reached(d.fd, "hold_alloc", held);
 	VT_ASSERT_OK(vt_write_str("/proc/sys/vm/drop_caches", "2"));
 	VT_ASSERT_EQ(pooled_bytes(d.fd), 0);
-	hold(d.fd, "hold_alloc", false);
+	vt_hold(d.fd, "hold_alloc", false);
 	VT_ASSERT_OK(pthread_join(t, NULL));
 	VT_ASSERT_OK(c.ret);
 

@@ -1285,28 +1285,6 @@ VTEST(debugfs_control_errors)
 
 /* --- lifetimes --- */
 
-/* The times work waited at debugfs hold point @name. */
-static long long hold_waited(int fd, const char *name)
-{
-	char *text = vt_debugfs_read(fd, name);
-	long long n = vt_kv(text, "waited");
-
-	free(text);
-	return n;
-}
-
-/* Waits until work waited at hold point @name more than @before times. */
-static void wait_held(int fd, const char *name, long long before)
-{
-	__u64 end = vt_now_ns() + VT_TIMEOUT_MS * VT_MS;
-
-	while (hold_waited(fd, name) <= before) {
-		if (vt_now_ns() > end)
-			vtest_fail(__FILE__, __LINE__, "nothing reached %s", name);
-		usleep(1000);
-	}
-}
-
 /*
  * Two contexts' long buffers fill the HW queue of a compute engine; the
  * engine is asked to stop them (debugfs @control: force_preempt or
@@ -1325,7 +1303,7 @@ static void destroy_while_engine_stops(const char *control, bool running)
 	__u32 x = vt_ctx_create(f.d.fd, COMPUTE, 0), y = vt_ctx_create(f.d.fd, COMPUTE, 0);
 	bool reset = !strcmp(control, "force_reset");
 	unsigned int e = engine_of(f.d.fd, x), kept_mark;
-	long long held = hold_waited(f.d.fd, "hold_preempt");
+	long long held = vt_hold_waited(f.d.fd, "hold_preempt");
 	struct drm_vaccel_context_state s;
 	long long slot[2];
 	bool mine[2];
@@ -1337,10 +1315,10 @@ static void destroy_while_engine_stops(const char *control, bool running)
 	oy = long_work(&f, y, &b, 2 * VT_MIB, 1);
 	WAIT_MARK(&f, 0, 1);
 	wait_hw_queue(&f, e, x, y);
-	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, "hold_preempt", "1\n"));
+	vt_hold(f.d.fd, "hold_preempt", true);
 	snprintf(index, sizeof(index), "%u\n", e);
 	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, control, index));
-	wait_held(f.d.fd, "hold_preempt", held);
+	vt_hold_reached(f.d.fd, "hold_preempt", held);
 
 	/* Slot 0 holds the running buffer: x's, or y's after a time slice. */
 	vt_hw_queue(f.d.fd, e, slot, mine);
@@ -1353,7 +1331,7 @@ static void destroy_while_engine_stops(const char *control, bool running)
 	kept_mark = gone == x ? 1 : 0;
 	kept_off = gone == x ? 2 * VT_MIB : 0;
 	vt_ctx_destroy(f.d.fd, gone);
-	VT_ASSERT_OK(vt_debugfs_write(f.d.fd, "hold_preempt", "0\n"));
+	vt_hold(f.d.fd, "hold_preempt", false);
 
 	VT_ASSERT_OK(vt_syncobj_wait_ms(f.d.fd, gone_out, VT_TIMEOUT_MS));
 	VT_ASSERT_EQ(vt_fence_status(f.d.fd, gone_out), -ECANCELED);

@@ -1020,6 +1020,36 @@ static inline void vt_hw_queue(int fd, unsigned int index, long long slot[2],
 				   _s.guilty_resets);			\
 	} while (0)
 
+/* Sets debugfs hold point @name of @fd's device (see "Hold points"), or lets go. */
+static inline void vt_hold(int fd, const char *name, bool on)
+{
+	if (vt_debugfs_write(fd, name, on ? "1\n" : "0\n"))
+		vtest_fail(__FILE__, __LINE__, "cannot %s %s", on ? "set" : "let go of",
+			   name);
+}
+
+/* The times work waited at hold point @name. */
+static inline long long vt_hold_waited(int fd, const char *name)
+{
+	char *text = vt_debugfs_read(fd, name);
+	long long n = vt_kv(text, "waited");
+
+	free(text);
+	return n;
+}
+
+/* Waits until work waited at hold point @name more than @before times. */
+static inline void vt_hold_reached(int fd, const char *name, long long before)
+{
+	__u64 end = vt_now_ns() + VT_TIMEOUT_MS * VT_MS;
+
+	while (vt_hold_waited(fd, name) <= before) {
+		if (vt_now_ns() > end)
+			vtest_fail(__FILE__, __LINE__, "nothing reached %s", name);
+		usleep(1000);
+	}
+}
+
 /*
  * Waits for binary syncobj @h, which must signal within VT_TIMEOUT_MS, and
  * returns its fence's status (1, or -errno); the context must still exist.
