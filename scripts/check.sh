@@ -223,7 +223,8 @@ pkg_install_layout() {
 	local f bad=0 lib=usr/lib/$multiarch
 	for f in "$lib/libvaccel.so" "$lib/libvaccel.so.1" "$lib/libvaccel.a" \
 		 "$lib/pkgconfig/libvaccel.pc" "$lib/vaccel/libvaccel-rt.a" \
-		 "$lib/vaccel/vaccel-kernel.ld" "$lib/cmake/vaccel/VaccelKernel.cmake" \
+		 "$lib/vaccel/vaccel-kernel.ld" "$lib/vaccel/opencl.bc" \
+		 "$lib/cmake/vaccel/VaccelKernel.cmake" \
 		 usr/include/vaccel/vaccel.h usr/include/vaccel/vaccel_kernel.h \
 		 usr/include/vaccel/vaccel_embed.h \
 		 usr/include/vaccel/drm/vaccel_accel.h \
@@ -240,6 +241,8 @@ pkg_install_layout() {
 		[ -f "$stage/usr/share/man/man1/$f.1" ] ||
 			{ echo "missing: /usr/share/man/man1/$f.1"; bad=1; }
 	done
+	[ -x "$stage/$lib/vaccel/vaccel-cl-lower" ] ||
+		{ echo "missing: /$lib/vaccel/vaccel-cl-lower"; bad=1; }
 	f=$(find "$stage" -mindepth 1 -maxdepth 1 ! -name usr)
 	[ -z "$f" ] || { echo "outside /usr: $f"; bad=1; }
 	return "$bad"

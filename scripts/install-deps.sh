@@ -25,8 +25,9 @@ PACKAGES=(
 	libdrm-dev pkg-config
 	# vaccel-trace: tracefs and its events, the timeline's pictures
 	libtracefs-dev libtraceevent-dev libcairo2-dev fonts-dejavu-core
-	# compute kernels and the ISA oracle; cmake for vaccel_add_kernel()'s test
-	clang-14 lld-14 lld llvm-14 qemu-user qemu-user-static cmake
+	# compute kernels and the ISA oracle; cmake for vaccel_add_kernel()'s test;
+	# the LLVM C API for the IR step of OpenCL C kernels
+	clang-14 lld-14 lld llvm-14 llvm-14-dev qemu-user qemu-user-static cmake
 	# documentation, and the man pages rendered by make check
 	python3-sphinx groff-base
 	# packaging: DKMS, the udev rule's check (udevadm), the libabigail

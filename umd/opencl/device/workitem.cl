@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * workitem.cl - the device library of OpenCL C: the work-item functions
+ * and the synchronisation functions (OpenCL C 1.2, 6.12.1 and 6.12.8-9).
+ *
+ * Built by clang-14 for the device as LLVM bitcode, which the IR step
+ * links into every program (lower.c) and inlines: written in OpenCL C with
+ * __attribute__((overloadable)), every function gets the mangled name the
+ * programs call, from clang itself.
+ *
+ * The ids and sizes come from the engine's CSRs (vaccel_kernel.h).  The
+ * global offset and get_work_dim() come from the hidden header of the
+ * argument block, which the kernel's entry points tp at.  A dimension past
+ * the third has size 1, id 0 and offset 0, as the specification asks for
+ * any dimension past get_work_dim() - 1; the host describes the unused
+ * dimensions of a launch that way too.
+ */
+
+#define CSR_LOCAL_ID		0xcc0
+#define CSR_GROUP_ID		0xcc3
+#define CSR_LOCAL_SIZE		0xcc6
+#define CSR_NUM_GROUPS		0xcc9
+#define CSR_GLOBAL_SIZE		0xccc
+#define CSR_GLOBAL_ID		0xcd0
+
+/* Offsets in the hidden header (lower.h). */
+#define HEADER_OFFSET		0
+#define HEADER_WORK_DIM		24
+
+/* A CSR that does not change during a work-item's life: not volatile. */
+#define CSR(c) __extension__ ({ ulong __v; __asm__("csrr %0, %1" : "=r"(__v) : "i"(c)); __v; })
+
+/* CSR @base + @d for a dimension below 3, else @none. */
+#define CSR3(base, d, none) \
+	((d) == 0 ? CSR(base) : (d) == 1 ? CSR((base) + 1) : (d) == 2 ? CSR((base) + 2) : (none))
+
+#define OVERLOAD __attribute__((overloadable, always_inline))
+
+/* The hidden header of the launch's argument block. */
+static __constant uchar *header(void)
+{
+	__constant uchar *h;
+
+	__asm__("mv %0, tp" : "=r"(h));
+	return h;
+}
+
+uint OVERLOAD get_work_dim(void)
+{
+	return *(__constant uint *)(header() + HEADER_WORK_DIM);
+}
+
+size_t OVERLOAD get_global_offset(uint d)
+{
+	return d < 3 ? ((__constant ulong *)(header() + HEADER_OFFSET))[d] : 0;
+}
+
+size_t OVERLOAD get_global_size(uint d)
+{
+	return (uint)CSR3(CSR_GLOBAL_SIZE, d, 1);
+}
+
+size_t OVERLOAD get_global_id(uint d)
+{
+	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) + get_global_offset(d);
+}
+
+size_t OVERLOAD get_local_size(uint d)
+{
+	return (uint)CSR3(CSR_LOCAL_SIZE, d, 1);
+}
+
+size_t OVERLOAD get_local_id(uint d)
+{
+	return (uint)CSR3(CSR_LOCAL_ID, d, 0);
+}
+
+size_t OVERLOAD get_num_groups(uint d)
+{
+	return (uint)CSR3(CSR_NUM_GROUPS, d, 1);
+}
+
+size_t OVERLOAD get_group_id(uint d)
+{
+	return (uint)CSR3(CSR_GROUP_ID, d, 0);
+}
+
+/*
+ * The engine's barrier (custom-0 0x0000000b) makes what the workgroup
+ * stored before it, in local and global memory, visible to all of it;
+ * the fence instruction orders each work-item's own accesses for the
+ * fences.
+ */
+void OVERLOAD barrier(cl_mem_fence_flags flags)
+{
+	__asm__ volatile(".4byte 0x0000000b" ::: "memory");
+}
+
+void OVERLOAD mem_fence(cl_mem_fence_flags flags)
+{
+	__asm__ volatile("fence rw, rw" ::: "memory");
+}
+
+void OVERLOAD read_mem_fence(cl_mem_fence_flags flags)
+{
+	__asm__ volatile("fence r, r" ::: "memory");
+}
+
+void OVERLOAD write_mem_fence(cl_mem_fence_flags flags)
+{
+	__asm__ volatile("fence w, w" ::: "memory");
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * vaccel-cl-lower - the IR step of OpenCL C as a program, for vaccel-cc:
+ *
+ *	vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc LIBRARY.bc
+ *
+ * Reads the bitcode clang-14 made of an OpenCL C source for the device and
+ * the device library's, lowers the first with the second (lower.c), and
+ * writes the result.  Messages go to stderr, prefixed with the source's
+ * name (--source, by default the input's); the exit status is 0, 1 for a program it cannot lower, 2 for a
+ * usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+
+#include "lower.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc LIBRARY.bc\n");
+}
+
+static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path)
+{
+	LLVMMemoryBufferRef buf;
+	LLVMModuleRef m;
+	char *msg = NULL;
+
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+		fprintf(stderr, "vaccel-cl-lower: %s: %s\n", path, msg ? msg : "cannot read");
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+		fprintf(stderr, "vaccel-cl-lower: %s: not LLVM bitcode\n", path);
+		m = NULL;
+	}
+	LLVMDisposeMemoryBuffer(buf);
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *in = NULL, *lib_path = NULL, *source = NULL;
+	LLVMContextRef ctx;
+	LLVMModuleRef m, lib;
+	char log[4096];
+	int i, ret = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
+			source = argv[++i];
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "vaccel-cl-lower: unknown option %s\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else if (!in) {
+			in = argv[i];
+		} else if (!lib_path) {
+			lib_path = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!out || !in || !lib_path) {
+		usage(stderr);
+		return 2;
+	}
+	ctx = LLVMContextCreate();
+	m = read_bitcode(ctx, in);
+	lib = m ? read_bitcode(ctx, lib_path) : NULL;
+	if (m && lib) {
+		if (vaccel_cl_lower(m, lib, log, sizeof(log)))
+			fprintf(stderr, "%s: %s", source ? source : in, log);
+		else if (LLVMWriteBitcodeToFile(m, out))
+			fprintf(stderr, "vaccel-cl-lower: %s: cannot write\n", out);
+		else
+			ret = 0;
+		lib = NULL;
+	}
+	if (lib)
+		LLVMDisposeModule(lib);
+	if (m)
+		LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	return ret;
+}
