@@ -145,6 +145,15 @@
 #			arithmetic and libgcc: edge values in every pair, then
 #			200000 random pairs, conversions in the four rounding
 #			modes, saturation out of range
+#   vaccel_cc_opencl	an OpenCL C program (tests/vm/kernels/opencl.cl)
+#			links: its kernels by name, its __local array in the
+#			local aperture, only R_RISCV_RELATIVE, no compressed
+#			code; -E, -S, -c, -x cl, -cl-std; a compile error, a
+#			program without a kernel, a reserved name and a
+#			missing builtin refused with their messages
+#   cl_lower_layout	the IR step on 40 generated kernels of random
+#			parameter lists: each entry reads the argument block
+#			at the offsets of the documented layout
 #   vaccel_cc_cmake	tests/host/cmake configured and built with cmake
 #			against the build tree: vaccel_add_kernel() of a .elf
 #			and of an EMBED object linked into a program that
@@ -290,7 +299,7 @@ if [ $umd_ok = 0 ]; then
 		vaccel_cc elf_parse device_printf module_fake coredump_decoder \
 		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
 		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins \
-		vaccel_cc_cmake stack_needs; do
+		vaccel_cc_cmake vaccel_cc_opencl cl_lower_layout stack_needs; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -604,6 +613,7 @@ VACCEL_CC=$UMD_O/bin/vaccel-cc
 MODULE=$O/kernels/module_kernel.elf
 READELF=$(command -v llvm-readelf-14 || command -v llvm-readelf || echo llvm-readelf-14)
 OBJDUMP=$(command -v llvm-objdump-14 || command -v llvm-objdump || echo llvm-objdump-14)
+LLVM_DIS=$(command -v llvm-dis-14 || command -v llvm-dis || echo llvm-dis-14)
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 
 # expect_fail WHAT PATTERN COMMAND...: COMMAND fails, saying PATTERN.

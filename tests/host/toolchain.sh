@@ -367,6 +367,124 @@ vaccel_cc_cmake() {
 		{ echo "a header change did not rebuild tc_scale.elf"; return 1; }
 }
 
+# OpenCL C: a program of kernels links into a module; the modes; the
+# errors of the front end, of the IR step and of the link, each with its
+# message and no module left.
+vaccel_cc_opencl() {
+	local d=$TC/cl out
+	mkdir -p "$d"
+	cp "$ROOT/tests/vm/kernels/opencl.cl" "$d/k.cl"
+	"$VACCEL_CC" -Wall -Wextra -Werror -o "$d/k.elf" "$d/k.cl" || return 1
+	for k in vadd_local args ids twice; do
+		"$READELF" -s "$d/k.elf" | grep -q " __vaccel_kernel_$k\$" ||
+			{ echo "no kernel $k in the module"; return 1; }
+	done
+	# The kernel-scope __local array, in the local aperture, by the GOT.
+	"$READELF" -s "$d/k.elf" | grep -qE '^ *[0-9]+: 0100000000000000 +256 OBJECT +GLOBAL +DEFAULT .* __vaccel_cl_local\.0\.vadd_local\.tile$' ||
+		{ echo "the __local array is not in the local aperture"; return 1; }
+	"$READELF" -rW "$d/k.elf" | awk '/^0/ { print $3 }' | sort -u |
+		grep -qvx R_RISCV_RELATIVE && { echo "relocations other than R_RISCV_RELATIVE"; return 1; }
+	no_compressed "$d/k.elf" || return 1
+	# -E, -S, -c; -x cl for another suffix; -cl-std.
+	out=$("$VACCEL_CC" -E -DTC_N=3 "$d/k.cl") || { echo "-E failed"; return 1; }
+	echo "$out" | grep -q 'get_global_id' || { echo "-E: no source"; return 1; }
+	(cd "$d" && "$VACCEL_CC" -S k.cl) || { echo "-S failed"; return 1; }
+	grep -q '__vaccel_kernel_ids' "$d/k.s" || { echo "-S: no kernel in k.s"; return 1; }
+	cp "$d/k.cl" "$d/k.txt"
+	"$VACCEL_CC" -c -x cl -cl-std=CL1.1 -o "$d/k.o" "$d/k.txt" ||
+		{ echo "-c -x cl -cl-std=CL1.1 failed"; return 1; }
+	"$READELF" -h "$d/k.o" | grep -q 'Type: *REL' || { echo "-c: no object"; return 1; }
+	# Refusals.
+	printf '%s\n' '__kernel void k(__global int *o) { o[0] = tc_x; }' >"$d/e1.cl"
+	expect_fail "a compile error" "e1.cl:1:.*error: use of undeclared identifier 'tc_x'" \
+		"$VACCEL_CC" -o "$d/e1.elf" "$d/e1.cl" || return 1
+	printf '%s\n' 'int f(int x) { return x; }' >"$d/e2.cl"
+	expect_fail "no kernel" "e2.cl: error: the program has no kernel" \
+		"$VACCEL_CC" -o "$d/e2.elf" "$d/e2.cl" || return 1
+	printf '%s\n' '__kernel void __vaccel_k(__global int *o) { o[0] = 1; }' >"$d/e3.cl"
+	expect_fail "a reserved name" "names starting with __vaccel are reserved" \
+		"$VACCEL_CC" -o "$d/e3.elf" "$d/e3.cl" || return 1
+	printf '%s\n' '__kernel void k(__global float *o) { o[0] = sqrt(o[1]); }' >"$d/e4.cl"
+	expect_fail "a missing builtin" "builtin that vaccel's device library does not have yet" \
+		"$VACCEL_CC" -o "$d/e4.elf" "$d/e4.cl" || return 1
+	for e in e1 e2 e3 e4; do
+		[ ! -e "$d/$e.elf" ] || { echo "$e: a refused module was left"; return 1; }
+	done
+}
+
+# The IR step on generated programs: kernels of random parameter lists,
+# each parameter used; the entry of each reads the argument block at the
+# offsets of the documented layout (a 64-byte header, then each parameter
+# at its natural alignment).
+cl_lower_layout() {
+	local d=$TC/cl-layout lib=$UMD_O/lib/vaccel
+	mkdir -p "$d"
+	python3 - "$d" 40 <<'PY' || return 1
+import random, sys
+d, count = sys.argv[1], int(sys.argv[2])
+# type: (size, alignment) in the block
+types = {
+    'char': (1, 1), 'uchar': (1, 1), 'short': (2, 2), 'ushort': (2, 2),
+    'int': (4, 4), 'uint': (4, 4), 'long': (8, 8), 'ulong': (8, 8),
+    'float': (4, 4), 'double': (8, 8), 'float2': (8, 8), 'float3': (16, 16),
+    'float4': (16, 16), 'int8': (32, 32), 'double2': (16, 16), 'S': (32, 4),
+    '__global int *': (8, 8), '__constant int *': (8, 8), '__local int *': (8, 8),
+}
+def use(t, name):
+    if t.endswith('*'):
+        return '(double)%s[0]' % name
+    if t == 'S':
+        return '(double)%s.b[6]' % name
+    if t[-1].isdigit():
+        return '(double)%s.s0' % name
+    return '(double)%s' % name
+rng = random.Random(20261128)
+src = ['typedef struct { float a; int b[7]; } S;']
+expect = []
+for k in range(count):
+    params = [rng.choice(list(types)) for _ in range(rng.randint(1, 12))]
+    # The first parameter is the output buffer, at 64 after the header.
+    off, offs = 64 + 8, [64]
+    for t in params:
+        size, align = types[t]
+        off = (off + align - 1) // align * align
+        offs.append(off)
+        off += size
+    args = ', '.join('%s p%d' % (t, i) for i, t in enumerate(params))
+    body = ' + '.join(use(t, 'p%d' % i) for i, t in enumerate(params))
+    src.append('__kernel void k%d(__global double *out, %s) { out[0] = %s; }' % (k, args, body))
+    expect.append('k%d %s' % (k, ' '.join(str(o) for o in offs)))
+open(d + '/gen.cl', 'w').write('\n'.join(src) + '\n')
+open(d + '/expect', 'w').write('\n'.join(expect) + '\n')
+PY
+	# The front end as vaccel-cc runs it (-v prints the command).
+	"$VACCEL_CC" -v -c -o "$d/gen.o" "$d/gen.cl" 2>"$d/cmds" ||
+		{ echo "vaccel-cc failed on the generated program"; return 1; }
+	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/cmds")"
+	"$@" -o "$d/gen.bc" 2>/dev/null || true
+	[ -s "$d/gen.bc" ] || { echo "no front-end bitcode"; return 1; }
+	"$lib/vaccel-cl-lower" -o "$d/low.bc" "$d/gen.bc" "$lib/opencl.bc" ||
+		{ echo "the IR step failed"; return 1; }
+	"$LLVM_DIS" -o "$d/low.ll" "$d/low.bc" || { echo "llvm-dis failed"; return 1; }
+	python3 - "$d" <<'PY'
+import re, sys
+d = sys.argv[1]
+ir = open(d + '/low.ll').read()
+bad = 0
+for line in open(d + '/expect'):
+    name, *want = line.split()
+    m = re.search(r'define void @__vaccel_cl_%s\(i8\* [^)]*%%0\)[^{]*\{(.*?)\n\}' % name, ir, re.S)
+    if not m:
+        print('no entry for', name); bad = 1; continue
+    got = {int(x) for x in re.findall(r'getelementptr (?:inbounds )?i8, i8\* %0, i64 (\d+)', m.group(1))}
+    want = {int(x) for x in want}
+    if got != want:
+        print('%s: the entry reads %s, the layout says %s' % (name, sorted(got), sorted(want)))
+        bad = 1
+sys.exit(bad)
+PY
+}
+
 check vaccel_cc_modes vaccel_cc_modes
 check vaccel_cc_cxx vaccel_cc_cxx
 check vaccel_cc_embed vaccel_cc_embed
@@ -375,3 +493,5 @@ check vaccel_cc_long_double vaccel_cc_long_double
 check vaccel_cc_stack_sizes vaccel_cc_stack_sizes
 check device_builtins device_builtins
 check vaccel_cc_cmake vaccel_cc_cmake
+check vaccel_cc_opencl vaccel_cc_opencl
+check cl_lower_layout cl_lower_layout

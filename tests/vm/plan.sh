@@ -168,6 +168,7 @@ run_compute() {
 		group_range_preempted_bit_identical
 	vt_run test_cu
 	vt_run test_kernels
+	vt_run test_opencl_c
 	vt_run test_api
 	vt_run test_libvaccel_fault
 	vt_run test_toolchain
