@@ -273,6 +273,11 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	snprintf(name, sizeof(name), VACCEL_CL_ENTRY_PREFIX "%s", kname);
 	entry = LLVMAddFunction(l->m, name, entry_type);
 	LLVMSetVisibility(entry, LLVMDefaultVisibility);
+	/* Nothing unwinds on the device: no unwind table for the entry. */
+	LLVMAddAttributeAtIndex(entry, LLVMAttributeFunctionIndex,
+				LLVMCreateEnumAttribute(l->ctx,
+							LLVMGetEnumAttributeKindForName("nounwind", 8),
+							0));
 	LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, entry, ""));
 	block = LLVMGetParam(entry, 0);
 
