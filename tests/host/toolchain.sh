@@ -367,6 +367,14 @@ vaccel_cc_cmake() {
 		{ echo "a header change did not rebuild tc_scale.elf"; return 1; }
 }
 
+# cl_refused BASE SOURCE WHAT PATTERN: vaccel-cc refuses BASE.cl of the line
+# SOURCE with a message matching PATTERN, and leaves no BASE.elf.
+cl_refused() {
+	printf '%s\n' "$2" >"$1.cl"
+	expect_fail "$3" "$4" "$VACCEL_CC" -o "$1.elf" "$1.cl" || return 1
+	[ ! -e "$1.elf" ] || { echo "$3: a refused module was left"; return 1; }
+}
+
 # OpenCL C: a program of kernels links into a module; the modes; the
 # errors of the front end, of the IR step and of the link, each with its
 # message and no module left.
@@ -394,22 +402,17 @@ vaccel_cc_opencl() {
 	"$VACCEL_CC" -c -x cl -cl-std=CL1.1 -o "$d/k.o" "$d/k.txt" ||
 		{ echo "-c -x cl -cl-std=CL1.1 failed"; return 1; }
 	"$READELF" -h "$d/k.o" | grep -q 'Type: *REL' || { echo "-c: no object"; return 1; }
-	# Refusals.
-	printf '%s\n' '__kernel void k(__global int *o) { o[0] = tc_x; }' >"$d/e1.cl"
-	expect_fail "a compile error" "e1.cl:1:.*error: use of undeclared identifier 'tc_x'" \
-		"$VACCEL_CC" -o "$d/e1.elf" "$d/e1.cl" || return 1
-	printf '%s\n' 'int f(int x) { return x; }' >"$d/e2.cl"
-	expect_fail "no kernel" "e2.cl: error: the program has no kernel" \
-		"$VACCEL_CC" -o "$d/e2.elf" "$d/e2.cl" || return 1
-	printf '%s\n' '__kernel void __vaccel_k(__global int *o) { o[0] = 1; }' >"$d/e3.cl"
-	expect_fail "a reserved name" "names starting with __vaccel are reserved" \
-		"$VACCEL_CC" -o "$d/e3.elf" "$d/e3.cl" || return 1
-	printf '%s\n' '__kernel void k(__global float *o) { o[0] = sqrt(o[1]); }' >"$d/e4.cl"
-	expect_fail "a missing builtin" "builtin that vaccel's device library does not have yet" \
-		"$VACCEL_CC" -o "$d/e4.elf" "$d/e4.cl" || return 1
-	for e in e1 e2 e3 e4; do
-		[ ! -e "$d/$e.elf" ] || { echo "$e: a refused module was left"; return 1; }
-	done
+	# Refusals: a compile error, no kernel, a reserved name, a missing
+	# builtin; each with its message, and no module left.
+	cl_refused "$d/e1" '__kernel void k(__global int *o) { o[0] = tc_x; }' \
+		"a compile error" "e1.cl:1:.*error: use of undeclared identifier 'tc_x'" || return 1
+	cl_refused "$d/e2" 'int f(int x) { return x; }' \
+		"no kernel" "e2.cl: error: the program has no kernel" || return 1
+	cl_refused "$d/e3" '__kernel void __vaccel_k(__global int *o) { o[0] = 1; }' \
+		"a reserved name" "names starting with __vaccel are reserved" || return 1
+	cl_refused "$d/e4" '__kernel void k(__global float *o) { o[0] = sqrt(o[1]); }' \
+		"a missing builtin" "builtin that vaccel's device library does not have yet" ||
+		return 1
 }
 
 # The IR step on generated programs: kernels of random parameter lists,
