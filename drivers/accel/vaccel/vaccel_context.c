@@ -78,7 +78,6 @@
 #include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
-#include <linux/kcov.h>
 #include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -245,8 +244,7 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 	bool cookie;
 
 	/* drm_sched's work: the coverage goes to the submitter's KCOV. */
-	if (kcov_handle)
-		kcov_remote_start_common(kcov_handle);
+	vaccel_kcov_begin(kcov_handle);
 	cookie = dma_fence_begin_signalling();
 
 	vaccel_job_start(job);
@@ -255,8 +253,7 @@ static struct dma_fence *vaccel_sched_run_job(struct drm_sched_job *sched_job)
 	dma_fence_get(&job->hw.base);
 	vaccel_engine_queue_job(job->ctx->engine, job);
 	dma_fence_end_signalling(cookie);
-	if (kcov_handle)
-		kcov_remote_stop();
+	vaccel_kcov_end(kcov_handle);
 	return &job->hw.base;
 }
 
@@ -329,12 +326,10 @@ static void vaccel_sched_free_job(struct drm_sched_job *sched_job)
 {
 	u64 kcov_handle = to_vaccel_job(sched_job)->kcov_handle;
 
-	if (kcov_handle)
-		kcov_remote_start_common(kcov_handle);
+	vaccel_kcov_begin(kcov_handle);
 	drm_sched_job_cleanup(sched_job);
 	vaccel_job_free(to_vaccel_job(sched_job));
-	if (kcov_handle)
-		kcov_remote_stop();
+	vaccel_kcov_end(kcov_handle);
 }
 
 static const struct drm_sched_backend_ops vaccel_sched_ops = {
@@ -383,11 +378,9 @@ static void vaccel_context_fini_work(struct work_struct *work)
 	u64 kcov_handle = ctx->kcov_handle;
 
 	/* The teardown's coverage goes to the creator's KCOV, if it had one. */
-	if (kcov_handle)
-		kcov_remote_start_common(kcov_handle);
+	vaccel_kcov_begin(kcov_handle);
 	vaccel_context_fini(ctx);
-	if (kcov_handle)
-		kcov_remote_stop();
+	vaccel_kcov_end(kcov_handle);
 }
 
 static void vaccel_context_release(struct kref *kref)

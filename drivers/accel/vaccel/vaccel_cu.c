@@ -33,7 +33,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -63,8 +62,7 @@ static int vaccel_cu_thread(void *data)
 		__set_current_state(TASK_RUNNING);
 		/* The unit's coverage is the submitter's, as the engine's is. */
 		kcov_handle = cu->kcov_handle;
-		if (kcov_handle)
-			kcov_remote_start_common(kcov_handle);
+		vaccel_kcov_begin(kcov_handle);
 		/*
 		 * Part of the engine's buffer, whose fence waits for the
 		 * unit: the same rules, which lockdep checks here too.
@@ -72,8 +70,7 @@ static int vaccel_cu_thread(void *data)
 		cookie = dma_fence_begin_signalling();
 		vaccel_dispatch_unit(cu, d);
 		dma_fence_end_signalling(cookie);
-		if (kcov_handle)
-			kcov_remote_stop();
+		vaccel_kcov_end(kcov_handle);
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;

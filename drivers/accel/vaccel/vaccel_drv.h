@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/gfp.h>
+#include <linux/kcov.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -102,6 +103,37 @@ struct vaccel_device {
 	struct vaccel_hold hold_alloc;
 	struct vaccel_hold hold_teardown;
 };
+
+/**
+ * vaccel_kcov_begin() - report coverage to a job's submitter from here on
+ * @handle: the job's KCOV handle (kcov_common_handle() of its submitter),
+ *	0 for none
+ *
+ * The work of a job that runs on another thread (an engine, a compute
+ * unit, drm_sched's works, the teardown workers) is covered as the
+ * submitter's, for vaccel-fuzz.  Never nested, and outside a
+ * fence-signalling section: kcov_remote_start() may allocate.  Empty
+ * without CONFIG_KCOV.
+ *
+ * Context: A kthread or a work item.
+ */
+static inline void vaccel_kcov_begin(u64 handle)
+{
+	if (handle)
+		kcov_remote_start_common(handle);
+}
+
+/**
+ * vaccel_kcov_end() - end what vaccel_kcov_begin() began
+ * @handle: the handle given to it
+ *
+ * Context: As vaccel_kcov_begin().
+ */
+static inline void vaccel_kcov_end(u64 handle)
+{
+	if (handle)
+		kcov_remote_stop();
+}
 
 static inline struct vaccel_device *to_vaccel_device(struct drm_device *drm)
 {

@@ -101,7 +101,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>
@@ -1067,8 +1066,7 @@ static int vaccel_engine_thread(void *data)
 
 		vaccel_engine_idle(engine);
 		kcov_handle = vaccel_engine_next_kcov_handle(engine);
-		if (kcov_handle)
-			kcov_remote_start_common(kcov_handle);
+		vaccel_kcov_begin(kcov_handle);
 		/*
 		 * Everything a buffer does until its fence signals: no
 		 * allocation that may reclaim, no lock held while anyone
@@ -1077,8 +1075,7 @@ static int vaccel_engine_thread(void *data)
 		cookie = dma_fence_begin_signalling();
 		vaccel_engine_run_one(engine);
 		dma_fence_end_signalling(cookie);
-		if (kcov_handle)
-			kcov_remote_stop();
+		vaccel_kcov_end(kcov_handle);
 	}
 	vaccel_tlb_detach(&engine->tlb);
 	return 0;

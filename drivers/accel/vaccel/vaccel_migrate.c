@@ -93,7 +93,6 @@
 
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
-#include <linux/kcov.h>
 #include <linux/sched/signal.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -443,11 +442,9 @@ static void vaccel_move_release_work(struct work_struct *work)
 	u64 kcov_handle = m->kcov_handle;
 
 	/* The release's coverage goes to the KCOV of the move's job. */
-	if (kcov_handle)
-		kcov_remote_start_common(kcov_handle);
+	vaccel_kcov_begin(kcov_handle);
 	vaccel_move_release(m);
-	if (kcov_handle)
-		kcov_remote_stop();
+	vaccel_kcov_end(kcov_handle);
 }
 
 /**

@@ -73,7 +73,6 @@
  * tables, never the host's memory.  Both are reported by the device query.
  */
 
-#include <linux/kcov.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -835,13 +834,11 @@ static void vaccel_bind_release_work(struct work_struct *work)
 						   release_work);
 	u64 kcov_handle = b->kcov_handle;
 
-	if (kcov_handle)
-		kcov_remote_start_common(kcov_handle);
+	vaccel_kcov_begin(kcov_handle);
 	/* A test's hold point (see "Hold points"). */
 	vaccel_hold_wait(&b->vm->vdev->hold_teardown);
 	vaccel_bind_release(b);
-	if (kcov_handle)
-		kcov_remote_stop();
+	vaccel_kcov_end(kcov_handle);
 }
 
 /**
