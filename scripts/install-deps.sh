@@ -28,6 +28,11 @@ PACKAGES=(
 	# compute kernels and the ISA oracle; cmake for vaccel_add_kernel()'s test;
 	# the LLVM C API for the IR step of OpenCL C kernels
 	clang-14 lld-14 lld llvm-14 llvm-14-dev qemu-user qemu-user-static cmake
+	# the OpenCL platform: the ICD loader and headers it plugs into, clinfo,
+	# PoCL as the oracle of the differential tests, pyopencl as a client,
+	# MPFR for the device library's accuracy tests
+	ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
+	clinfo python3-pyopencl libmpfr-dev
 	# documentation, and the man pages rendered by make check
 	python3-sphinx groff-base
 	# packaging: DKMS, the udev rule's check (udevadm), the libabigail
