@@ -17,8 +17,10 @@
  * number of threads on the same device; a buffer must not be freed while
  * another thread still uses it.  A queue is used by one thread at a time
  * (the caller serialises the calls on one queue); different queues may be
- * used from different threads at once.  Events may be waited for, signalled
- * and reset from any number of threads, and used by several queues.
+ * used from different threads at once; a queue has a lock of its own only
+ * so that vaccel_event_set_status(), in any thread, may submit the work it
+ * holds back.  Events may be waited for, signalled, set and reset from any
+ * number of threads, and used by several queues.
  * Modules may be loaded from any number of threads, and their kernels
  * launched on any number of queues at once; vaccel_kernel_set_stack_size(),
  * vaccel_module_read_print() and vaccel_module_destroy() must not race
@@ -163,6 +165,10 @@ enum vaccel_preempt_granularity {
  *	it is hung; 0 if the module (before uapi 1.5) does not say
  * @time_limit_ns: engine time a buffer may use in all, after which it
  *	fails with -ETIMEDOUT; 0 if the module (before uapi 1.5) does not say
+ * @device_mem_size: bytes of the device's memory segment, where buffers
+ *	placed with %VACCEL_BO_DEVICE live; 0 if the device has none or the
+ *	module (before uapi 1.7) does not say (libvaccel 1.9; its free space
+ *	now: vaccel_device_memory_info())
  * @reserved: zero; room for later fields without changing the size (since
  *	libvaccel 1.5: programs built against an older vaccel.h get the
  *	structure without it)
@@ -196,7 +202,8 @@ struct vaccel_device_info {
 	uint64_t private_base;
 	uint64_t hang_timeout_ns;
 	uint64_t time_limit_ns;
-	uint64_t reserved[8];
+	uint64_t device_mem_size;
+	uint64_t reserved[7];
 };
 
 /**
@@ -438,11 +445,24 @@ const char *vaccel_preempt_granularity_name(unsigned int granularity);
  *	fails with -EPERM
  * @VACCEL_BO_GPU_READ_ONLY: the device may read the buffer but not write it
  * @VACCEL_BO_GPU_NO_EXEC: the device may not fetch code from the buffer
+ * @VACCEL_BO_DEVICE: place the buffer in the device's memory segment
+ *	(&vaccel_device_info.device_mem_size); idle buffers there are evicted
+ *	to system memory to make room, and vaccel_bo_alloc() fails with
+ *	-ENOSPC if it cannot fit even so (libvaccel 1.9, uapi 1.7)
+ * @VACCEL_BO_DEVICE_PREFERRED: as %VACCEL_BO_DEVICE if the buffer fits,
+ *	else in system memory; not together with %VACCEL_BO_DEVICE
+ *	(libvaccel 1.9, uapi 1.7)
+ *
+ * Without a placement flag a buffer lives in system memory.  The kernel
+ * brings an evicted buffer placed in device memory back when work that
+ * uses it is submitted; the CPU maps a buffer wherever it is.
  */
 enum vaccel_bo_flags {
 	VACCEL_BO_NO_MMAP = 1u << 0,
 	VACCEL_BO_GPU_READ_ONLY = 1u << 1,
 	VACCEL_BO_GPU_NO_EXEC = 1u << 2,
+	VACCEL_BO_DEVICE = 1u << 3,
+	VACCEL_BO_DEVICE_PREFERRED = 1u << 4,
 };
 
 /**
@@ -526,10 +546,13 @@ int vaccel_va_free(struct vaccel_device *dev, uint64_t va, uint64_t size);
  * and maps it there in @dev's address space.  On failure nothing is left
  * behind.  Thread-safe.
  *
- * Return: 0, -EINVAL for a NULL pointer, a zero @size or an unknown flag,
- * -E2BIG if @size is above &vaccel_device_info.max_bo_size, -ENOSPC if the
- * GPU address space is full or @dev holds
- * &vaccel_device_info.max_bos_per_file buffers already, -ENOMEM, or another
+ * Return: 0, -EINVAL for a NULL pointer, a zero @size, an unknown flag or
+ * both placement flags, -ENOTSUP for a placement flag on a module before
+ * uapi 1.7, -E2BIG if @size is above &vaccel_device_info.max_bo_size,
+ * -ENOSPC if the GPU address space is full, @dev holds
+ * &vaccel_device_info.max_bos_per_file buffers already or a
+ * %VACCEL_BO_DEVICE buffer does not fit the device's memory, -ENODEV for
+ * %VACCEL_BO_DEVICE on a device without device memory, -ENOMEM, or another
  * negative errno of the kernel.
  */
 int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size, uint32_t flags,
@@ -739,8 +762,10 @@ int vaccel_queue_create(struct vaccel_device *dev,
  * Work recorded but not flushed is dropped; submitted work that has not
  * completed is cancelled, and the events it was to signal signal with an
  * error: -ECANCELED, whatever point the work reached (work that still
- * waited for an event signals once that event has).  Call vaccel_queue_finish() first to let
- * the work complete.  Returns without waiting for any event, once the
+ * waited for an event signals once that event has).  Work held back in
+ * user space (see vaccel_event_set_status()) is dropped too, and its
+ * events fail with -ECANCELED at once.  Call vaccel_queue_finish() first
+ * to let the work complete.  Returns without waiting for any event, once the
  * device no longer uses the queue's DMA buffers.
  */
 void vaccel_queue_destroy(struct vaccel_queue *q);
@@ -875,7 +900,9 @@ int vaccel_queue_get_stats(struct vaccel_queue *q, struct vaccel_queue_stats *st
  *
  * Submits the recorded work that is not submitted yet, with the waits of
  * vaccel_queue_wait_event() since the last submission; does nothing if
- * there is neither.  Does not wait for the work to execute.  After a
+ * there is neither.  Does not wait for the work to execute.  Work held
+ * back behind an unset host event stays held (vaccel_event_set_status()):
+ * it is submitted when the event is set.  After a
  * failure other than -ECANCELED the work stays recorded, and a later call
  * submits it.
  *
@@ -890,7 +917,11 @@ int vaccel_queue_flush(struct vaccel_queue *q);
  * @q: the queue
  *
  * Flushes @q, then waits until all its submitted work has completed.
- * When work of the queue failed, the queue refuses further work with
+ * Work held back behind an unset host event is waited for too: this
+ * blocks until the event is set and the work submitted (as clFinish()
+ * does), or until the work is dropped because the event failed, which is
+ * not an error of the queue (its events report it).  Another thread may
+ * set the event meanwhile.  When work of the queue failed, the queue refuses further work with
  * -ECANCELED from then on, and vaccel_queue_get_fault() says which
  * command failed and why.
  *
@@ -934,10 +965,16 @@ int vaccel_queue_signal(struct vaccel_queue *q, struct vaccel_event *ev);
  * completes all the same.
  *
  * The event must have a fence already: vaccel_queue_signal() or
- * vaccel_event_signal() on it, and no vaccel_event_reset() since.
+ * vaccel_event_signal() on it, and no vaccel_event_reset() since.  Since
+ * libvaccel 1.9 it may also be a host event (%VACCEL_EVENT_HOST, of any
+ * device) or a pending event, one whose signalling command is held back:
+ * then what is recorded after this call is held back in user space until
+ * the event is set or its command submitted (see
+ * vaccel_event_set_status()).
  *
  * Return: 0, -EINVAL if an argument is NULL, @ev belongs to another device
- * or @ev has no fence, or an error as for vaccel_queue_flush().
+ * or @ev has no fence, -ENOTSUP for a host or pending event on a unified
+ * device, or an error as for vaccel_queue_flush().
  */
 int vaccel_queue_wait_event(struct vaccel_queue *q, struct vaccel_event *ev);
 
@@ -1245,8 +1282,9 @@ int vaccel_queue_dispatch(struct vaccel_queue *q, uint64_t entry_va,
  * above 64 KiB), -E2BIG if it is too big (an image above 256 MiB or the
  * device's largest buffer, more local memory than
  * &vaccel_device_info.max_local_size, more than 1024 kernels, a kernel
- * name above 255 characters); or an error of allocating and mapping the
- * buffers (-ENOMEM, -ENOSPC, ...).
+ * name above 255 characters, more than %VACCEL_MODULE_SECTIONS_MAX bytes
+ * of ".vaccel." sections, see vaccel_module_get_section()); or an error
+ * of allocating and mapping the buffers (-ENOMEM, -ENOSPC, ...).
  */
 int vaccel_module_load(struct vaccel_device *dev, const void *image,
 		       size_t size, struct vaccel_module **out, char *msg,
@@ -1542,7 +1580,11 @@ void vaccel_event_destroy(struct vaccel_event *ev);
  *
  * Waits until the event has a fence and the fence has signalled, so it
  * may be called before the vaccel_queue_signal() that signals the event,
- * from another thread.  Thread-safe.
+ * from another thread.  A host event is waited for until it is set, and
+ * its status returned; a pending event (its command held back, see
+ * vaccel_event_set_status()) until the command is submitted and has
+ * completed, or has been dropped, whose status is then returned.
+ * Thread-safe.
  *
  * Return: 0 once the event signalled; -ETIME if it did not in time; the
  * error of the work that signalled it if that failed: -EFAULT or -EINVAL
@@ -1676,10 +1718,14 @@ int vaccel_queue_get_info(struct vaccel_queue *q, struct vaccel_queue_info *out)
  *	one fence (vaccel_event_create())
  * @VACCEL_EVENT_PROFILING: a command that signals the event records when
  *	it was submitted, started and ended (vaccel_event_get_times())
+ * @VACCEL_EVENT_HOST: a host event, set once by the CPU with
+ *	vaccel_event_set_status() (OpenCL's user events); not with the other
+ *	flags (libvaccel 1.9)
  */
 enum vaccel_event_flags {
 	VACCEL_EVENT_TIMELINE = 1u << 0,
 	VACCEL_EVENT_PROFILING = 1u << 1,
+	VACCEL_EVENT_HOST = 1u << 2,
 };
 
 /**
@@ -1690,10 +1736,13 @@ enum vaccel_event_flags {
  *
  * A timeline event starts at point 0, signalled; a binary event starts
  * without a fence.  A profiling event has a small buffer of the device
- * where the engine writes its times.  Since libvaccel 1.7.
+ * where the engine writes its times.  A host event (libvaccel 1.9) starts
+ * unset; @dev may be NULL for it, and is not used: queues of any device
+ * may wait for a host event.  Since libvaccel 1.7.
  *
- * Return: 0, -EINVAL for a NULL pointer or unknown flags, -ENOMEM, or
- * another negative errno of the kernel.
+ * Return: 0, -EINVAL for a NULL @out, a NULL @dev for an event that is not
+ * a host event, unknown flags or %VACCEL_EVENT_HOST with another flag,
+ * -ENOMEM, or another negative errno of the kernel.
  */
 int vaccel_event_create_ex(struct vaccel_device *dev, uint32_t flags,
 			   struct vaccel_event **out);
@@ -1712,7 +1761,7 @@ struct vaccel_event_point {
 /**
  * struct vaccel_command_sync - what the next command waits for and signals
  * @waits: the events (points) to wait for; may be NULL if @wait_count is 0
- * @wait_count: entries of @waits
+ * @wait_count: entries of @waits, at most %VACCEL_MAX_WAITS
  * @signal: the event the command signals once it has completed, or NULL
  * @signal_point: for a timeline @signal, the point it signals, above the
  *	points signalled or submitted before; 0 for a binary event
@@ -1748,14 +1797,19 @@ struct vaccel_command_sync {
  * keeps the fence it had.
  *
  * Events of another device cannot be waited for here: export them as
- * sync_files and import them into an event of @q's device.  Since
- * libvaccel 1.7.
+ * sync_files and import them into an event of @q's device.  Host events
+ * (of any device) and pending events can, since libvaccel 1.9: the
+ * command is then held back in user space, see vaccel_event_set_status().
+ * The signal may not be a host event.  Since libvaccel 1.7.
  *
  * Return: 0; -EINVAL for a NULL @q or @sync, non-zero reserved fields, a
  * NULL event, an event of another device, a point 0 of a timeline event
- * or a point other than 0 of a binary event, or a point without a fence;
- * -EBUSY if a signal set before is still waiting for its command; or an
- * error as for vaccel_queue_flush().  On an error, nothing is waited for.
+ * or a point other than 0 of a binary event, a point without a fence, or
+ * a host event as the signal; -E2BIG for more than %VACCEL_MAX_WAITS
+ * waits (-EINVAL before libvaccel 1.9); -EBUSY if a signal set before is
+ * still waiting for its command, or inside a command group; -ENOTSUP for
+ * a host or pending event on a unified device; or an error as for
+ * vaccel_queue_flush().  On an error, nothing is waited for.
  */
 int vaccel_queue_set_command_sync(struct vaccel_queue *q,
 				  const struct vaccel_command_sync *sync);
@@ -1886,6 +1940,231 @@ int vaccel_event_get_times(struct vaccel_event *ev, struct vaccel_event_times *o
  * Return: as vaccel_event_get_times().
  */
 int vaccel_event_elapsed_ns(struct vaccel_event *ev, uint64_t *ns);
+
+/* --- libvaccel 1.9: host events, deferred submission, groups, memory --- */
+
+/*
+ * The most events (points) one command waits for: the waits of
+ * vaccel_queue_set_command_sync() and vaccel_queue_begin_group().  The
+ * uapi's limit of one submission is higher; libvaccel keeps this many
+ * for a command and the waits of vaccel_queue_wait_event() together.
+ */
+#define VACCEL_MAX_WAITS	16u
+
+/**
+ * vaccel_event_set_status() - set a host event, once
+ * @ev: the event, created with %VACCEL_EVENT_HOST
+ * @status: 0 completes the event; a negative errno fails it
+ *
+ * The finite-fence rule of the kernel: every fence signals in finite
+ * time, so no work that waits for an unset host event may reach the
+ * kernel.  libvaccel holds it back instead (deferred submission):
+ *
+ * - A command whose waits (vaccel_queue_set_command_sync(),
+ *   vaccel_queue_begin_group(), vaccel_queue_wait_event()) include an
+ *   unset host event is recorded as usual, but not submitted; everything
+ *   recorded after it into the queue is held too, as a queue executes in
+ *   order.  The queue's pool of DMA buffers grows past
+ *   %VACCEL_QUEUE_MAX_BUFFERS while work is held.
+ * - An event that a held command signals is *pending*.  A command that
+ *   waits for a pending event is held in turn, on any queue, until the
+ *   pending event's command is submitted: its fence then exists and the
+ *   wait goes to the kernel.
+ * - When a host event is set to 0, the thread that sets it submits the
+ *   held work that no longer waits for anything unset, on every queue,
+ *   transitively, before this returns.  The owner of a queue may be
+ *   recording into it meanwhile: each queue has a lock for that.
+ * - When a host event is set to a negative errno, the held work that waits
+ *   for it is dropped and never runs: the events its commands signal fail
+ *   with @status (vaccel_event_wait() returns it), and so does the held
+ *   work waiting for those events, transitively; everything held after it
+ *   in the same queues is dropped too.  The queues stay usable: work
+ *   recorded afterwards runs as usual.
+ * - A command that waits for a host event already set to 0 does not wait;
+ *   one that waits for a failed one, or for an event whose held command
+ *   was dropped, is dropped with that status.
+ *
+ * vaccel_queue_flush() leaves held work held; vaccel_queue_finish() waits
+ * for it; vaccel_queue_destroy() drops it, its events failing with
+ * -ECANCELED.  Destroying a host event that was not set sets it to
+ * -ECANCELED first.  Thread-safe.  Since libvaccel 1.9.
+ *
+ * Return: 0 (errors of submitting released work are their queue's,
+ * reported by its next vaccel_queue_flush() or vaccel_queue_finish());
+ * -EINVAL if @ev is NULL or not a host event, or @status is above 0 or
+ * below -4095; -EALREADY if the event was set before.
+ */
+int vaccel_event_set_status(struct vaccel_event *ev, int status);
+
+/**
+ * vaccel_event_wait_many() - wait on the CPU for several events, any or all
+ * @points: the events and points, as vaccel_queue_set_command_sync() names
+ *	them: binary, timeline, host or pending events, of any devices
+ * @count: entries of @points, at least 1
+ * @all: wait until every point has signalled; false: until one has
+ * @timeout_ns: as for vaccel_event_wait(), for the whole call
+ * @first: may be NULL; receives the index in @points of the point that
+ *	ended the wait: with !@all the one that signalled, with @all the first
+ *	that failed
+ *
+ * Each point completes as vaccel_event_wait() or vaccel_event_wait_point()
+ * would see it.  When all the events are events of one device and none is
+ * a host event, the kernel waits for them all at once; otherwise, with
+ * !@all, the events are looked at in turn, and a completion in the kernel
+ * may be seen up to a millisecond late.  Thread-safe.  Since libvaccel
+ * 1.9.
+ *
+ * Return: 0 once every point signalled without error (@all) or one did
+ * (!@all); the error of a failed point (with @all, the first in @points
+ * order; with !@all, that of the point that ended the wait), as
+ * vaccel_event_wait() returns it; -ETIME if the wait did not end in time;
+ * -EINVAL for a NULL @points, a @count of 0, a NULL event or a bad point;
+ * -ENOMEM; or another negative errno of the kernel.
+ */
+int vaccel_event_wait_many(const struct vaccel_event_point *points, uint32_t count,
+			   bool all, int64_t timeout_ns, uint32_t *first);
+
+/**
+ * vaccel_queue_begin_group() - start a command group
+ * @q: the queue
+ * @sync: the waits and the signal of the group, as for
+ *	vaccel_queue_set_command_sync(); NULL for none
+ *
+ * The commands recorded until vaccel_queue_end_group() form one command
+ * (OpenCL's clEnqueue* that take several packets, a Level Zero append):
+ * the waits are taken now, before the first of them, and the signal is
+ * given after the last, once they have all completed.  A profiling signal
+ * gets the start of the first (after the waits and the work before it)
+ * and the end of the last.  An empty group is legal: a marker, whose
+ * signal signals once the work recorded before it has completed.  Held
+ * back as one: a group that waits for an unset host event is held whole,
+ * and if one of its commands' work is dropped, the whole group is.
+ * Inside a group, vaccel_queue_set_command_sync() is refused.  Not on a
+ * unified device.  Since libvaccel 1.9.
+ *
+ * Return: 0; -EBUSY if a group is open already (groups do not nest) or a
+ * signal of vaccel_queue_set_command_sync() still waits for its command;
+ * -ENOTSUP on a unified device; otherwise as
+ * vaccel_queue_set_command_sync().  On an error, no group is open.
+ */
+int vaccel_queue_begin_group(struct vaccel_queue *q,
+			     const struct vaccel_command_sync *sync);
+
+/**
+ * vaccel_queue_end_group() - end a command group
+ * @q: the queue
+ *
+ * Records the group's signal, if it has one, and flushes the queue.
+ * Since libvaccel 1.9.
+ *
+ * Return: 0; -EINVAL if @q is NULL or no group is open; or an error as
+ * for vaccel_queue_flush(), the group being closed all the same.
+ */
+int vaccel_queue_end_group(struct vaccel_queue *q);
+
+/**
+ * struct vaccel_device_memory - a device's memory segment now
+ * @size: bytes of the segment, as &vaccel_device_info.device_mem_size
+ * @free: bytes of it not allocated at the time of the call
+ * @reserved: zero
+ *
+ * On a unified device, the sums of its members'.
+ */
+struct vaccel_device_memory {
+	uint64_t size;
+	uint64_t free;
+	uint64_t reserved[6];
+};
+
+/**
+ * vaccel_device_memory_info() - how much device memory there is, and is free
+ * @dev: the device
+ * @out: filled on success
+ *
+ * Asks the kernel anew on every call.  A device without device memory,
+ * or a module before uapi 1.7, reports zeros.  Thread-safe.  Since
+ * libvaccel 1.9.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, or a negative errno of the
+ * kernel.
+ */
+int vaccel_device_memory_info(struct vaccel_device *dev,
+			      struct vaccel_device_memory *out);
+
+/**
+ * enum vaccel_memory_region - where a buffer lives
+ * @VACCEL_MEMORY_SYSTEM: system memory
+ * @VACCEL_MEMORY_DEVICE: the memory segment of the buffer's device
+ * @VACCEL_MEMORY_PEER: the segment of another vaccel device (a buffer
+ *	imported from it); vaccel_bo_region() only
+ */
+enum vaccel_memory_region {
+	VACCEL_MEMORY_SYSTEM = 0,
+	VACCEL_MEMORY_DEVICE = 1,
+	VACCEL_MEMORY_PEER = 2,
+};
+
+/**
+ * vaccel_bo_migrate() - move a buffer to system or device memory
+ * @bo: the buffer
+ * @region: %VACCEL_MEMORY_SYSTEM or %VACCEL_MEMORY_DEVICE
+ * @flags: zero
+ *
+ * Queues the kernel's move of the buffer (BO_MIGRATE, uapi 1.7), a job of
+ * the device's paging engine that copies it and rewrites every mapping
+ * of it.  The move runs after all work submitted before it that may use
+ * the buffer, on any queue of any device, and work submitted after it
+ * waits for it, as does a CPU access; its GPU address does not change.
+ * The buffer is then placed there as if allocated with
+ * %VACCEL_BO_DEVICE, or with no placement flag.  Returns without waiting
+ * for the move.  A buffer imported from another driver, or a buffer of a
+ * unified device, cannot move.  Thread-safe.  Since libvaccel 1.9.
+ *
+ * Return: 0; -EINVAL for a NULL @bo, an unknown @region or non-zero
+ * @flags; -ENOTSUP for a unified buffer or a module before uapi 1.7;
+ * -ENODEV if the device has no device memory; -ENOSPC if the segment
+ * cannot hold the buffer even after eviction; -EOPNOTSUPP for a buffer of
+ * another driver; -ENOMEM; or another negative errno of the kernel.
+ */
+int vaccel_bo_migrate(struct vaccel_bo *bo, uint32_t region, uint32_t flags);
+
+/**
+ * vaccel_bo_region() - where a buffer lives now
+ * @bo: the buffer
+ *
+ * The region the buffer is in, or will be in once the moves queued so
+ * far are done.  Thread-safe.  Since libvaccel 1.9.
+ *
+ * Return: an &enum vaccel_memory_region (always %VACCEL_MEMORY_SYSTEM
+ * before uapi 1.7), -EINVAL for a NULL @bo, -ENOTSUP for a unified
+ * buffer, or another negative errno of the kernel.
+ */
+int vaccel_bo_region(struct vaccel_bo *bo);
+
+/* Bytes of the ".vaccel." sections a module may carry, together. */
+#define VACCEL_MODULE_SECTIONS_MAX	(1u << 20)
+
+/**
+ * vaccel_module_get_section() - a named metadata section of a module
+ * @mod: the module
+ * @name: the section's name, starting with ".vaccel." (such as
+ *	".vaccel.cl.kernels", where the OpenCL runtime keeps the argument
+ *	metadata of its kernels)
+ * @data: receives the section's bytes, valid until the module is
+ *	destroyed; NULL for an empty section
+ * @size: receives their count
+ *
+ * The loader keeps a copy of every non-allocated section (one without
+ * SHF_ALLOC, which is not loaded in device memory) whose name starts with
+ * ".vaccel.", up to %VACCEL_MODULE_SECTIONS_MAX bytes together (a module
+ * with more is refused with -E2BIG).  A runtime stores there what it
+ * needs to know of its kernels.  Thread-safe.  Since libvaccel 1.9.
+ *
+ * Return: 0, -EINVAL for a NULL pointer, -ENOENT if the module has no
+ * such section.
+ */
+int vaccel_module_get_section(const struct vaccel_module *mod, const char *name,
+			      const void **data, size_t *size);
 
 /**
  * vaccel_last_error_message() - why the last refused call of this thread failed

@@ -37,8 +37,9 @@
 
 #include "vaccel_priv.h"
 
+#define VACCEL_BO_PLACEMENT	(VACCEL_BO_DEVICE | VACCEL_BO_DEVICE_PREFERRED)
 #define VACCEL_BO_VALID_FLAGS	(VACCEL_BO_NO_MMAP | VACCEL_BO_GPU_READ_ONLY | \
-				 VACCEL_BO_GPU_NO_EXEC)
+				 VACCEL_BO_GPU_NO_EXEC | VACCEL_BO_PLACEMENT)
 #define VACCEL_BO_MIN_BUCKETS	64
 
 /* A Fibonacci hash: GEM handles are small consecutive numbers. */
@@ -278,8 +279,13 @@ VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
 	struct vaccel_bo *bo;
 	int ret;
 
-	if (!dev || !out || !size || (flags & ~VACCEL_BO_VALID_FLAGS))
+	if (!dev || !out || !size || (flags & ~VACCEL_BO_VALID_FLAGS) ||
+	    (flags & VACCEL_BO_PLACEMENT) == VACCEL_BO_PLACEMENT)
 		return -EINVAL;
+	vaccel_error_clear();
+	if (flags & VACCEL_BO_PLACEMENT && dev->info.uapi_minor < 7)
+		return vaccel_error(-ENOTSUP, "the kernel module (uapi 1.%u) has no device memory placement: 1.7 has",
+				    dev->info.uapi_minor);
 	if (dev->unified) {
 		if (size > UINT64_MAX - (VACCEL_PAGE_SIZE - 1))
 			return -E2BIG;
@@ -290,6 +296,12 @@ VACCEL_EXPORT int vaccel_bo_alloc(struct vaccel_device *dev, uint64_t size,
 	}
 	if (flags & VACCEL_BO_NO_MMAP)
 		create.flags |= DRM_VACCEL_BO_NO_MMAP;
+	if (flags & VACCEL_BO_DEVICE)
+		create.flags |= DRM_VACCEL_BO_DEVICE;
+	if (flags & VACCEL_BO_DEVICE_PREFERRED)
+		create.flags |= DRM_VACCEL_BO_DEVICE_PREFERRED;
+	if (flags & VACCEL_BO_DEVICE && !dev->info.device_mem_size)
+		return vaccel_error(-ENODEV, "the device has no device memory");
 
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
 		return -errno;
@@ -540,7 +552,8 @@ int vaccel_bo_wrap(struct vaccel_device *dev, uint32_t handle, uint64_t size,
 
 /*
  * A new wrapped buffer of @size bytes on @dev, in its device memory when
- * it has some and the buffer fits, in system memory otherwise.
+ * it has some and the buffer fits (only there with %VACCEL_BO_DEVICE), in
+ * system memory otherwise.
  */
 int vaccel_bo_create_wrapped(struct vaccel_device *dev, uint64_t size,
 			     uint32_t flags, struct vaccel_bo **out)
@@ -549,7 +562,9 @@ int vaccel_bo_create_wrapped(struct vaccel_device *dev, uint64_t size,
 
 	if (flags & VACCEL_BO_NO_MMAP)
 		create.flags |= DRM_VACCEL_BO_NO_MMAP;
-	if (dev->info.device_mem_size)
+	if (flags & VACCEL_BO_DEVICE)
+		create.flags |= DRM_VACCEL_BO_DEVICE;
+	else if (dev->info.device_mem_size)
 		create.flags |= DRM_VACCEL_BO_DEVICE_PREFERRED;
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_CREATE, &create))
 		return -errno;
@@ -611,4 +626,53 @@ int vaccel_bo_mmap_offset(struct vaccel_bo *bo, uint64_t *offset)
 		return -errno;
 	*offset = arg.offset;
 	return 0;
+}
+
+/* --- placement (libvaccel 1.9, uapi 1.7) --- */
+
+_Static_assert(DRM_VACCEL_REGION_SYSTEM == VACCEL_MEMORY_SYSTEM,
+	      "system memory is region 0 of the uapi");
+
+VACCEL_EXPORT int vaccel_bo_migrate(struct vaccel_bo *bo, uint32_t region,
+				    uint32_t flags)
+{
+	struct drm_vaccel_bo_migrate m = { 0 };
+	struct vaccel_device *dev;
+
+	if (!bo || flags || (region != VACCEL_MEMORY_SYSTEM && region != VACCEL_MEMORY_DEVICE))
+		return -EINVAL;
+	dev = bo->dev;
+	vaccel_error_clear();
+	if (bo->nparts || dev->unified)
+		return vaccel_error(-ENOTSUP, "a buffer of a unified device moves with vaccel_bo_remap()");
+	if (dev->info.uapi_minor < 7)
+		return vaccel_error(-ENOTSUP, "the kernel module (uapi 1.%u) cannot move buffers: 1.7 can",
+				    dev->info.uapi_minor);
+	m.handle = bo->handle;
+	m.region = region == VACCEL_MEMORY_DEVICE ?
+		   DRM_VACCEL_REGION_DEVICE(dev->info.device_index) : DRM_VACCEL_REGION_SYSTEM;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_MIGRATE, &m))
+		return -errno;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_bo_region(struct vaccel_bo *bo)
+{
+	struct drm_vaccel_bo_info info = { 0 };
+	struct vaccel_device *dev;
+
+	if (!bo)
+		return -EINVAL;
+	dev = bo->dev;
+	if (bo->nparts || dev->unified)
+		return -ENOTSUP;
+	if (dev->info.uapi_minor < 7)
+		return VACCEL_MEMORY_SYSTEM;
+	info.handle = bo->handle;
+	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_INFO, &info))
+		return -errno;
+	if (info.region == DRM_VACCEL_REGION_SYSTEM)
+		return VACCEL_MEMORY_SYSTEM;
+	return info.region == DRM_VACCEL_REGION_DEVICE(dev->info.device_index) ?
+	       VACCEL_MEMORY_DEVICE : VACCEL_MEMORY_PEER;
 }

@@ -851,6 +851,45 @@ bool vaccel_elf_find_section(const struct vaccel_elf_image *img, const char *nam
 	return false;
 }
 
+bool vaccel_elf_next_section(const struct vaccel_elf_image *img, unsigned int *pos,
+			     struct vaccel_elf_section *sec)
+{
+	const unsigned char *f = img->file, *sh, *end;
+	uint64_t shoff = RD64(f, Elf64_Ehdr, e_shoff), stroff, strsize;
+	unsigned int shnum = RD16(f, Elf64_Ehdr, e_shnum);
+	unsigned int shstrndx = RD16(f, Elf64_Ehdr, e_shstrndx);
+	uint32_t n;
+
+	/* find_symtab() checked the section headers themselves. */
+	if (shstrndx >= shnum)
+		return false;
+	sh = f + shoff + shstrndx * sizeof(Elf64_Shdr);
+	stroff = RD64(sh, Elf64_Shdr, sh_offset);
+	strsize = RD64(sh, Elf64_Shdr, sh_size);
+	if (RD32(sh, Elf64_Shdr, sh_type) != SHT_STRTAB ||
+	    !in_file(stroff, strsize, img->file_size))
+		return false;
+	while (++*pos < shnum) {
+		sh = f + shoff + *pos * sizeof(Elf64_Shdr);
+		n = RD32(sh, Elf64_Shdr, sh_name);
+		/* A name inside the table, NUL-terminated there. */
+		if (n >= strsize)
+			continue;
+		end = memchr(f + stroff + n, '\0', strsize - n);
+		if (!end)
+			continue;
+		sec->name = (const char *)f + stroff + n;
+		sec->type = RD32(sh, Elf64_Shdr, sh_type);
+		sec->flags = RD64(sh, Elf64_Shdr, sh_flags);
+		sec->offset = RD64(sh, Elf64_Shdr, sh_offset);
+		sec->size = RD64(sh, Elf64_Shdr, sh_size);
+		sec->in_file = sec->type != SHT_NOBITS &&
+			       in_file(sec->offset, sec->size, img->file_size);
+		return true;
+	}
+	return false;
+}
+
 const unsigned char *vaccel_elf_code(const struct vaccel_elf_image *img,
 				     uint64_t vaddr, uint64_t len)
 {

@@ -34,6 +34,7 @@
  * vaccel_queue_get_fault()).  Numbers are never reused: a launch recorded
  * before its module was destroyed names no other module's kernel.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -112,6 +113,7 @@ static void vaccel_module_free(struct vaccel_module *mod)
 		vaccel_module_unregister(mod);
 	free(mod->functions);
 	free(mod->names);
+	free(mod->sections);
 	for (i = 0; i < mod->nkernels; i++)
 		free(mod->kernels[i].name);
 	free(mod->kernels);
@@ -266,6 +268,89 @@ static int vaccel_module_functions(struct vaccel_module *mod,
 	return 0;
 }
 
+/* Whether @sec is a metadata section the module keeps. */
+static bool vaccel_section_kept(const struct vaccel_elf_section *sec)
+{
+	return !(sec->flags & SHF_ALLOC) && sec->type != SHT_NOBITS &&
+	       !strncmp(sec->name, VACCEL_SECTION_PREFIX, strlen(VACCEL_SECTION_PREFIX));
+}
+
+#define VACCEL_ALIGN8(n)	(((n) + 7) & ~(uint64_t)7)
+
+/*
+ * Copies the non-allocated ".vaccel." sections of @img into @mod: -E2BIG
+ * past VACCEL_MODULE_SECTIONS_MAX bytes of them, -EBADMSG for one whose
+ * contents are not in the file, -ENOMEM.
+ */
+static int vaccel_module_sections(struct vaccel_module *mod,
+				  const struct vaccel_elf_image *img,
+				  char *msg, size_t msg_size)
+{
+	struct vaccel_elf_section sec;
+	uint64_t data = 0, bytes = 0, name_len;
+	unsigned int pos = 0;
+	unsigned char *p;
+
+	while (vaccel_elf_next_section(img, &pos, &sec)) {
+		if (!vaccel_section_kept(&sec))
+			continue;
+		if (!sec.in_file)
+			return FAIL(-EBADMSG, "section %s lies outside the file", sec.name);
+		/* Both bounded by the file, which is far below 2^63 bytes. */
+		data += sec.size;
+		if (data > VACCEL_MODULE_SECTIONS_MAX)
+			return FAIL(-E2BIG, "%s sections of more than %u bytes together",
+				    VACCEL_SECTION_PREFIX, VACCEL_MODULE_SECTIONS_MAX);
+		bytes += VACCEL_ALIGN8(strlen(sec.name) + 1) + 8 + VACCEL_ALIGN8(sec.size);
+	}
+	if (!bytes)
+		return 0;
+	mod->sections = malloc(bytes);
+	if (!mod->sections)
+		return FAIL(-ENOMEM, "out of memory");
+	mod->sections_size = bytes;
+	p = mod->sections;
+	pos = 0;
+	while (vaccel_elf_next_section(img, &pos, &sec)) {
+		if (!vaccel_section_kept(&sec))
+			continue;
+		name_len = strlen(sec.name) + 1;
+		memset(p, 0, VACCEL_ALIGN8(name_len));
+		memcpy(p, sec.name, name_len);
+		p += VACCEL_ALIGN8(name_len);
+		memcpy(p, &sec.size, 8);
+		p += 8;
+		memset(p, 0, VACCEL_ALIGN8(sec.size));
+		memcpy(p, img->file + sec.offset, sec.size);
+		p += VACCEL_ALIGN8(sec.size);
+	}
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_module_get_section(const struct vaccel_module *mod,
+					    const char *name, const void **data,
+					    size_t *size)
+{
+	const unsigned char *p, *end;
+	uint64_t len, name_len;
+
+	if (!mod || !name || !data || !size)
+		return -EINVAL;
+	p = mod->sections;
+	end = p + mod->sections_size;
+	while (p && p < end) {
+		name_len = strlen((const char *)p) + 1;
+		memcpy(&len, p + VACCEL_ALIGN8(name_len), 8);
+		if (!strcmp((const char *)p, name)) {
+			*data = len ? p + VACCEL_ALIGN8(name_len) + 8 : NULL;
+			*size = len;
+			return 0;
+		}
+		p += VACCEL_ALIGN8(name_len) + 8 + VACCEL_ALIGN8(len);
+	}
+	return -ENOENT;
+}
+
 VACCEL_EXPORT int vaccel_module_load(struct vaccel_device *dev, const void *image,
 				     size_t size, struct vaccel_module **out,
 				     char *msg, size_t msg_size)
@@ -300,6 +385,9 @@ VACCEL_EXPORT int vaccel_module_load(struct vaccel_device *dev, const void *imag
 		return FAIL(-ENOMEM, "out of memory");
 	mod->dev = dev;
 	mod->local_size = img.local_size;
+	ret = vaccel_module_sections(mod, &img, msg, msg_size);
+	if (ret)
+		goto err_free;
 
 	ret = vaccel_module_place(mod, &img, &cpu);
 	if (ret) {
@@ -618,12 +706,13 @@ VACCEL_EXPORT int vaccel_launch_ex(struct vaccel_queue *q, const struct vaccel_k
 	ret = vaccel_launch_plan(q, k, workgroup, opts, &plan);
 	if (ret)
 		return ret;
+	vaccel_queue_lock(q);
 	ret = vaccel_queue_command_begin(q, &commands);
-	if (ret)
-		return ret;
-	return vaccel_queue_command_end(q, commands,
-					vaccel_launch_record(q, k, grid, workgroup, args,
-							     args_size, &plan));
+	if (!ret)
+		ret = vaccel_queue_command_end(q, commands,
+					       vaccel_launch_record(q, k, grid, workgroup,
+								    args, args_size, &plan));
+	return vaccel_queue_unlock(q, ret);
 }
 
 VACCEL_EXPORT int vaccel_launch(struct vaccel_queue *q, const struct vaccel_kernel *k,

@@ -43,11 +43,15 @@ _Static_assert(VACCEL_MAX_ENGINE_CLASSES ==
  * to libvaccel 1.4: what the programs built before pass to the 1.0
  * version of vaccel_device_get_info().  1.5 added reserved space anew.
  */
-_Static_assert(offsetof(struct vaccel_device_info, reserved) ==
+#define VACCEL_DEVICE_INFO_1_0_SIZE	offsetof(struct vaccel_device_info, device_mem_size)
+_Static_assert(VACCEL_DEVICE_INFO_1_0_SIZE ==
 	       offsetof(struct vaccel_device_info, max_bo_size) + 8 * sizeof(uint64_t),
 	       "the structure of libvaccel 1.0 to 1.4 changed size");
+/* 1.9 took device_mem_size from the reserved space of 1.5. */
 _Static_assert(sizeof(struct vaccel_device_info) ==
-	       offsetof(struct vaccel_device_info, reserved) + 8 * sizeof(uint64_t),
+	       VACCEL_DEVICE_INFO_1_0_SIZE + 8 * sizeof(uint64_t) &&
+	       offsetof(struct vaccel_device_info, reserved) ==
+	       VACCEL_DEVICE_INFO_1_0_SIZE + sizeof(uint64_t),
 	       "struct vaccel_device_info changed size");
 
 /* Tries so many times when the engine list grows between two calls. */
@@ -181,6 +185,8 @@ VACCEL_EXPORT int vaccel_device_get_info_1_5(const struct vaccel_device *dev,
 	out->private_base = info->private_base;
 	out->hang_timeout_ns = info->hang_timeout_ns;
 	out->time_limit_ns = info->time_limit_ns;
+	if (info->uapi_minor >= 7)
+		out->device_mem_size = info->device_mem_size;
 	return 0;
 }
 VACCEL_SYMVER(vaccel_device_get_info_1_5, "vaccel_device_get_info@@VACCEL_1.5");
@@ -195,7 +201,7 @@ VACCEL_EXPORT int vaccel_device_get_info_1_0(const struct vaccel_device *dev, vo
 		return -EINVAL;
 	ret = vaccel_device_get_info_1_5(dev, &info);
 	if (!ret)
-		memcpy(out, &info, offsetof(struct vaccel_device_info, reserved));
+		memcpy(out, &info, VACCEL_DEVICE_INFO_1_0_SIZE);
 	return ret;
 }
 VACCEL_SYMVER(vaccel_device_get_info_1_0, "vaccel_device_get_info@VACCEL_1");
@@ -220,5 +226,43 @@ VACCEL_EXPORT int vaccel_device_vm_stats(struct vaccel_device *dev,
 	out->mapped_bytes = stats.mapped_bytes;
 	out->pt_pages = stats.pt_pages;
 	out->pt_bytes = stats.pt_bytes;
+	return 0;
+}
+
+/* The device memory of a device that is not unified, asked anew. */
+static int vaccel_device_memory_plain(struct vaccel_device *dev,
+				      struct vaccel_device_memory *out)
+{
+	struct drm_vaccel_device_info info;
+	uint32_t size = sizeof(info);
+	int ret;
+
+	if (dev->info.uapi_minor < 7)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	ret = vaccel_query_fd(dev->fd, DRM_VACCEL_QUERY_DEVICE, &info, &size);
+	if (ret)
+		return ret;
+	out->size += info.device_mem_size;
+	out->free += info.device_mem_free;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_device_memory_info(struct vaccel_device *dev,
+					    struct vaccel_device_memory *out)
+{
+	unsigned int i;
+	int ret;
+
+	if (!dev || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!dev->unified)
+		return vaccel_device_memory_plain(dev, out);
+	for (i = 0; i < dev->unified->n; i++) {
+		ret = vaccel_device_memory_plain(dev->unified->members[i], out);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

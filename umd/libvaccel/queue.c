@@ -67,7 +67,40 @@
  * (the one with the fewest contexts), or on the instance the caller names
  * (vaccel_queue_create_ex()); CONTEXT_STATE says which one it is.
  *
- * A queue has no lock: the caller serialises its use.
+ * Deferred submission (libvaccel 1.9).  Work that waits for an unset host
+ * event, or for a pending event (one whose signalling command is itself
+ * held), may not reach the kernel, whose fences all signal in finite
+ * time.  Such a wait is kept in the queue as a deferred wait (@dwaits)
+ * rather than a snapshot, and from then on the queue *holds*: each
+ * submission it would make becomes a struct vaccel_held instead, with the
+ * same buffer range, its snapshots and deferred waits, and its signal,
+ * whose event becomes pending.  The DMA buffers stay as recorded; a
+ * buffer with held submissions is never reused (nor waited for: the pool
+ * grows past VACCEL_QUEUE_MAX_BUFFERS rather than wait for work that may
+ * never be submitted).  Releasing (vaccel_queue_kick()) takes the held
+ * submissions oldest first: one whose deferred waits are all resolved
+ * gets them as snapshots (a pending event's fence exists once its command
+ * is submitted) and goes to the kernel; one that waits for a failed event
+ * is dropped with every held submission after it, and with the work
+ * recorded after them but not cut into a submission yet, and the events
+ * they signal fail (event.c).  The queue holds until nothing is held.
+ *
+ * Releases happen in the owner's calls and in the thread that sets a host
+ * event: vaccel_defer_sweep() kicks every queue that holds, on a list under
+ * the deferral lock (event.c), again and again while that changes
+ * anything, since a release makes pending events real and a drop fails
+ * them, which other queues wait for.  So that the owner can record while
+ * another thread releases, a queue has a lock, taken by every public call
+ * and by the sweep.  Lock order: a queue's lock, then the deferral lock,
+ * then an event's; never two queues' locks at once (the sweep takes
+ * references to the queues under the deferral lock, drops it, then locks
+ * each queue in turn), and no CPU wait for held work with a queue's lock
+ * held.  A queue of a unified device never holds work and takes no lock.
+ *
+ * Command groups: vaccel_queue_begin_group() takes the waits of the group
+ * and starts the signal as for one command (the start TIMESTAMP of a
+ * profiling event), vaccel_queue_end_group() finishes it.  A group whose
+ * start was dropped is dropped to its end (@doom).
  *
  * A queue of a unified device (unified.c) is a queue on each member: the
  * public functions hand it over there.
@@ -116,6 +149,9 @@ static_assert((int)VACCEL_FAULT_TRAP == (int)DRM_VACCEL_FAULT_TRAP &&
 static void vaccel_queue_fault_from_state(struct vaccel_queue *q,
 					  const struct drm_vaccel_context_state *st);
 static void vaccel_queue_snapshot_fault(struct vaccel_queue *q);
+static bool vaccel_queue_kick(struct vaccel_queue *q);
+static void vaccel_queue_drop(struct vaccel_queue *q, int status);
+static void vaccel_queue_put(struct vaccel_queue *q);
 
 /* --- the pool of DMA buffers --- */
 
@@ -191,7 +227,7 @@ static void vaccel_queue_reap(struct vaccel_queue *q)
 {
 	struct vaccel_cmdbuf *buf;
 
-	while ((buf = q->busy) && buf->point <= q->completed) {
+	while ((buf = q->busy) && !buf->held && buf->point <= q->completed) {
 		q->busy = buf->next;
 		if (!q->busy)
 			q->busy_tail = NULL;
@@ -203,7 +239,7 @@ static void vaccel_queue_reap(struct vaccel_queue *q)
 /* Puts @buf, whose last submission is the newest, on the busy list. */
 static void vaccel_queue_retire(struct vaccel_queue *q, struct vaccel_cmdbuf *buf)
 {
-	if (buf->point <= q->completed) {
+	if (!buf->held && buf->point <= q->completed) {
 		buf->next = q->free;
 		q->free = buf;
 		return;
@@ -246,10 +282,11 @@ static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **o
 		vaccel_queue_reap(q);
 	}
 	if (!q->free) {
-		if (q->nbufs < VACCEL_QUEUE_MAX_BUFFERS) {
+		/* Held work may never be submitted: grow rather than wait for it. */
+		if (q->nbufs < VACCEL_QUEUE_MAX_BUFFERS || q->busy->held) {
 			ret = vaccel_queue_cmdbuf_alloc(q, out);
 			/* Short of memory: wait for a buffer instead, if any. */
-			if (!ret || !q->busy)
+			if (!ret || !q->busy || q->busy->held)
 				return ret;
 		}
 		ret = vaccel_queue_wait_point(q, q->busy->point);
@@ -274,31 +311,34 @@ static int vaccel_queue_acquire(struct vaccel_queue *q, struct vaccel_cmdbuf **o
 
 /* --- submission --- */
 
-/* Submits [@start, @used) of the current buffer, which is not empty. */
-static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal,
-			       uint64_t signal_point)
+/*
+ * The SUBMIT of words [@start, @end) of @buf, waiting for the @nwaits
+ * syncobjs of @wait_objs, signalling the queue's next point and @sig (NULL:
+ * none) at @point.
+ */
+static int vaccel_queue_submit_range(struct vaccel_queue *q, struct vaccel_cmdbuf *buf,
+				     uint32_t start, uint32_t end,
+				     const uint32_t *wait_objs, unsigned int nwaits,
+				     struct vaccel_event *sig, uint64_t point)
 {
 	struct drm_vaccel_sync waits[VACCEL_QUEUE_MAX_WAITS];
 	struct drm_vaccel_sync signals[3] = {
 		{ .handle = q->timeline, .point = q->submitted + 1 },
 		{ .handle = q->last },
-		{ .handle = signal, .point = signal_point },
+		{ .handle = sig ? sig->handle : 0, .point = point },
 	};
 	struct drm_vaccel_submit s = {
 		.context = q->context,
-		.buffer_va = q->cur->va + (uint64_t)q->start * 8,
-		.buffer_size = (uint64_t)(q->used - q->start) * 8,
-		.waits = DRM_VACCEL_OBJ_ARRAY(q->nwaits, waits),
-		.signals = DRM_VACCEL_OBJ_ARRAY(signal ? 3 : 2, signals),
+		.buffer_va = buf->va + (uint64_t)start * 8,
+		.buffer_size = (uint64_t)(end - start) * 8,
+		.waits = DRM_VACCEL_OBJ_ARRAY(nwaits, waits),
+		.signals = DRM_VACCEL_OBJ_ARRAY(sig ? 3 : 2, signals),
 	};
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < q->nwaits; i++)
-		waits[i] = (struct drm_vaccel_sync){ .handle = q->wait_objs[i] };
-	/* The submitted time of a profiled command: before the kernel sees it. */
-	if (q->sig_watch && !q->sig_submit_ns)
-		q->sig_submit_ns = vaccel_now_ns();
+	for (i = 0; i < nwaits; i++)
+		waits[i] = (struct drm_vaccel_sync){ .handle = wait_objs[i] };
 	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_SUBMIT, &s)) {
 		ret = -errno;
 		/* The context failed: it takes no more work. */
@@ -309,11 +349,92 @@ static int vaccel_queue_submit(struct vaccel_queue *q, uint32_t signal,
 		return ret;
 	}
 	q->submitted++;
-	q->cur->point = q->submitted;
-	if (!q->cur->first_point)
-		q->cur->first_point = q->submitted;
+	buf->point = q->submitted;
+	if (!buf->first_point)
+		buf->first_point = q->submitted;
+	return 0;
+}
+
+static bool vaccel_queue_holding(const struct vaccel_queue *q)
+{
+	return q->held || q->ndwaits || q->doom;
+}
+
+/* Makes [@start, @used) of the current buffer, which is not empty, held work. */
+static int vaccel_queue_hold(struct vaccel_queue *q, struct vaccel_event *sig,
+			     uint64_t point, bool arm)
+{
+	struct vaccel_held *h;
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->buf = q->cur;
+	h->start = q->start;
+	h->end = q->used;
+	/* The snapshots go with it; the queue keeps the syncobjs it did not use. */
+	memcpy(h->waits, q->wait_objs, q->nwaits * sizeof(h->waits[0]));
+	h->nwaits = q->nwaits;
+	memmove(q->wait_objs, q->wait_objs + q->nwaits,
+		(q->nwait_objs - q->nwaits) * sizeof(q->wait_objs[0]));
+	q->nwait_objs -= q->nwaits;
+	q->nwaits = 0;
+	memcpy(h->dwaits, q->dwaits, q->ndwaits * sizeof(h->dwaits[0]));
+	h->ndwaits = q->ndwaits;
+	q->ndwaits = 0;
+	h->watch = q->sig_watch;
+	h->arm = arm;
+	h->doom = q->doom;
+	if (sig) {
+		vaccel_event_get(sig);
+		h->signal = sig;
+		h->point = point;
+		vaccel_defer_lock();
+		sig->held++;
+		if (point > sig->held_point)
+			sig->held_point = point;
+		sig->fail_status = 0;
+		vaccel_defer_unlock();
+		/* CPU waits wait for this command, not for the fence before it. */
+		if (!point)
+			drmSyncobjReset(q->dev->fd, &sig->handle, 1);
+	}
+	q->cur->held++;
+	if (q->held_tail)
+		q->held_tail->next = h;
+	else
+		q->held = h;
+	q->held_tail = h;
+	q->start = q->used;
+	vaccel_defer_lock();
+	vaccel_defer_register_locked(q);
+	vaccel_defer_unlock();
+	return 0;
+}
+
+/*
+ * Submits [@start, @used) of the current buffer, which is not empty, with
+ * the pending waits, signalling @sig (NULL: none) at @point; @arm: @sig
+ * profiles the command that ends here.  Held instead if the queue holds.
+ */
+static int vaccel_queue_submit(struct vaccel_queue *q, struct vaccel_event *sig,
+			       uint64_t point, bool arm)
+{
+	int ret;
+
+	if (vaccel_queue_holding(q))
+		return vaccel_queue_hold(q, sig, point, arm);
+	/* The submitted time of a profiled command: before the kernel sees it. */
+	if (q->sig_watch && !q->sig_submit_ns)
+		q->sig_submit_ns = vaccel_now_ns();
+	ret = vaccel_queue_submit_range(q, q->cur, q->start, q->used, q->wait_objs,
+					q->nwaits, sig, point);
+	if (ret)
+		return ret;
 	q->start = q->used;
 	q->nwaits = 0;
+	if (arm)
+		vaccel_event_arm(sig, point, q->sig_submit_ns);
 	return 0;
 }
 
@@ -325,7 +446,7 @@ static int vaccel_queue_next_buffer(struct vaccel_queue *q)
 
 	if (q->cur) {
 		if (q->used > q->start) {
-			ret = vaccel_queue_submit(q, 0, 0);
+			ret = vaccel_queue_submit(q, NULL, 0, false);
 			if (ret)
 				return ret;
 		}
@@ -404,11 +525,12 @@ static int vaccel_queue_emit(struct vaccel_queue *q, const uint64_t *pkt,
 
 /*
  * Submits what is recorded and the pending waits, and signals @signal
- * (0: none) at @point (0: its binary fence).  With nothing to submit,
- * submits a NOP if @force or waits are pending, else does nothing.
+ * (NULL: none) at @point (0: its binary fence), @arm as for
+ * vaccel_queue_submit().  With nothing to submit, submits a NOP if @force
+ * or waits are pending, else does nothing.
  */
-static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
-				     uint64_t point, bool force)
+static int vaccel_queue_flush_signal(struct vaccel_queue *q, struct vaccel_event *signal,
+				     uint64_t point, bool force, bool arm)
 {
 	static const uint64_t nop = VACCEL_PKT(DRM_VACCEL_PKT_NOP, 0, 1);
 	int ret;
@@ -416,13 +538,13 @@ static int vaccel_queue_flush_signal(struct vaccel_queue *q, uint32_t signal,
 	if (q->error)
 		return q->error;
 	if (q->used == q->start) {
-		if (!force && !q->nwaits)
+		if (!force && !q->nwaits && !q->ndwaits)
 			return 0;
 		ret = vaccel_queue_emit(q, &nop, 1, VACCEL_COMMAND_UNKNOWN);
 		if (ret)
 			return ret;
 	}
-	return vaccel_queue_submit(q, signal, point);
+	return vaccel_queue_submit(q, signal, point, arm);
 }
 
 /* --- the waits and the signal of a command --- */
@@ -461,9 +583,8 @@ int vaccel_queue_sig_finish(struct vaccel_queue *q, struct vaccel_event *ev,
 	if (ev->flags & VACCEL_EVENT_PROFILING)
 		ret = vaccel_queue_emit(q, pkt, 2, VACCEL_COMMAND_UNKNOWN);
 	if (!ret)
-		ret = vaccel_queue_flush_signal(q, ev->handle, point, true);
-	if (!ret && ev->flags & VACCEL_EVENT_PROFILING)
-		vaccel_event_arm(ev, point, q->sig_submit_ns);
+		ret = vaccel_queue_flush_signal(q, ev, point, true,
+						ev->flags & VACCEL_EVENT_PROFILING);
 	q->sig_watch = false;
 	return ret;
 }
@@ -511,11 +632,13 @@ int vaccel_queue_command_end(struct vaccel_queue *q, uint64_t commands,
 #define VACCEL_QUEUE_COMMAND(q, record)					\
 	({								\
 		uint64_t __commands;					\
-		int __ret = vaccel_queue_command_begin(q, &__commands);	\
+		int __ret;						\
 									\
+		vaccel_queue_lock(q);					\
+		__ret = vaccel_queue_command_begin(q, &__commands);	\
 		if (!__ret)						\
 			__ret = vaccel_queue_command_end(q, __commands, record); \
-		__ret;							\
+		vaccel_queue_unlock(q, __ret);				\
 	})
 
 /* Whether @sync is a valid one for @q: 0 or -EINVAL. */
@@ -529,17 +652,25 @@ static int vaccel_command_sync_check(const struct vaccel_queue *q,
 			return -EINVAL;
 	if (sync->wait_count && !sync->waits)
 		return -EINVAL;
-	if (sync->wait_count > VACCEL_QUEUE_MAX_WAITS)
-		return vaccel_error(-EINVAL, "%u waits: a command waits for at most %u events",
-				    sync->wait_count, VACCEL_QUEUE_MAX_WAITS);
+	if (sync->wait_count > VACCEL_MAX_WAITS)
+		return vaccel_error(-E2BIG, "%u waits: a command waits for at most %u events",
+				    sync->wait_count, VACCEL_MAX_WAITS);
 	for (i = 0; i < sync->wait_count; i++) {
 		const struct vaccel_event_point *w = &sync->waits[i];
 
-		if (!w->event || w->event->dev != q->dev ||
-		    !vaccel_event_point_ok(w->event, w->point))
+		if (!w->event)
+			return -EINVAL;
+		/* A host event is of no device in particular. */
+		if (w->event->flags & VACCEL_EVENT_HOST) {
+			if (w->point)
+				return -EINVAL;
+			continue;
+		}
+		if (w->event->dev != q->dev || !vaccel_event_point_ok(w->event, w->point))
 			return -EINVAL;
 	}
-	if (sync->signal && (sync->signal->dev != q->dev ||
+	if (sync->signal && (sync->signal->flags & VACCEL_EVENT_HOST ||
+			     sync->signal->dev != q->dev ||
 			     !vaccel_event_point_ok(sync->signal, sync->signal_point)))
 		return -EINVAL;
 	return 0;
@@ -596,6 +727,7 @@ int vaccel_queue_create_plain(struct vaccel_device *dev,
 	q->dev = dev;
 	q->engine_class = desc->engine_class;
 	q->priority = desc->priority;
+	q->refs = 1;
 
 	create.engine_class = desc->engine_class;
 	/* The uapi's "any" is ours. */
@@ -614,6 +746,7 @@ int vaccel_queue_create_plain(struct vaccel_device *dev,
 	if (ret)
 		goto err_destroy_timeline;
 
+	pthread_mutex_init(&q->lock, NULL);
 	*out = q;
 	return 0;
 
@@ -702,6 +835,7 @@ VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
 {
 	struct drm_vaccel_context_destroy destroy = { 0 };
 	unsigned int i;
+	bool held;
 
 	if (!q)
 		return;
@@ -709,6 +843,14 @@ VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
 		vaccel_unified_queue_destroy(q);
 		return;
 	}
+	pthread_mutex_lock(&q->lock);
+	q->dead = true;
+	/* Held work never runs: its events fail, and what waits for them. */
+	held = q->held;
+	vaccel_queue_drop(q, -ECANCELED);
+	for (i = 0; i < q->ndwaits; i++)
+		vaccel_event_put(q->dwaits[i].ev);
+	q->ndwaits = 0;
 	/*
 	 * Cancels what is pending and returns once the context's jobs are
 	 * gone: then no engine reads the DMA buffers any more.
@@ -724,7 +866,14 @@ VACCEL_EXPORT void vaccel_queue_destroy(struct vaccel_queue *q)
 		vaccel_syncobj_destroy(q->dev, q->wait_objs[i]);
 	vaccel_syncobj_destroy(q->dev, q->last);
 	vaccel_syncobj_destroy(q->dev, q->timeline);
-	free(q);
+	q->cur = q->busy = q->free = NULL;
+	pthread_mutex_unlock(&q->lock);
+	vaccel_defer_lock();
+	vaccel_defer_unregister_locked(q);
+	vaccel_defer_unlock();
+	vaccel_queue_put(q);
+	if (held)
+		vaccel_defer_sweep();
 }
 
 static int vaccel_queue_do_copy(struct vaccel_queue *q, uint64_t dst_va,
@@ -1095,18 +1244,35 @@ int vaccel_queue_record_launch(struct vaccel_queue *q, const struct vaccel_kerne
 	return 0;
 }
 
+/* Takes the error of an earlier release of held work, if any. */
+static int vaccel_queue_take_kick_error(struct vaccel_queue *q)
+{
+	int ret = q->kick_error;
+
+	q->kick_error = 0;
+	return ret;
+}
+
 VACCEL_EXPORT int vaccel_queue_flush(struct vaccel_queue *q)
 {
+	int ret;
+
 	if (!q)
 		return -EINVAL;
 	if (q->u)
 		return vaccel_uq_flush(q);
-	return vaccel_queue_flush_signal(q, 0, 0, false);
+	vaccel_queue_lock(q);
+	ret = vaccel_queue_flush_signal(q, NULL, 0, false, false);
+	if (!ret && q->held)
+		vaccel_queue_kick(q);
+	if (!ret)
+		ret = vaccel_queue_take_kick_error(q);
+	return vaccel_queue_unlock(q, ret);
 }
 
 int vaccel_queue_submit_pending(struct vaccel_queue *q)
 {
-	return vaccel_queue_flush_signal(q, 0, 0, false);
+	return vaccel_queue_flush_signal(q, NULL, 0, false, false);
 }
 
 /* The errno that explains a ban: the fault's, the hang's or the time limit's. */
@@ -1137,6 +1303,7 @@ VACCEL_EXPORT int vaccel_queue_get_stats_1_5(struct vaccel_queue *q,
 	st.handle = q->context;
 	if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
 		return -errno;
+	vaccel_queue_lock(q);
 	memset(stats, 0, sizeof(*stats));
 	stats->engine_ns = st.engine_ns;
 	stats->preemptions = st.preemptions;
@@ -1146,7 +1313,7 @@ VACCEL_EXPORT int vaccel_queue_get_stats_1_5(struct vaccel_queue *q,
 		stats->error = vaccel_queue_ban_error(&st) ?: -ECANCELED;
 		vaccel_queue_fault_from_state(q, &st);
 	}
-	return 0;
+	return vaccel_queue_unlock(q, 0);
 }
 VACCEL_SYMVER(vaccel_queue_get_stats_1_5, "vaccel_queue_get_stats@@VACCEL_1.5");
 
@@ -1282,32 +1449,54 @@ VACCEL_EXPORT int vaccel_queue_get_fault(struct vaccel_queue *q,
 		return -EINVAL;
 	if (q->u)
 		return vaccel_uq_get_fault(q, out);
+	vaccel_queue_lock(q);
 	if (!q->fault_valid) {
 		memset(&st, 0, sizeof(st));
 		st.handle = q->context;
 		if (drmIoctl(q->dev->fd, DRM_IOCTL_VACCEL_CONTEXT_STATE, &st))
-			return -errno;
+			return vaccel_queue_unlock(q, -errno);
 		vaccel_queue_fault_from_state(q, &st);
 	}
-	if (!q->fault_valid) {
+	if (!q->fault_valid)
 		memset(out, 0, sizeof(*out));
-		return 0;
-	}
-	*out = q->fault;
-	return 0;
+	else
+		*out = q->fault;
+	return vaccel_queue_unlock(q, 0);
 }
 
-VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
+/*
+ * Flushes @q and waits until it holds no work: set host events release
+ * it, failed ones drop it.  Returns with @q's lock held.
+ */
+static int vaccel_queue_flush_held(struct vaccel_queue *q)
+{
+	bool changed;
+	uint64_t gen;
+	int ret;
+
+	for (;;) {
+		gen = vaccel_defer_generation();
+		vaccel_queue_lock(q);
+		ret = vaccel_queue_flush_signal(q, NULL, 0, false, false);
+		changed = !ret && q->held && vaccel_queue_kick(q);
+		if (!ret)
+			ret = vaccel_queue_take_kick_error(q);
+		if (ret || !q->held)
+			return ret;
+		/* Not under the queue's lock: the releasing thread needs it. */
+		vaccel_queue_unlock(q, 0);
+		if (changed)
+			vaccel_defer_sweep();
+		else
+			vaccel_defer_wait_change(gen, INT64_MAX);
+	}
+}
+
+/* Waits for the submitted work of @q; its lock held. */
+static int vaccel_queue_finish_locked(struct vaccel_queue *q)
 {
 	int ret, status;
 
-	if (!q)
-		return -EINVAL;
-	if (q->u)
-		return vaccel_uq_finish(q);
-	ret = vaccel_queue_flush_signal(q, 0, 0, false);
-	if (ret)
-		return ret;
 	if (!q->submitted)
 		return 0;
 	ret = vaccel_queue_wait_point(q, q->submitted);
@@ -1334,10 +1523,24 @@ VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
 	return status;
 }
 
+VACCEL_EXPORT int vaccel_queue_finish(struct vaccel_queue *q)
+{
+	int ret;
+
+	if (!q)
+		return -EINVAL;
+	if (q->u)
+		return vaccel_uq_finish(q);
+	ret = vaccel_queue_flush_held(q);
+	if (!ret)
+		ret = vaccel_queue_finish_locked(q);
+	return vaccel_queue_unlock(q, ret);
+}
+
 /*
  * The point vaccel_queue_signal() and vaccel_queue_wait_event() use:
- * 0 for a binary event; for a timeline, the last point submitted or
- * signalled, plus @next.
+ * 0 for a binary event; for a timeline, the last point submitted,
+ * signalled or held back to be, plus @next.
  */
 static int vaccel_event_next_point(struct vaccel_event *ev, uint64_t next,
 				   uint64_t *point)
@@ -1347,7 +1550,7 @@ static int vaccel_event_next_point(struct vaccel_event *ev, uint64_t next,
 	*point = 0;
 	if (!(ev->flags & VACCEL_EVENT_TIMELINE))
 		return 0;
-	ret = vaccel_event_get_point_submitted(ev->n ? ev->members[0] : ev, point);
+	ret = vaccel_event_last_point(ev->n ? ev->members[0] : ev, point);
 	*point += next;
 	return ret;
 }
@@ -1358,14 +1561,15 @@ VACCEL_EXPORT int vaccel_queue_signal(struct vaccel_queue *q,
 	uint64_t point;
 	int ret;
 
-	if (!q || !ev || ev->dev != q->dev)
+	if (!q || !ev || ev->dev != q->dev || ev->flags & VACCEL_EVENT_HOST)
 		return -EINVAL;
 	ret = vaccel_event_next_point(ev, 1, &point);
 	if (ret)
 		return ret;
 	if (q->u)
 		return vaccel_uq_signal(q, ev, point);
-	return vaccel_queue_signal_at(q, ev, point);
+	vaccel_queue_lock(q);
+	return vaccel_queue_unlock(q, vaccel_queue_signal_at(q, ev, point));
 }
 
 /* Flushes @q, whose work so far then signals @point of @ev (0: binary). */
@@ -1373,57 +1577,66 @@ int vaccel_queue_signal_at(struct vaccel_queue *q, struct vaccel_event *ev,
 			   uint64_t point)
 {
 	vaccel_event_disarm(ev);
-	return vaccel_queue_flush_signal(q, ev->handle, point, true);
+	return vaccel_queue_flush_signal(q, ev, point, true, false);
 }
 
-VACCEL_EXPORT int vaccel_queue_set_command_sync(struct vaccel_queue *q,
-						const struct vaccel_command_sync *sync)
+/*
+ * Whether a wait for @point of @ev cannot go to the kernel now: 1 if it
+ * must be deferred (a host event not set, a pending event), with *@status
+ * the failure it has already (a failed host event, a dropped command), 0
+ * if it can (an event with a fence), or -ENOENT if there is nothing to
+ * wait for (a host event set to 0).
+ */
+static int vaccel_wait_classify(struct vaccel_event *ev, uint64_t point, int *status)
 {
-	unsigned int i, nwaits;
+	uint64_t submitted = 0;
+	unsigned int held;
 	int ret;
 
-	if (!q || !sync)
-		return -EINVAL;
-	vaccel_error_clear();
-	ret = vaccel_command_sync_check(q, sync);
+	*status = 0;
+	vaccel_defer_lock();
+	if (ev->flags & VACCEL_EVENT_HOST) {
+		ret = ev->status == 0 ? -ENOENT : 1;
+		*status = ev->status < 0 ? ev->status : 0;
+		vaccel_defer_unlock();
+		return ret;
+	}
+	held = ev->held;
+	if (ev->fail_status && ev->fail_point == point)
+		*status = ev->fail_status;
+	vaccel_defer_unlock();
+	if (*status)
+		return 1;
+	if (!held || ev->n)
+		return 0;
+	if (!point)
+		return 1;
+	/* A timeline: the points submitted already have their fences. */
+	ret = vaccel_event_get_point_submitted(ev, &submitted);
 	if (ret)
 		return ret;
-	if (q->sig_ev && sync->signal)
-		return -EBUSY;
-	if (q->u) {
-		ret = vaccel_uq_wait_points(q, sync->waits, sync->wait_count);
-	} else {
-		if (q->error)
-			return q->error;
-		/* What is recorded so far does not wait. */
-		if (q->used > q->start) {
-			ret = vaccel_queue_submit(q, 0, 0);
-			if (ret)
-				return ret;
-		}
-		/*
-		 * All the waits in the same submission, or none of them: the
-		 * pending waits go first if they would not fit together.
-		 */
-		if (q->nwaits + sync->wait_count > VACCEL_QUEUE_MAX_WAITS) {
-			ret = vaccel_queue_flush_signal(q, 0, 0, false);
-			if (ret)
-				return ret;
-		}
-		/* vaccel_queue_wait_at() now submits nothing: undo is a count. */
-		nwaits = q->nwaits;
-		for (i = 0; i < sync->wait_count && !ret; i++)
-			ret = vaccel_queue_wait_at(q, sync->waits[i].event,
-						   sync->waits[i].point);
-		if (ret && ret != -ECANCELED)
-			q->nwaits = nwaits;
+	return point > submitted;
+}
+
+/*
+ * Gets @q's next submission ready for another wait: what is recorded so
+ * far is submitted (it does not wait), and there is room for the wait.
+ */
+static int vaccel_queue_wait_room(struct vaccel_queue *q)
+{
+	int ret;
+
+	if (q->error)
+		return q->error;
+	/* What is recorded so far does not wait. */
+	if (q->used > q->start) {
+		ret = vaccel_queue_submit(q, NULL, 0, false);
+		if (ret)
+			return ret;
 	}
-	if (ret)
-		return ret;
-	if (sync->signal) {
-		q->sig_ev = sync->signal;
-		q->sig_point = sync->signal_point;
-	}
+	/* Full: the waits so far go with a NOP. */
+	if (q->nwaits + q->ndwaits == VACCEL_QUEUE_MAX_WAITS)
+		return vaccel_queue_flush_signal(q, NULL, 0, false, false);
 	return 0;
 }
 
@@ -1435,20 +1648,9 @@ static int vaccel_queue_wait_slot(struct vaccel_queue *q)
 {
 	int ret;
 
-	if (q->error)
-		return q->error;
-	/* What is recorded so far does not wait. */
-	if (q->used > q->start) {
-		ret = vaccel_queue_submit(q, 0, 0);
-		if (ret)
-			return ret;
-	}
-	/* Full: the waits so far go with a NOP. */
-	if (q->nwaits == VACCEL_QUEUE_MAX_WAITS) {
-		ret = vaccel_queue_flush_signal(q, 0, 0, false);
-		if (ret)
-			return ret;
-	}
+	ret = vaccel_queue_wait_room(q);
+	if (ret)
+		return ret;
 	if (q->nwaits == q->nwait_objs) {
 		ret = vaccel_syncobj_create(q->dev, &q->wait_objs[q->nwait_objs]);
 		if (ret)
@@ -1488,21 +1690,477 @@ int vaccel_queue_wait_at(struct vaccel_queue *q, struct vaccel_event *ev,
 	return 0;
 }
 
+/*
+ * The next submission of a plain queue @q waits for @point of @ev: in the
+ * kernel if the event has a fence, else as a deferred wait, which makes
+ * the queue hold its work from then on.
+ */
+static int vaccel_queue_wait_deferrable(struct vaccel_queue *q, struct vaccel_event *ev,
+					uint64_t point)
+{
+	int ret, status;
+
+	ret = vaccel_wait_classify(ev, point, &status);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return vaccel_queue_wait_at(q, ev, point);
+	ret = vaccel_queue_wait_room(q);
+	if (ret)
+		return ret;
+	vaccel_event_get(ev);
+	q->dwaits[q->ndwaits++] = (struct vaccel_dwait){
+		.ev = ev, .point = point, .status = status,
+	};
+	vaccel_defer_lock();
+	vaccel_defer_register_locked(q);
+	vaccel_defer_unlock();
+	return 0;
+}
+
+/* Whether a wait for @ev on a unified queue would have to be deferred. */
+static bool vaccel_wait_needs_defer(struct vaccel_event *ev, uint64_t point)
+{
+	int status;
+
+	return vaccel_wait_classify(ev, point, &status) == 1 ||
+	       ev->flags & VACCEL_EVENT_HOST;
+}
+
+/*
+ * The waits of @sync for the next submission of @q, all or none: on an
+ * error, the waits taken before are undone.
+ */
+static int vaccel_queue_take_waits(struct vaccel_queue *q,
+				   const struct vaccel_command_sync *sync)
+{
+	unsigned int i, nwaits, ndwaits;
+	int ret = 0;
+
+	if (q->error)
+		return q->error;
+	/* What is recorded so far does not wait. */
+	if (q->used > q->start) {
+		ret = vaccel_queue_submit(q, NULL, 0, false);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * All the waits in the same submission, or none of them: the
+	 * pending waits go first if they would not fit together.
+	 */
+	if (q->nwaits + q->ndwaits + sync->wait_count > VACCEL_QUEUE_MAX_WAITS) {
+		ret = vaccel_queue_flush_signal(q, NULL, 0, false, false);
+		if (ret)
+			return ret;
+	}
+	/* The waits now submit nothing: undo is a count. */
+	nwaits = q->nwaits;
+	ndwaits = q->ndwaits;
+	for (i = 0; i < sync->wait_count && !ret; i++)
+		ret = vaccel_queue_wait_deferrable(q, sync->waits[i].event,
+						   sync->waits[i].point);
+	if (ret && ret != -ECANCELED) {
+		q->nwaits = nwaits;
+		while (q->ndwaits > ndwaits)
+			vaccel_event_put(q->dwaits[--q->ndwaits].ev);
+	}
+	return ret;
+}
+
+static int vaccel_queue_set_command_sync_locked(struct vaccel_queue *q,
+						const struct vaccel_command_sync *sync)
+{
+	unsigned int i;
+	int ret;
+
+	ret = vaccel_command_sync_check(q, sync);
+	if (ret)
+		return ret;
+	if (q->group || (q->sig_ev && sync->signal))
+		return -EBUSY;
+	if (q->u) {
+		for (i = 0; i < sync->wait_count; i++)
+			if (vaccel_wait_needs_defer(sync->waits[i].event, sync->waits[i].point))
+				return vaccel_error(-ENOTSUP, "a unified queue cannot wait for a host event or a pending one");
+		ret = vaccel_uq_wait_points(q, sync->waits, sync->wait_count);
+	} else {
+		ret = vaccel_queue_take_waits(q, sync);
+	}
+	if (ret)
+		return ret;
+	if (sync->signal) {
+		q->sig_ev = sync->signal;
+		q->sig_point = sync->signal_point;
+	}
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_queue_set_command_sync(struct vaccel_queue *q,
+						const struct vaccel_command_sync *sync)
+{
+	if (!q || !sync)
+		return -EINVAL;
+	vaccel_error_clear();
+	vaccel_queue_lock(q);
+	return vaccel_queue_unlock(q, vaccel_queue_set_command_sync_locked(q, sync));
+}
+
 VACCEL_EXPORT int vaccel_queue_wait_event(struct vaccel_queue *q,
 					  struct vaccel_event *ev)
 {
 	uint64_t point;
 	int ret;
 
-	if (!q || !ev || ev->dev != q->dev)
+	if (!q || !ev || (!(ev->flags & VACCEL_EVENT_HOST) && ev->dev != q->dev))
 		return -EINVAL;
+	vaccel_error_clear();
 	ret = vaccel_event_next_point(ev, 0, &point);
 	if (ret)
 		return ret;
 	/* A timeline that never moved is signalled at point 0. */
 	if (ev->flags & VACCEL_EVENT_TIMELINE && !point)
 		return q->u ? q->u->error : q->error;
-	if (q->u)
+	if (q->u) {
+		if (vaccel_wait_needs_defer(ev, point))
+			return vaccel_error(-ENOTSUP, "a unified queue cannot wait for a host event or a pending one");
 		return vaccel_uq_wait_point(q, ev, point);
-	return vaccel_queue_wait_at(q, ev, point);
+	}
+	vaccel_queue_lock(q);
+	return vaccel_queue_unlock(q, vaccel_queue_wait_deferrable(q, ev, point));
+}
+
+/* --- command groups --- */
+
+static int vaccel_queue_begin_group_locked(struct vaccel_queue *q,
+					   const struct vaccel_command_sync *sync)
+{
+	struct vaccel_event *ev;
+	int ret;
+
+	if (q->group || q->sig_ev)
+		return -EBUSY;
+	if (sync) {
+		ret = vaccel_queue_set_command_sync_locked(q, sync);
+		if (ret)
+			return ret;
+	}
+	/* The signal is the group's, not its first command's. */
+	ev = q->sig_ev;
+	q->sig_ev = NULL;
+	if (ev) {
+		ret = vaccel_queue_sig_start(q, ev);
+		if (ret) {
+			q->sig_watch = false;
+			return ret;
+		}
+	}
+	q->group = true;
+	q->group_ev = ev;
+	q->group_point = ev ? q->sig_point : 0;
+	return 0;
+}
+
+VACCEL_EXPORT int vaccel_queue_begin_group(struct vaccel_queue *q,
+					   const struct vaccel_command_sync *sync)
+{
+	if (!q)
+		return -EINVAL;
+	if (q->u)
+		return vaccel_error(-ENOTSUP, "command groups are not supported on a unified device");
+	vaccel_error_clear();
+	vaccel_queue_lock(q);
+	return vaccel_queue_unlock(q, vaccel_queue_begin_group_locked(q, sync));
+}
+
+static int vaccel_queue_end_group_locked(struct vaccel_queue *q)
+{
+	struct vaccel_event *ev = q->group_ev;
+	int ret = 0;
+
+	if (!q->group)
+		return -EINVAL;
+	q->group = false;
+	q->group_ev = NULL;
+	if (ev)
+		ret = vaccel_queue_sig_finish(q, ev, q->group_point);
+	else if (q->doom)
+		/* What the group recorded since its start was dropped goes too. */
+		ret = vaccel_queue_flush_signal(q, NULL, 0, false, false);
+	q->doom = 0;
+	return ret;
+}
+
+VACCEL_EXPORT int vaccel_queue_end_group(struct vaccel_queue *q)
+{
+	if (!q || q->u)
+		return -EINVAL;
+	vaccel_queue_lock(q);
+	return vaccel_queue_unlock(q, vaccel_queue_end_group_locked(q));
+}
+
+/* --- deferred submission --- */
+
+/* The queues that hold work, under the deferral lock. */
+static struct vaccel_queue *vaccel_defer_queues;
+
+void vaccel_defer_register_locked(struct vaccel_queue *q)
+{
+	if (q->registered)
+		return;
+	q->reg_prev = NULL;
+	q->reg_next = vaccel_defer_queues;
+	if (q->reg_next)
+		q->reg_next->reg_prev = q;
+	vaccel_defer_queues = q;
+	q->registered = true;
+}
+
+void vaccel_defer_unregister_locked(struct vaccel_queue *q)
+{
+	if (!q->registered)
+		return;
+	if (q->reg_prev)
+		q->reg_prev->reg_next = q->reg_next;
+	else
+		vaccel_defer_queues = q->reg_next;
+	if (q->reg_next)
+		q->reg_next->reg_prev = q->reg_prev;
+	q->registered = false;
+}
+
+/* Drops a reference to @q; the last one frees it. */
+static void vaccel_queue_put(struct vaccel_queue *q)
+{
+	bool last;
+
+	vaccel_defer_lock();
+	last = !--q->refs;
+	vaccel_defer_unlock();
+	if (!last)
+		return;
+	pthread_mutex_destroy(&q->lock);
+	free(q);
+}
+
+/* Frees held submission @h, dropping what it holds. */
+static void vaccel_held_free(struct vaccel_queue *q, struct vaccel_held *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->nwaits; i++)
+		vaccel_syncobj_destroy(q->dev, h->waits[i]);
+	for (i = 0; i < h->ndwaits; i++)
+		vaccel_event_put(h->dwaits[i].ev);
+	if (h->signal)
+		vaccel_event_put(h->signal);
+	h->buf->held--;
+	free(h);
+}
+
+/*
+ * Drops every held submission of @q, and the work recorded after them, its
+ * events failing with @status.  An open group is dropped to its end.
+ */
+static void vaccel_queue_drop(struct vaccel_queue *q, int status)
+{
+	struct vaccel_held *h;
+
+	if (!q->held)
+		return;
+	while ((h = q->held)) {
+		q->held = h->next;
+		if (h->signal)
+			vaccel_event_fail_held(h->signal, h->point, status);
+		vaccel_held_free(q, h);
+	}
+	q->held_tail = NULL;
+	q->start = q->used;
+	if (q->group)
+		q->doom = status;
+	vaccel_defer_lock();
+	vaccel_defer_changed();
+	vaccel_defer_unlock();
+}
+
+/*
+ * Whether the deferred waits of held submission @h are resolved: 1 if one
+ * still waits (an unset host event, a pending event), a negative status if
+ * one failed, 0 if none does: then *@objs holds the syncobjs of the
+ * fences to wait for, *@nobjs of them, created here.
+ */
+static int vaccel_held_resolve(struct vaccel_queue *q, const struct vaccel_held *h,
+			       uint32_t *objs, unsigned int *nobjs)
+{
+	const struct vaccel_dwait *d;
+	unsigned int i;
+	int ret, status;
+
+	*nobjs = 0;
+	for (i = 0; i < h->ndwaits; i++) {
+		d = &h->dwaits[i];
+		if (d->status)
+			return d->status;
+		ret = vaccel_wait_classify(d->ev, d->point, &status);
+		if (ret == 1)
+			return status ?: 1;
+		if (ret < 0 && ret != -ENOENT)
+			return 1;
+	}
+	for (i = 0; i < h->ndwaits; i++) {
+		d = &h->dwaits[i];
+		if (d->ev->flags & VACCEL_EVENT_HOST)
+			continue;
+		ret = vaccel_syncobj_create(q->dev, &objs[*nobjs]);
+		if (ret)
+			goto err;
+		/* No fence: reset since; there is nothing to wait for. */
+		if (drmSyncobjTransfer(q->dev->fd, objs[*nobjs], 0, d->ev->handle,
+				       d->point, 0))
+			vaccel_syncobj_destroy(q->dev, objs[*nobjs]);
+		else
+			(*nobjs)++;
+	}
+	return 0;
+
+err:
+	while (*nobjs)
+		vaccel_syncobj_destroy(q->dev, objs[--*nobjs]);
+	return 1;
+}
+
+/* Submits held submission @h, whose waits are the @nobjs syncobjs @objs too. */
+static int vaccel_held_submit(struct vaccel_queue *q, struct vaccel_held *h,
+			      const uint32_t *objs, unsigned int nobjs)
+{
+	uint32_t waits[VACCEL_QUEUE_MAX_WAITS];
+	int ret;
+
+	memcpy(waits, h->waits, h->nwaits * sizeof(waits[0]));
+	memcpy(waits + h->nwaits, objs, nobjs * sizeof(waits[0]));
+	if (h->watch && !q->rel_submit_ns)
+		q->rel_submit_ns = vaccel_now_ns();
+	ret = vaccel_queue_submit_range(q, h->buf, h->start, h->end, waits,
+					h->nwaits + nobjs, h->signal, h->point);
+	if (ret)
+		return ret;
+	if (h->signal) {
+		if (h->arm)
+			vaccel_event_arm(h->signal, h->point, q->rel_submit_ns);
+		q->rel_submit_ns = 0;
+		/* Its fence exists: the event is no longer pending. */
+		vaccel_defer_lock();
+		h->signal->held--;
+		vaccel_defer_changed();
+		vaccel_defer_unlock();
+	}
+	return 0;
+}
+
+/*
+ * Submits the held work of @q that waits for nothing unset any more,
+ * oldest first, and drops it from the first that waits for a failed
+ * event.  Called with @q's lock held.  Return: whether anything changed.
+ */
+static bool vaccel_queue_kick(struct vaccel_queue *q)
+{
+	uint32_t objs[VACCEL_QUEUE_MAX_WAITS];
+	struct vaccel_held *h;
+	bool changed = false;
+	unsigned int nobjs = 0, i;
+	int ret;
+
+	while ((h = q->held)) {
+		ret = h->doom ?: q->error ?: vaccel_held_resolve(q, h, objs, &nobjs);
+		if (ret == 1)
+			break;
+		if (ret < 0) {
+			vaccel_queue_drop(q, ret);
+			changed = true;
+			break;
+		}
+		ret = vaccel_held_submit(q, h, objs, nobjs);
+		for (i = 0; i < nobjs; i++)
+			vaccel_syncobj_destroy(q->dev, objs[i]);
+		if (ret == -ECANCELED) {
+			vaccel_queue_drop(q, ret);
+			changed = true;
+			break;
+		}
+		if (ret) {
+			q->kick_error = ret;
+			break;
+		}
+		q->held = h->next;
+		if (!q->held)
+			q->held_tail = NULL;
+		vaccel_held_free(q, h);
+		changed = true;
+	}
+	if (!vaccel_queue_holding(q)) {
+		vaccel_defer_lock();
+		vaccel_defer_unregister_locked(q);
+		vaccel_defer_unlock();
+	}
+	return changed;
+}
+
+void vaccel_defer_sweep(void)
+{
+	struct vaccel_queue **qs, *q;
+	unsigned int n, i;
+	bool changed;
+
+	do {
+		changed = false;
+		vaccel_defer_lock();
+		for (n = 0, q = vaccel_defer_queues; q; q = q->reg_next)
+			n++;
+		qs = n ? malloc(n * sizeof(*qs)) : NULL;
+		if (!qs) {
+			/* Left to the owners' next calls. */
+			vaccel_defer_unlock();
+			return;
+		}
+		for (i = 0, q = vaccel_defer_queues; q; q = q->reg_next, i++) {
+			qs[i] = q;
+			q->refs++;
+		}
+		vaccel_defer_unlock();
+		for (i = 0; i < n; i++) {
+			pthread_mutex_lock(&qs[i]->lock);
+			if (!qs[i]->dead)
+				changed |= vaccel_queue_kick(qs[i]);
+			pthread_mutex_unlock(&qs[i]->lock);
+		}
+		for (i = 0; i < n; i++)
+			vaccel_queue_put(qs[i]);
+		free(qs);
+	} while (changed);
+}
+
+void vaccel_queue_lock(struct vaccel_queue *q)
+{
+	if (!q->u)
+		pthread_mutex_lock(&q->lock);
+}
+
+/*
+ * Ends a public call on @q that returns @ret: releases what @q can, and
+ * then, without its lock, what that unblocked on other queues.
+ */
+int vaccel_queue_unlock(struct vaccel_queue *q, int ret)
+{
+	bool changed = false;
+
+	if (q->u)
+		return ret;
+	if (vaccel_queue_holding(q))
+		changed = vaccel_queue_kick(q);
+	pthread_mutex_unlock(&q->lock);
+	if (changed)
+		vaccel_defer_sweep();
+	return ret;
 }

@@ -227,7 +227,7 @@ static inline struct vaccel_va_space *vaccel_dev_va(struct vaccel_device *dev)
 #define VACCEL_FAULT_NAME_MAX	255
 
 /* Snapshots of events a queue holds for its next submission (queue.c). */
-#define VACCEL_QUEUE_MAX_WAITS	16
+#define VACCEL_QUEUE_MAX_WAITS	VACCEL_MAX_WAITS
 
 /**
  * struct vaccel_cmd_record - where a command of a queue is in its DMA buffer
@@ -261,6 +261,8 @@ struct vaccel_cmd_record {
  *	whose record could not be allocated is simply missing
  * @nrecs: entries of @recs
  * @recs_cap: room in @recs
+ * @held: held submissions from it (struct vaccel_held): it stays busy,
+ *	whatever @point says, until they are submitted or dropped
  * @next: link in the queue's busy or free list
  */
 struct vaccel_cmdbuf {
@@ -273,7 +275,54 @@ struct vaccel_cmdbuf {
 	struct vaccel_cmd_record *recs;
 	uint32_t nrecs;
 	uint32_t recs_cap;
+	unsigned int held;
 	struct vaccel_cmdbuf *next;
+};
+
+/**
+ * struct vaccel_dwait - a wait that cannot go to the kernel yet (queue.c)
+ * @ev: a host event, or a pending event (a reference of the wait)
+ * @point: the point waited for; 0 for a binary or host event
+ * @status: 0, or the failure the wait had when it was taken (an event
+ *	whose held command was dropped): the work waiting is dropped too
+ */
+struct vaccel_dwait {
+	struct vaccel_event *ev;
+	uint64_t point;
+	int status;
+};
+
+/**
+ * struct vaccel_held - a submission held back in user space (queue.c)
+ * @buf: the DMA buffer it is in
+ * @start: its first word in @buf
+ * @end: its end (exclusive) in @buf
+ * @waits: syncobjs holding snapshots of the fences it waits for, its own
+ * @nwaits: entries of @waits
+ * @dwaits: its waits for host and pending events, resolved on release
+ * @ndwaits: entries of @dwaits
+ * @signal: the event it signals (a reference), or NULL
+ * @point: the point of @signal (0: binary)
+ * @arm: @signal profiles the command that ends here
+ * @watch: it holds part of a command whose submission time is noted
+ * @doom: 0, or the status it is to be dropped with (a group that lost
+ *	its start)
+ * @next: the queue's next held submission
+ */
+struct vaccel_held {
+	struct vaccel_cmdbuf *buf;
+	uint32_t start;
+	uint32_t end;
+	uint32_t waits[VACCEL_QUEUE_MAX_WAITS];
+	unsigned int nwaits;
+	struct vaccel_dwait dwaits[VACCEL_QUEUE_MAX_WAITS];
+	unsigned int ndwaits;
+	struct vaccel_event *signal;
+	uint64_t point;
+	bool arm;
+	bool watch;
+	int doom;
+	struct vaccel_held *next;
 };
 
 /**
@@ -314,8 +363,32 @@ struct vaccel_cmdbuf {
  *	next submission notes its time in @sig_submit_ns
  * @sig_submit_ns: when the first submission of that command went to the
  *	kernel; 0 until then
+ * @lock: serialises the calls on the queue with the threads that release
+ *	its held work (vaccel_event_set_status()); protects every field but
+ *	@refs, @reg_next, @reg_prev and @registered; not taken for a unified
+ *	queue, which never holds work
+ * @held: the submissions held back, oldest first
+ * @held_tail: the newest of @held
+ * @dwaits: waits of the next submission for host and pending events
+ * @ndwaits: entries of @dwaits; @nwaits + @ndwaits <= %VACCEL_QUEUE_MAX_WAITS
+ * @rel_submit_ns: the submission time of the held command being released
+ * @kick_error: an error of submitting released work, for the next
+ *	vaccel_queue_flush() or vaccel_queue_finish()
+ * @group: a command group is open
+ * @group_ev: its signal, or NULL
+ * @group_point: the point of @group_ev
+ * @doom: 0, or the status every submission is held and dropped with until
+ *	the open group ends (its start was dropped)
+ * @dead: destroyed; only the references keep the structure
+ * @refs: references, under the deferral lock (event.c): the owner's and
+ *	those of threads releasing work
+ * @registered: on the deferral lock's list of queues that hold work
+ * @reg_next: link in that list
+ * @reg_prev: link in that list
  *
- * Not locked: the caller serialises the use of a queue.
+ * The caller serialises its calls on a queue; @lock is for the threads
+ * that set host events.  Lock order: @lock, then the deferral lock, then
+ * &vaccel_event.lock; never two queues' locks at once.
  */
 struct vaccel_queue {
 	struct vaccel_device *dev;
@@ -347,6 +420,22 @@ struct vaccel_queue {
 	uint64_t sig_point;
 	bool sig_watch;
 	uint64_t sig_submit_ns;
+	pthread_mutex_t lock;
+	struct vaccel_held *held;
+	struct vaccel_held *held_tail;
+	struct vaccel_dwait dwaits[VACCEL_QUEUE_MAX_WAITS];
+	unsigned int ndwaits;
+	uint64_t rel_submit_ns;
+	int kick_error;
+	bool group;
+	struct vaccel_event *group_ev;
+	uint64_t group_point;
+	int doom;
+	bool dead;
+	unsigned int refs;
+	bool registered;
+	struct vaccel_queue *reg_next;
+	struct vaccel_queue *reg_prev;
 };
 
 /**
@@ -390,6 +479,19 @@ struct vaccel_prof_page;
  * @armed: a command signals the event and writes its times to the slot
  * @armed_point: the point it signals (0: the binary fence)
  * @submitted_ns: when the submission holding its start went to the kernel
+ * @status: for a host event, 1 while unset, then its status (0 or a
+ *	negative errno)
+ * @held: held submissions that signal the event: it is pending while
+ *	there are any
+ * @held_point: the highest point of a timeline event they signal
+ * @fail_status: 0, or the status of the last held command that signalled
+ *	the event and was dropped (the syncobj then holds a signalled fence)
+ * @fail_point: the point of that command
+ * @refs: references: the owner's and those of held work
+ *
+ * @status, @held, @held_point, @fail_status, @fail_point and @refs are
+ * protected by the deferral lock (event.c).  A host event has no syncobj,
+ * and its @dev may be NULL.
  */
 struct vaccel_event {
 	struct vaccel_device *dev;
@@ -405,6 +507,12 @@ struct vaccel_event {
 	bool armed;
 	uint64_t armed_point;
 	uint64_t submitted_ns;
+	int status;
+	unsigned int held;
+	uint64_t held_point;
+	int fail_status;
+	uint64_t fail_point;
+	unsigned int refs;
 };
 
 /* event.c: syncobjs of a device, through libdrm. */
@@ -422,6 +530,35 @@ void vaccel_event_disarm(struct vaccel_event *ev);
 int vaccel_event_times(struct vaccel_event *ev, struct vaccel_event_times *out);
 void vaccel_device_fini_profiling(struct vaccel_device *dev);
 uint64_t vaccel_now_ns(void);
+
+/*
+ * event.c: the deferral lock and what it protects.  vaccel_defer_lock()
+ * and _unlock() take it; vaccel_defer_changed() (with it held) notes that
+ * held work or a host event changed and wakes the CPU waiters;
+ * vaccel_defer_wait_change() sleeps until a change after generation @gen
+ * or the absolute CLOCK_MONOTONIC @deadline (-ETIME then).
+ */
+void vaccel_defer_lock(void);
+void vaccel_defer_unlock(void);
+void vaccel_defer_changed(void);
+uint64_t vaccel_defer_generation(void);
+int vaccel_defer_wait_change(uint64_t gen, int64_t deadline);
+/* event.c: references of events held by queued work. */
+void vaccel_event_get(struct vaccel_event *ev);
+void vaccel_event_put(struct vaccel_event *ev);
+/* event.c: a pending event's held command was dropped with @status. */
+void vaccel_event_fail_held(struct vaccel_event *ev, uint64_t point, int status);
+/* event.c: the last point of timeline @ev submitted, or held back. */
+int vaccel_event_last_point(struct vaccel_event *ev, uint64_t *point);
+int64_t vaccel_abs_timeout(int64_t timeout_ns);
+
+/* queue.c: the registry of queues holding work, and their release. */
+void vaccel_defer_register_locked(struct vaccel_queue *q);
+void vaccel_defer_unregister_locked(struct vaccel_queue *q);
+void vaccel_defer_sweep(void);
+/* queue.c: the lock of a plain queue around a public call (module.c). */
+void vaccel_queue_lock(struct vaccel_queue *q);
+int vaccel_queue_unlock(struct vaccel_queue *q, int ret);
 
 /* error.c: the message of vaccel_last_error_message(), for this thread. */
 __attribute__((format(printf, 2, 3)))
@@ -539,6 +676,34 @@ bool vaccel_elf_next_function(const struct vaccel_elf_image *img, uint64_t *pos,
  */
 bool vaccel_elf_find_section(const struct vaccel_elf_image *img, const char *name,
 			     uint64_t *offset, uint64_t *size);
+/**
+ * struct vaccel_elf_section - a section of a module, from vaccel_elf_next_section()
+ * @name: its name, NUL-terminated inside the file's section name table
+ * @type: sh_type
+ * @flags: sh_flags
+ * @offset: offset of its contents in the file
+ * @size: bytes of contents
+ * @in_file: the contents are in the file: not SHT_NOBITS, and [@offset,
+ *	@offset + @size) inside it
+ */
+struct vaccel_elf_section {
+	const char *name;
+	uint32_t type;
+	uint64_t flags;
+	uint64_t offset;
+	uint64_t size;
+	bool in_file;
+};
+
+/*
+ * The section after number *@pos (start with 0) that has a name, in
+ * *@sec; false after the last.
+ */
+bool vaccel_elf_next_section(const struct vaccel_elf_image *img, unsigned int *pos,
+			     struct vaccel_elf_section *sec);
+/* Prefix of the metadata sections a module keeps (vaccel_module_get_section()). */
+#define VACCEL_SECTION_PREFIX		".vaccel."
+
 /* The file's bytes of [@vaddr, @vaddr + @len) of an executable segment, or NULL. */
 const unsigned char *vaccel_elf_code(const struct vaccel_elf_image *img,
 				     uint64_t vaddr, uint64_t len);
@@ -632,6 +797,10 @@ struct vaccel_function {
  * @functions: the functions of its symbol table, by @start
  * @nfunctions: entries of @functions
  * @names: their names, NUL-terminated one after the other
+ * @sections: copies of its non-allocated ".vaccel." sections, each its
+ *	name (NUL-terminated), padded to 8 bytes, then its size as a
+ *	uint64_t, then its bytes padded to 8
+ * @sections_size: bytes of @sections
  * @next: link in &vaccel_device.modules, under its lock
  */
 struct vaccel_module {
@@ -648,6 +817,8 @@ struct vaccel_module {
 	struct vaccel_function *functions;
 	unsigned int nfunctions;
 	char *names;
+	unsigned char *sections;
+	size_t sections_size;
 	struct vaccel_module *next;
 };
 
