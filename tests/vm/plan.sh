@@ -171,6 +171,7 @@ run_compute() {
 	vt_run test_opencl_c
 	vt_run test_api
 	vt_run test_libvaccel_fault
+	vt_run test_libvaccel_host_events
 	vt_run test_toolchain
 }
 
