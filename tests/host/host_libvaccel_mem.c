@@ -105,7 +105,7 @@ static void test_flags_and_errors(void)
 	void *p = NULL;
 
 	CHECK_EQ(vaccel_bo_alloc(dev, 0, 0, &bo), -EINVAL);
-	CHECK_EQ(vaccel_bo_alloc(dev, 4096, 1u << 3, &bo), -EINVAL);
+	CHECK_EQ(vaccel_bo_alloc(dev, 4096, 1u << 5, &bo), -EINVAL);
 	CHECK_EQ(vaccel_bo_alloc(dev, 4096, 0, NULL), -EINVAL);
 	CHECK_EQ(vaccel_bo_alloc(dev, (1ull << 32) + 1, 0, &bo), -E2BIG);
 	CHECK_EQ(vaccel_bo_import(dev, -1, &bo), -EINVAL);

@@ -424,7 +424,7 @@ VTEST(errors)
 
 	vt_dev_mem(vaccel_device_fd(dev), &m0);
 	VT_ASSERT_EQ(vaccel_bo_alloc(dev, 0, 0, &bo), -EINVAL);
-	VT_ASSERT_EQ(vaccel_bo_alloc(dev, 4096, 1u << 3, &bo), -EINVAL);
+	VT_ASSERT_EQ(vaccel_bo_alloc(dev, 4096, 1u << 5, &bo), -EINVAL);
 	VT_ASSERT_EQ(vaccel_bo_alloc(dev, 4096, 1u << 31, &bo), -EINVAL);
 	VT_ASSERT_EQ(vaccel_bo_alloc(dev, 4096, 0, NULL), -EINVAL);
 	VT_ASSERT_EQ(vaccel_bo_alloc(NULL, 4096, 0, &bo), -EINVAL);
