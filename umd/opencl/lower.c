@@ -79,7 +79,43 @@ struct lower {
 	char *log;
 	size_t log_size;
 	size_t log_len;
+	/* The kernels' metadata, text (lower.h), growing. */
+	char *meta;
+	size_t meta_len, meta_cap;
+	bool meta_failed;
 };
+
+/* Appends to the metadata text. */
+static void __attribute__((format(printf, 2, 3)))
+meta_add(struct lower *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = l->meta_cap - l->meta_len;
+		char *bigger;
+
+		va_start(ap, fmt);
+		n = vsnprintf(l->meta ? l->meta + l->meta_len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			l->meta_failed = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			l->meta_len += (size_t)n;
+			return;
+		}
+		bigger = realloc(l->meta, l->meta_cap * 2 + (size_t)n + 256);
+		if (!bigger) {
+			l->meta_failed = true;
+			return;
+		}
+		l->meta = bigger;
+		l->meta_cap = l->meta_cap * 2 + (size_t)n + 256;
+	}
+}
 
 /* Appends a line to the log, as snprintf() would, never past its end. */
 static void __attribute__((format(printf, 2, 3)))
@@ -231,6 +267,189 @@ static void lower_calls(LLVMValueRef f)
 	}
 }
 
+/* Kernel @f's metadata node @kind (clang's kernel_arg_*), or NULL. */
+static LLVMValueRef kernel_md(struct lower *l, LLVMValueRef f, const char *kind)
+{
+	unsigned int id = LLVMGetMDKindIDInContext(l->ctx, kind, (unsigned int)strlen(kind));
+	LLVMValueMetadataEntry *entries;
+	LLVMValueRef node = NULL;
+	size_t n, i;
+
+	entries = LLVMGlobalCopyAllMetadata(f, &n);
+	for (i = 0; i < n; i++)
+		if (LLVMValueMetadataEntriesGetKind(entries, (unsigned int)i) == id)
+			node = LLVMMetadataAsValue(l->ctx,
+						   LLVMValueMetadataEntriesGetMetadata(entries,
+										       (unsigned int)i));
+	if (entries)
+		LLVMDisposeValueMetadataEntries(entries);
+	return node;
+}
+
+/* Operand @i of a metadata node: a string ("" if not one), or an integer. */
+static const char *md_string(LLVMValueRef node, unsigned int i)
+{
+	LLVMValueRef ops[64];
+	unsigned int len;
+	const char *str;
+
+	if (!node || i >= LLVMGetMDNodeNumOperands(node) || LLVMGetMDNodeNumOperands(node) > 64)
+		return "";
+	LLVMGetMDNodeOperands(node, ops);
+	str = ops[i] ? LLVMGetMDString(ops[i], &len) : NULL;
+	return str ? str : "";
+}
+
+static unsigned long long md_int(LLVMValueRef node, unsigned int i)
+{
+	LLVMValueRef ops[64];
+
+	if (!node || i >= LLVMGetMDNodeNumOperands(node) || LLVMGetMDNodeNumOperands(node) > 64)
+		return 0;
+	LLVMGetMDNodeOperands(node, ops);
+	if (!ops[i] || !LLVMIsAConstantInt(ops[i]))
+		return 0;
+	return LLVMConstIntGetZExtValue(ops[i]);
+}
+
+/* The OpenCL name of a vec_type_hint type: float4, int, ... */
+static void type_hint_name(LLVMValueRef node, char *buf, size_t size)
+{
+	LLVMValueRef ops[2];
+	LLVMTypeRef t, e;
+	unsigned int n = 0;
+	const char *base = "";
+	bool is_unsigned;
+
+	buf[0] = '\0';
+	if (!node || LLVMGetMDNodeNumOperands(node) != 2)
+		return;
+	LLVMGetMDNodeOperands(node, ops);
+	if (!ops[0])
+		return;
+	t = e = LLVMTypeOf(ops[0]);
+	is_unsigned = !md_int(node, 1);
+	if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+		n = LLVMGetVectorSize(t);
+		e = LLVMGetElementType(t);
+	}
+	switch (LLVMGetTypeKind(e)) {
+	case LLVMHalfTypeKind:
+		base = "half";
+		break;
+	case LLVMFloatTypeKind:
+		base = "float";
+		break;
+	case LLVMDoubleTypeKind:
+		base = "double";
+		break;
+	case LLVMIntegerTypeKind:
+		switch (LLVMGetIntTypeWidth(e)) {
+		case 8:
+			base = is_unsigned ? "uchar" : "char";
+			break;
+		case 16:
+			base = is_unsigned ? "ushort" : "short";
+			break;
+		case 32:
+			base = is_unsigned ? "uint" : "int";
+			break;
+		default:
+			base = is_unsigned ? "ulong" : "long";
+			break;
+		}
+		break;
+	default:
+		return;
+	}
+	if (n)
+		snprintf(buf, size, "%s%u", base, n);
+	else
+		snprintf(buf, size, "%s", base);
+}
+
+/* The kind of a parameter, in the metadata (lower.h). */
+static const char *param_kind(LLVMValueRef f, unsigned int i, LLVMTypeRef type)
+{
+	unsigned int byval = LLVMGetEnumAttributeKindForName("byval", 5);
+
+	if (LLVMGetEnumAttributeAtIndex(f, i + 1, byval))
+		return "byval";
+	if (LLVMGetTypeKind(type) != LLVMPointerTypeKind)
+		return "value";
+	switch (LLVMGetPointerAddressSpace(type)) {
+	case 1:
+		return "global";
+	case 2:
+		return "constant";
+	case AS_LOCAL:
+		return "local";
+	default:
+		return "private";
+	}
+}
+
+/* Records kernel @f: its name, attributes and the parameters' layout. */
+static void record_kernel(struct lower *l, LLVMValueRef f, const char *kname,
+			  LLVMTypeRef *types, const unsigned long long *offsets,
+			  const unsigned long long *sizes, unsigned long long block_size)
+{
+	LLVMValueRef access = kernel_md(l, f, "kernel_arg_access_qual");
+	LLVMValueRef type = kernel_md(l, f, "kernel_arg_type");
+	LLVMValueRef qual = kernel_md(l, f, "kernel_arg_type_qual");
+	LLVMValueRef name = kernel_md(l, f, "kernel_arg_name");
+	LLVMValueRef reqd = kernel_md(l, f, "reqd_work_group_size");
+	LLVMValueRef hint = kernel_md(l, f, "work_group_size_hint");
+	char vec_hint[32];
+	unsigned int n = LLVMCountParams(f), i;
+
+	type_hint_name(kernel_md(l, f, "vec_type_hint"), vec_hint, sizeof(vec_hint));
+	meta_add(l, "kernel\t%s\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%s\n",
+		 kname, n, block_size, md_int(reqd, 0), md_int(reqd, 1), md_int(reqd, 2),
+		 md_int(hint, 0), md_int(hint, 1), md_int(hint, 2), vec_hint);
+	for (i = 0; i < n; i++)
+		meta_add(l, "arg\t%s\t%s\t%s\t%llu\t%llu\t%s\t%s\n",
+			 param_kind(f, i, types[i]), md_string(access, i)[0] ?
+			 md_string(access, i) : "none", md_string(qual, i), offsets[i],
+			 sizes[i], md_string(type, i), md_string(name, i));
+}
+
+/*
+ * The metadata into a section of its own, not loaded (no SHF_ALLOC): the
+ * runtime reads it with vaccel_module_get_section().  Module assembly, in
+ * which every byte but the plain ones is an octal escape.
+ */
+static int emit_metadata(struct lower *l)
+{
+	static const char head[] = "\t.pushsection " VACCEL_CL_META_SECTION ",\"\",@progbits\n";
+	static const char tail[] = "\n\t.popsection\n";
+	size_t i, max = sizeof(head) + sizeof(tail) + 16 + l->meta_len * 4 + l->meta_len / 64 * 12;
+	char *text = malloc(max), *p;
+
+	if (!text || l->meta_failed) {
+		free(text);
+		lower_log(l, "error: out of memory\n");
+		return -1;
+	}
+	p = text + sprintf(text, "%s", head);
+	for (i = 0; i < l->meta_len; i++) {
+		unsigned char c = (unsigned char)l->meta[i];
+
+		if (!(i % 64))
+			p += sprintf(p, "%s\t.ascii \"", i ? "\"\n" : "");
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\%03o", c);
+	}
+	if (l->meta_len)
+		*p++ = '"';
+	p += sprintf(p, "%s", tail);
+	LLVMAppendModuleInlineAsm(l->m, text, (size_t)(p - text));
+	free(text);
+	return 0;
+}
+
 /* The entry of kernel @f, and the symbol by which the loader finds it. */
 static int lower_kernel(struct lower *l, LLVMValueRef f)
 {
@@ -245,6 +464,7 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	unsigned int byval = LLVMGetEnumAttributeKindForName("byval", 5);
 	LLVMTypeRef *types;
 	LLVMValueRef *args;
+	unsigned long long *offsets, *sizes;
 	char name[KERNEL_NAME_MAX + 32];
 	const char *kname;
 	size_t len;
@@ -262,9 +482,13 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	}
 	types = calloc(n + 1, sizeof(*types));
 	args = calloc(n + 1, sizeof(*args));
-	if (!types || !args) {
+	offsets = calloc(n + 1, sizeof(*offsets));
+	sizes = calloc(n + 1, sizeof(*sizes));
+	if (!types || !args || !offsets || !sizes) {
 		free(types);
 		free(args);
+		free(offsets);
+		free(sizes);
 		lower_log(l, "error: out of memory\n");
 		return -1;
 	}
@@ -292,8 +516,11 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 		param_layout(l, f, i, types[i], &size, &align);
 		offset = (offset + align - 1) / align * align;
 		args[i] = build_param(l, f, i, types[i], block, offset, &dynamic_local);
+		offsets[i] = offset;
+		sizes[i] = size;
 		offset += size;
 	}
+	record_kernel(l, f, kname, types, offsets, sizes, offset);
 	call = LLVMBuildCall2(l->b, fty, f, args, n, "");
 	for (i = 0; i < n; i++) {
 		LLVMAttributeRef attr = LLVMGetEnumAttributeAtIndex(f, i + 1, byval);
@@ -311,6 +538,8 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	lower_calls(f);
 	free(types);
 	free(args);
+	free(offsets);
+	free(sizes);
 	return 0;
 }
 
@@ -390,6 +619,7 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		return -1;
 	}
 	l.b = LLVMCreateBuilderInContext(l.ctx);
+	meta_add(&l, "%s\n", VACCEL_CL_META_MAGIC);
 	if (lower_locals(&l))
 		goto out;
 	for (f = LLVMGetFirstFunction(m); f; f = next) {
@@ -404,6 +634,8 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		lower_log(&l, "error: the program has no kernel\n");
 		goto out;
 	}
+	if (emit_metadata(&l))
+		goto out;
 	ret = LLVMLinkModules2(m, lib) ? -1 : 0;
 	lib = NULL;
 	if (ret) {
@@ -436,5 +668,6 @@ out:
 	if (lib)
 		LLVMDisposeModule(lib);
 	LLVMDisposeBuilder(l.b);
+	free(l.meta);
 	return ret;
 }

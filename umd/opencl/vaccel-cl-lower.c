@@ -4,13 +4,15 @@
  *
  * vaccel-cl-lower - the IR step of OpenCL C as a program, for vaccel-cc:
  *
- *	vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc LIBRARY.bc
+ *	vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc... LIBRARY.bc
  *
- * Reads the bitcode clang-14 made of an OpenCL C source for the device and
- * the device library's, lowers the first with the second (lower.c), and
- * writes the result.  Messages go to stderr, prefixed with the source's
- * name (--source, by default the input's); the exit status is 0, 1 for a program it cannot lower, 2 for a
- * usage error.
+ * Reads the bitcode clang-14 made of OpenCL C sources for the device (one,
+ * or several that link into one program, as clLinkProgram() links
+ * compiled programs) and the device library's (the last input), lowers
+ * the program with the library (lower.c), and writes the result.
+ * Messages go to stderr, prefixed with the source's name (--source, by
+ * default the first input's); the exit status is 0, 1 for a program it
+ * cannot lower, 2 for a usage error.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,12 +20,13 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Linker.h>
 
 #include "lower.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc LIBRARY.bc\n");
+	fprintf(f, "usage: vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc... LIBRARY.bc\n");
 }
 
 static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path)
@@ -47,9 +50,10 @@ static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *in = NULL, *lib_path = NULL, *source = NULL;
+	const char *out = NULL, *source = NULL, *inputs[64], *lib_path, *in;
 	LLVMContextRef ctx;
-	LLVMModuleRef m, lib;
+	LLVMModuleRef m, lib, more;
+	unsigned int n = 0, k;
 	char log[4096];
 	int i, ret = 1;
 
@@ -65,21 +69,33 @@ int main(int argc, char **argv)
 			fprintf(stderr, "vaccel-cl-lower: unknown option %s\n", argv[i]);
 			usage(stderr);
 			return 2;
-		} else if (!in) {
-			in = argv[i];
-		} else if (!lib_path) {
-			lib_path = argv[i];
+		} else if (n < sizeof(inputs) / sizeof(inputs[0])) {
+			inputs[n++] = argv[i];
 		} else {
-			usage(stderr);
+			fprintf(stderr, "vaccel-cl-lower: more than %zu inputs\n",
+				sizeof(inputs) / sizeof(inputs[0]) - 1);
 			return 2;
 		}
 	}
-	if (!out || !in || !lib_path) {
+	if (!out || n < 2) {
 		usage(stderr);
 		return 2;
 	}
+	lib_path = inputs[--n];
+	in = inputs[0];
 	ctx = LLVMContextCreate();
+	/* The inputs, linked into the first: a program of several sources. */
 	m = read_bitcode(ctx, in);
+	for (k = 1; m && k < n; k++) {
+		more = read_bitcode(ctx, inputs[k]);
+		if (!more || LLVMLinkModules2(m, more)) {
+			if (more)
+				fprintf(stderr, "%s: error: %s does not link with %s\n",
+					source ? source : in, inputs[k], in);
+			LLVMDisposeModule(m);
+			m = NULL;
+		}
+	}
 	lib = m ? read_bitcode(ctx, lib_path) : NULL;
 	if (m && lib) {
 		if (vaccel_cl_lower(m, lib, log, sizeof(log)))

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * cl_abi.h - what the IR step (lower.c), the device library and the ICD
+ * agree on: the argument block's hidden header, the kernels' entries and
+ * the metadata section.  Plain C, for the host and the device alike.
+ */
+#ifndef VACCEL_CL_ABI_H
+#define VACCEL_CL_ABI_H
+
+/* Bytes of the hidden header at the start of every argument block. */
+#define VACCEL_CL_HEADER_SIZE		64
+/*
+ * Offsets in the header: the global offset (3 x 64 bits), get_work_dim(),
+ * and the launch's printf buffer: its GPU address (64 bits, 0 for none)
+ * and its size in bytes (32 bits).
+ */
+#define VACCEL_CL_HEADER_OFFSET		0
+#define VACCEL_CL_HEADER_WORK_DIM	24
+#define VACCEL_CL_HEADER_PRINTF_VA	32
+#define VACCEL_CL_HEADER_PRINTF_SIZE	40
+
+/* Prefix of the kernels' entries; the loader's kernels are named without it. */
+#define VACCEL_CL_ENTRY_PREFIX		"__vaccel_cl_"
+
+/*
+ * The kernels' metadata, in a section of the module that is not loaded:
+ * text, a line per record, fields separated by tabs.  The first line is
+ * the magic; then each kernel:
+ *
+ *   kernel NAME NUM_ARGS BLOCK_SIZE REQD_X REQD_Y REQD_Z HINT_X HINT_Y HINT_Z VEC_TYPE_HINT
+ *
+ * followed by a line per parameter:
+ *
+ *   arg KIND ACCESS TYPE_QUALIFIERS OFFSET SIZE TYPE_NAME NAME
+ *
+ * KIND is global, constant, local, private (a pointer), value or byval (a
+ * struct); ACCESS is clang's access qualifier (none, read_only, ...);
+ * TYPE_QUALIFIERS is clang's, space separated (const restrict volatile).
+ * OFFSET and SIZE place the parameter in the argument block.
+ */
+#define VACCEL_CL_META_SECTION		".vaccel.cl.kernels"
+#define VACCEL_CL_META_MAGIC		"vaccel-cl-kernels 1"
+
+#endif /* VACCEL_CL_ABI_H */
