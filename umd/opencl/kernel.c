@@ -357,7 +357,7 @@ static size_t vcl_kernel_wg_size(cl_kernel k, int i)
 }
 
 /* Bytes of local memory @k uses: its variables' and its arguments'. */
-static cl_ulong vcl_kernel_local(cl_kernel k, int i)
+static cl_ulong vcl_kernel_local_locked(cl_kernel k, int i)
 {
 	struct vaccel_module_info mi;
 	cl_ulong total = 0;
@@ -365,10 +365,18 @@ static cl_ulong vcl_kernel_local(cl_kernel k, int i)
 
 	if (!vaccel_module_get_info(k->program->per_device[i].module, &mi))
 		total = mi.local_size;
-	pthread_mutex_lock(&k->lock);
 	for (a = 0; a < k->info->num_args; a++)
 		if (k->info->args[a].kind == VCL_ARG_LOCAL && k->args[a].set)
 			total += (k->args[a].local_size + 15) & ~(size_t)15;
+	return total;
+}
+
+static cl_ulong vcl_kernel_local(cl_kernel k, int i)
+{
+	cl_ulong total;
+
+	pthread_mutex_lock(&k->lock);
+	total = vcl_kernel_local_locked(k, i);
 	pthread_mutex_unlock(&k->lock);
 	return total;
 }
@@ -554,7 +562,7 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 			break;
 		}
 	}
-	if (vcl_kernel_local(k, i) > q->device->info.max_local_size) {
+	if (vcl_kernel_local_locked(k, i) > q->device->info.max_local_size) {
 		pthread_mutex_unlock(&k->lock);
 		return CL_OUT_OF_RESOURCES;
 	}

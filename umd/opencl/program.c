@@ -250,7 +250,7 @@ static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_in
 			     cl_uint *count)
 {
 	struct vcl_kernel_info *k = NULL, *cur = NULL;
-	char *text, *line, *next, *f[12];
+	char *text, *line, *next, *f[12];	/* a record's fields */
 	cl_uint n = 0, args_seen = 0;
 	unsigned long long v[10];
 	int ret = -EBADMSG, i;
@@ -281,9 +281,9 @@ static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_in
 
 			if (cur && args_seen != cur->num_args)
 				goto out;
-			if (n >= 1024 || !f[1] || !*f[1] || !f[11] || rest)
+			if (n >= 1024 || !f[1] || !*f[1] || !f[10] || f[11] || rest)
 				goto out;
-			for (i = 0; i < 9; i++)
+			for (i = 0; i < 8; i++)
 				if (!vcl_number(f[2 + i], i == 0 ? 1024 : i == 1 ?
 						VACCEL_LAUNCH_MAX_ARGS : UINT32_MAX, &v[i]))
 					goto out;
@@ -300,7 +300,7 @@ static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_in
 				cur->reqd_wg[i] = v[2 + i];
 				cur->wg_hint[i] = v[5 + i];
 			}
-			cur->vec_type_hint = strdup(f[11]);
+			cur->vec_type_hint = strdup(f[10]);
 			cur->args = calloc(cur->num_args + 1, sizeof(*cur->args));
 			if (!cur->name || !cur->vec_type_hint || !cur->args)
 				goto out;
