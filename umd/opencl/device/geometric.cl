@@ -27,7 +27,7 @@
  * (possibly overflowed) are computed again on the vector times @DOWN, and
  * sums below @SMALL on the vector times @UP.
  */
-#define GEOMETRIC_N(n, T, I, BIG, SMALL, UP, DOWN)			\
+#define GEOMETRIC_N(n, T, BIG, SMALL, UP, DOWN)			\
 	T OVLD dot(T##n x, T##n y)					\
 	{								\
 		T s = x[0] * y[0];					\
@@ -66,7 +66,7 @@
 		return p / length(p);					\
 	}
 
-#define GEOMETRIC(T, I, BIG, SMALL, UP, DOWN)				\
+#define GEOMETRIC(T, BIG, SMALL, UP, DOWN)				\
 	T OVERLOAD dot(T x, T y)					\
 	{								\
 		return x * y;						\
@@ -85,9 +85,9 @@
 			return p;					\
 		return copysign((T)1, p);				\
 	}								\
-	GEOMETRIC_N(2, T, I, BIG, SMALL, UP, DOWN)			\
-	GEOMETRIC_N(3, T, I, BIG, SMALL, UP, DOWN)			\
-	GEOMETRIC_N(4, T, I, BIG, SMALL, UP, DOWN)			\
+	GEOMETRIC_N(2, T, BIG, SMALL, UP, DOWN)			\
+	GEOMETRIC_N(3, T, BIG, SMALL, UP, DOWN)			\
+	GEOMETRIC_N(4, T, BIG, SMALL, UP, DOWN)			\
 	T##3 OVLD cross(T##3 a, T##3 b)					\
 	{								\
 		return (T##3)(a.y * b.z - a.z * b.y,			\
@@ -100,11 +100,13 @@
 	}
 
 /*
- * float: squares of up to 4 components of 2^48 at most, or of 2^-149 at
- * least, stay normal; double the same with 2^424 and 2^-474.
+ * float: a sum above 2^126 is computed again on the vector times 2^-100
+ * (components of 2^28 at most), one below 2^-100 on the vector times
+ * 2^100 (components of 2^-49 at least, whose squares stay normal);
+ * double the same with 2^1020, 2^-900 and 2^600.
  */
-GEOMETRIC(float, int, 0x1p126f, 0x1p-100f, 0x1p100f, 0x1p-100f)
-GEOMETRIC(double, long, 0x1p1020, 0x1p-900, 0x1p600, 0x1p-600)
+GEOMETRIC(float, 0x1p126f, 0x1p-100f, 0x1p100f, 0x1p-100f)
+GEOMETRIC(double, 0x1p1020, 0x1p-900, 0x1p600, 0x1p-600)
 
 float OVERLOAD fast_length(float p)
 {
