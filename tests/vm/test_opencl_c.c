@@ -18,108 +18,18 @@
  *
  * Needs the default topology.
  */
-#include <vaccel.h>
-
-#include "vt_mem.h"
+#include "vt_cl.h"
 
 VT_INCBIN(cl_module, VT_KERNELS "/opencl.elf");
-
-#define HEADER_SIZE	64
-
-struct buf {
-	struct vaccel_bo *bo;
-	void *cpu;
-	uint64_t va;
-};
-
-/* An argument block, built as the OpenCL C kernels' entries read it. */
-struct block {
-	unsigned char bytes[512];
-	size_t size;
-};
-
-static struct buf buf_new(struct vaccel_device *dev, uint64_t size)
-{
-	struct buf b;
-
-	VT_ASSERT_OK(vaccel_bo_alloc(dev, size, VACCEL_BO_GPU_NO_EXEC, &b.bo));
-	VT_ASSERT_OK(vaccel_bo_map(b.bo, &b.cpu));
-	b.va = vaccel_bo_va(b.bo);
-	memset(b.cpu, 0, size);
-	return b;
-}
-
-/* The header: the global offset and the work dimension. */
-static struct block block_new(const uint64_t offset[3], uint32_t work_dim)
-{
-	struct block b = { .size = HEADER_SIZE };
-
-	memset(b.bytes, 0, sizeof(b.bytes));
-	if (offset)
-		memcpy(b.bytes, offset, 3 * sizeof(uint64_t));
-	memcpy(b.bytes + 24, &work_dim, sizeof(work_dim));
-	return b;
-}
-
-/* Appends a parameter of @size bytes at its alignment @align. */
-static void put(struct block *b, const void *v, size_t size, size_t align)
-{
-	b->size = (b->size + align - 1) / align * align;
-	VT_ASSERT(b->size + size <= sizeof(b->bytes));
-	memcpy(b->bytes + b->size, v, size);
-	b->size += size;
-}
-
-#define PUT(b, v)	put(b, &(v), sizeof(v), _Alignof(__typeof__(v)))
-
-struct cl {
-	struct vaccel_device *dev;
-	struct vaccel_queue *q;
-	struct vaccel_module *mod;
-};
-
-static struct cl cl_open(void)
-{
-	char msg[VACCEL_MODULE_MSG_SIZE];
-	struct cl c;
-	int ret;
-
-	VT_ASSERT_OK(vaccel_device_open(0, &c.dev));
-	VT_ASSERT_OK(vaccel_queue_create(c.dev, VACCEL_ENGINE_CLASS_COMPUTE,
-					 VACCEL_PRIORITY_NORMAL, &c.q));
-	ret = vaccel_module_load(c.dev, VT_MODULE(cl_module), &c.mod, msg, sizeof(msg));
-	if (ret)
-		vtest_fail(__FILE__, __LINE__, "load: %s: %s", strerror(-ret), msg);
-	return c;
-}
-
-static void cl_close(struct cl *c)
-{
-	vaccel_queue_destroy(c->q);
-	vaccel_module_destroy(c->mod);
-	vaccel_device_close(c->dev);
-}
-
-/* Launches kernel @name over @grid in @wg with @b and @local bytes, and waits. */
-static void run(struct cl *c, const char *name, const uint32_t grid[3],
-		const uint32_t wg[3], const struct block *b, uint32_t local)
-{
-	struct vaccel_launch_options opts = { .dynamic_local_size = local };
-	struct vaccel_kernel *k;
-
-	VT_ASSERT_OK(vaccel_kernel_get(c->mod, name, &k));
-	VT_ASSERT_OK(vaccel_launch_ex(c->q, k, grid, wg, b->bytes, b->size, &opts));
-	VT_ASSERT_OK(vaccel_queue_finish(c->q));
-}
 
 static void vadd_through_local(const char *kernel)
 {
 	const uint32_t grid[3] = { 1024, 1, 1 }, wg[3] = { 64, 1, 1 }, n = 1000;
-	struct cl c = cl_open();
-	struct buf a = buf_new(c.dev, 4096), b = buf_new(c.dev, 4096);
-	struct buf out = buf_new(c.dev, 4096);
+	struct vt_cl c = vt_cl_open(VT_MODULE(cl_module));
+	struct vt_cl_buf a = vt_cl_buf_new(c.dev, 4096), b = vt_cl_buf_new(c.dev, 4096);
+	struct vt_cl_buf out = vt_cl_buf_new(c.dev, 4096);
 	float *pa = a.cpu, *pb = b.cpu, *pc = out.cpu;
-	struct block blk = block_new(NULL, 1);
+	struct vt_cl_block blk = vt_cl_block_new(NULL, 1);
 	unsigned int i;
 
 	for (i = 0; i < 1024; i++) {
@@ -127,11 +37,11 @@ static void vadd_through_local(const char *kernel)
 		pb[i] = 0.5f * (float)i;
 		pc[i] = -1.0f;
 	}
-	PUT(&blk, a.va);
-	PUT(&blk, b.va);
-	PUT(&blk, out.va);
-	PUT(&blk, n);
-	run(&c, kernel, grid, wg, &blk, 0);
+	VT_CL_PUT(&blk, a.va);
+	VT_CL_PUT(&blk, b.va);
+	VT_CL_PUT(&blk, out.va);
+	VT_CL_PUT(&blk, n);
+	vt_cl_run(&c, kernel, grid, wg, &blk, 0);
 	for (i = 0; i < 1024; i++) {
 		unsigned int from = i / 64 * 64 + (i % 64 + 1) % 64;
 		float want = i < n ? pa[from] + pb[i] : -1.0f;
@@ -140,7 +50,7 @@ static void vadd_through_local(const char *kernel)
 			vtest_fail(__FILE__, __LINE__, "c[%u] = %g, expected %g", i,
 				   (double)pc[i], (double)want);
 	}
-	cl_close(&c);
+	vt_cl_close(&c);
 }
 
 /* A kernel-scope __local array: each workgroup has its own, after barrier(). */
@@ -163,9 +73,9 @@ VTEST(kernel_calls_kernel)
 VTEST(every_parameter_kind)
 {
 	const uint32_t grid[3] = { 32, 1, 1 }, wg[3] = { 32, 1, 1 };
-	struct cl c = cl_open();
-	struct buf out = buf_new(c.dev, 4096), k = buf_new(c.dev, 4096);
-	struct block blk = block_new(NULL, 1);
+	struct vt_cl c = vt_cl_open(VT_MODULE(cl_module));
+	struct vt_cl_buf out = vt_cl_buf_new(c.dev, 4096), k = vt_cl_buf_new(c.dev, 4096);
+	struct vt_cl_block blk = vt_cl_block_new(NULL, 1);
 	int8_t ch = -5;
 	uint8_t uc = 250;
 	int16_t s = -30000;
@@ -183,23 +93,23 @@ VTEST(every_parameter_kind)
 	uint64_t dbits;
 
 	((int32_t *)k.cpu)[2] = 30;
-	PUT(&blk, out.va);
-	PUT(&blk, ch);
-	PUT(&blk, uc);
-	PUT(&blk, s);
-	PUT(&blk, us);
-	PUT(&blk, i);
-	PUT(&blk, u);
-	PUT(&blk, l);
-	PUT(&blk, ul);
-	PUT(&blk, f);
-	PUT(&blk, d);
-	put(&blk, v, sizeof(v), 16);
-	PUT(&blk, st);
-	PUT(&blk, local_offset);
-	PUT(&blk, k.va);
+	VT_CL_PUT(&blk, out.va);
+	VT_CL_PUT(&blk, ch);
+	VT_CL_PUT(&blk, uc);
+	VT_CL_PUT(&blk, s);
+	VT_CL_PUT(&blk, us);
+	VT_CL_PUT(&blk, i);
+	VT_CL_PUT(&blk, u);
+	VT_CL_PUT(&blk, l);
+	VT_CL_PUT(&blk, ul);
+	VT_CL_PUT(&blk, f);
+	VT_CL_PUT(&blk, d);
+	vt_cl_put(&blk, v, sizeof(v), 16);
+	VT_CL_PUT(&blk, st);
+	VT_CL_PUT(&blk, local_offset);
+	VT_CL_PUT(&blk, k.va);
 	VT_ASSERT_EQ(blk.size, 192);
-	run(&c, "args", grid, wg, &blk, 16 + 32 * 4);
+	vt_cl_run(&c, "args", grid, wg, &blk, 16 + 32 * 4);
 
 	VT_ASSERT_EQ((int64_t)o[0], -5);
 	VT_ASSERT_EQ(o[1], 250);
@@ -222,7 +132,7 @@ VTEST(every_parameter_kind)
 	VT_ASSERT_EQ(o[13], 77);
 	VT_ASSERT_EQ(o[14], 31 * 3);
 	VT_ASSERT_EQ(o[15], 30);
-	cl_close(&c);
+	vt_cl_close(&c);
 }
 
 /* Checks the words kernel "ids" wrote for a launch of @grid in @wg. */
@@ -265,19 +175,19 @@ VTEST(work_item_functions)
 	const uint32_t grid[3] = { 10, 6, 3 }, wg[3] = { 4, 4, 2 };
 	const uint32_t grid1[3] = { 5, 1, 1 }, wg1[3] = { 5, 1, 1 };
 	const uint64_t offset[3] = { 100, 200, 300 }, none[3] = { 0, 0, 0 };
-	struct cl c = cl_open();
-	struct buf out = buf_new(c.dev, 10 * 6 * 3 * 8 * 4);
-	struct block blk = block_new(offset, 3);
+	struct vt_cl c = vt_cl_open(VT_MODULE(cl_module));
+	struct vt_cl_buf out = vt_cl_buf_new(c.dev, 10 * 6 * 3 * 8 * 4);
+	struct vt_cl_block blk = vt_cl_block_new(offset, 3);
 
-	PUT(&blk, out.va);
-	run(&c, "ids", grid, wg, &blk, 0);
+	VT_CL_PUT(&blk, out.va);
+	vt_cl_run(&c, "ids", grid, wg, &blk, 0);
 	check_ids(out.cpu, grid, wg, offset, 3);
 
-	blk = block_new(NULL, 1);
-	PUT(&blk, out.va);
-	run(&c, "ids", grid1, wg1, &blk, 0);
+	blk = vt_cl_block_new(NULL, 1);
+	VT_CL_PUT(&blk, out.va);
+	vt_cl_run(&c, "ids", grid1, wg1, &blk, 0);
 	check_ids(out.cpu, grid1, wg1, none, 1);
-	cl_close(&c);
+	vt_cl_close(&c);
 }
 
 VTEST_MAIN()
