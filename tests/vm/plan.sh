@@ -169,6 +169,7 @@ run_compute() {
 	vt_run test_cu
 	vt_run test_kernels
 	vt_run test_opencl_c
+	vt_run test_opencl_lib
 	vt_run test_api
 	vt_run test_libvaccel_fault
 	vt_run test_libvaccel_host_events
