@@ -27,7 +27,11 @@
 /*
  * The kernels' metadata, in a section of the module that is not loaded:
  * text, a line per record, fields separated by tabs.  The first line is
- * the magic; then each kernel:
+ * the magic; the second says whether the program calls printf (1 or 0):
+ *
+ *   program PRINTF
+ *
+ * then each kernel:
  *
  *   kernel NAME NUM_ARGS BLOCK_SIZE REQD_X REQD_Y REQD_Z HINT_X HINT_Y HINT_Z VEC_TYPE_HINT
  *

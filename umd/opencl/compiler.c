@@ -410,7 +410,8 @@ int vcl_compile(const char *source, const char *options, char **words, int count
 		void **elf, size_t *elf_size, char **log)
 {
 	char dir[PATH_MAX - 32], src[PATH_MAX], out[PATH_MAX], cache[PATH_MAX];
-	const char *extra[] = { "-cl-kernel-arg-info", "-o", out, src, NULL };
+	const char *extra[] = { "-cl-kernel-arg-info", "-gline-tables-only", "-o", out, src,
+				NULL };
 	bool cached;
 	int ret;
 
@@ -488,8 +489,8 @@ int vcl_compile_object(const char *source, char **words, int count, unsigned int
 		       size_t *bc_size, char **log)
 {
 	char dir[PATH_MAX - 32], src[PATH_MAX], out[PATH_MAX], inc[PATH_MAX];
-	const char *extra[] = { "-cl-kernel-arg-info", "-I", inc, "-c", "-emit-llvm", "-o", out,
-				src, NULL };
+	const char *extra[] = { "-cl-kernel-arg-info", "-gline-tables-only", "-I", inc, "-c",
+				"-emit-llvm", "-o", out, src, NULL };
 	unsigned int i;
 	int ret;
 
@@ -556,5 +557,64 @@ out:
 	free(paths);
 	free(extra);
 	vcl_rmdir(dir);
+	return ret;
+}
+
+/*
+ * Where @addr of the module @elf is in the source: "FUNCTION at
+ * FILE:LINE:COLUMN", from the module's line table (vaccel-cc builds with
+ * -gline-tables-only), by llvm-symbolizer.  Return: 0, or -ENOENT if it
+ * cannot say.
+ */
+int vcl_symbolize(const void *elf, size_t size, uint64_t addr, char *out, size_t out_size)
+{
+	static const char *const tools[] = { "llvm-symbolizer-14", "llvm-symbolizer", NULL };
+	char dir[PATH_MAX - 32], obj[PATH_MAX], res[PATH_MAX], objarg[PATH_MAX + 8];
+	char address[32], *text = NULL, *nl, *file;
+	posix_spawn_file_actions_t fa;
+	size_t len;
+	pid_t pid;
+	int status, ret, i;
+
+	if (vcl_mkdir(dir, sizeof(dir)))
+		return -ENOENT;
+	snprintf(obj, sizeof(obj), "%s/module.elf", dir);
+	snprintf(res, sizeof(res), "%s/lines", dir);
+	snprintf(objarg, sizeof(objarg), "--obj=%s", obj);
+	snprintf(address, sizeof(address), "%#llx", (unsigned long long)addr);
+	ret = vcl_write_file(obj, elf, size) ? -ENOENT : -ENOEXEC;
+	for (i = 0; tools[i] && ret == -ENOEXEC; i++) {
+		char *argv[] = { (char *)tools[i], objarg, "--functions=linkage", address, NULL };
+
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 1, res, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		if (!posix_spawnp(&pid, tools[i], &fa, NULL, argv, environ)) {
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			if (WIFEXITED(status) && !WEXITSTATUS(status))
+				ret = 0;
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	if (!ret)
+		text = vcl_read_file(res, &len);
+	vcl_rmdir(dir);
+	/* Two lines: the function, then FILE:LINE:COLUMN ("??" when unknown). */
+	ret = -ENOENT;
+	nl = text ? strchr(text, '\n') : NULL;
+	if (nl) {
+		*nl = '\0';
+		file = nl + 1;
+		file[strcspn(file, "\n")] = '\0';
+		if (strncmp(file, "??", 2)) {
+			/* The build's directory is gone: the file's own name. */
+			if (strrchr(file, '/'))
+				file = strrchr(file, '/') + 1;
+			snprintf(out, out_size, "%s at %s", text, file);
+			ret = 0;
+		}
+	}
+	free(text);
 	return ret;
 }

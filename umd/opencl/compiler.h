@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 char **vcl_options_split(const char *options, int *count);
 void vcl_options_free(char **words, int count);
@@ -38,5 +39,7 @@ int vcl_compile_object(const char *source, char **words, int count, unsigned int
 /* vcl_link() - link @n bitcode objects into a module (clLinkProgram()). */
 int vcl_link(unsigned int n, void *const *bcs, const size_t *sizes, char **words, int count,
 	     void **elf, size_t *elf_size, char **log);
+
+int vcl_symbolize(const void *elf, size_t size, uint64_t addr, char *out, size_t out_size);
 
 #endif /* VACCEL_CL_COMPILER_H */

@@ -168,6 +168,7 @@ struct _cl_command_queue {
 	pthread_cond_t cond;
 	struct vaccel_queue *q;
 	unsigned int generation;	/* of q: it is replaced after a failure */
+	bool failed;			/* q takes no more work */
 	bool groups;			/* q takes command groups */
 	cl_event pending_head, pending_tail;	/* commands not yet complete */
 	unsigned int pending_count;
@@ -201,6 +202,7 @@ struct _cl_event {
 	struct vcl_host_action *action;
 	cl_event next_pending;		/* the queue's pending list */
 	unsigned int generation;	/* of the queue's q it was recorded in */
+	cl_program program;		/* a launch's, referenced until it completes */
 	/* The buffers the command uses, referenced until it completes. */
 	cl_mem *mems;
 	unsigned int num_mems;
@@ -285,6 +287,7 @@ struct _cl_program {
 	/* Of the last successful build (same for every device). */
 	cl_uint num_kernels;
 	struct vcl_kernel_info *kernels;
+	bool prints;			/* calls printf: launches get a buffer */
 };
 
 /* An argument as set by clSetKernelArg(). */
@@ -372,6 +375,8 @@ struct vaccel_bo *vcl_staging_new(cl_device_id d, size_t size, void **cpu);
 /* program.c */
 bool vcl_program_valid(cl_program p);
 struct vaccel_module *vcl_program_module(cl_program p, cl_device_id d);
+int vcl_program_symbolize(cl_program p, cl_device_id d, uint64_t elf_pc, char *out,
+			  size_t out_size);
 
 /* kernel.c */
 bool vcl_kernel_valid(cl_kernel k);

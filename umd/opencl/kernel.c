@@ -22,11 +22,14 @@
  * the device's private memory.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "icd.h"
 #include "cl_abi.h"
+#include "printf_buffer.h"
+#include "printf_format.h"
 
 bool vcl_kernel_valid(cl_kernel k)
 {
@@ -435,6 +438,53 @@ clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param_name, size_t param_va
 	return CL_INVALID_OPERATION;
 }
 
+/* A launch's printf buffer, formatted to stdout once the launch completes. */
+struct vcl_printf_action {
+	struct vcl_host_action action;
+	struct vaccel_bo *bo;
+	void *cpu;
+};
+
+static void vcl_printf_run(struct vcl_host_action *a)
+{
+	struct vcl_printf_action *p = (struct vcl_printf_action *)a;
+
+	/* What a failed launch printed before it failed is shown too. */
+	vaccel_cl_printf_format(p->cpu, VCL_PRINTF_BUFFER_SIZE, stdout);
+	fflush(stdout);
+	a->error = 0;
+}
+
+static void vcl_printf_fini(struct vcl_host_action *a)
+{
+	struct vcl_printf_action *p = (struct vcl_printf_action *)a;
+
+	vaccel_bo_free(p->bo);
+	free(p);
+}
+
+static struct vcl_printf_action *vcl_printf_new(cl_device_id d, unsigned char *block)
+{
+	struct vcl_printf_action *p = calloc(1, sizeof(*p));
+	uint64_t va;
+	uint32_t size = VCL_PRINTF_BUFFER_SIZE;
+
+	if (!p)
+		return NULL;
+	p->bo = vcl_staging_new(d, VCL_PRINTF_BUFFER_SIZE, &p->cpu);
+	if (!p->bo) {
+		free(p);
+		return NULL;
+	}
+	memset(p->cpu, 0, sizeof(struct vaccel_cl_printf_buffer));
+	p->action.run = vcl_printf_run;
+	p->action.fini = vcl_printf_fini;
+	va = vaccel_bo_va(p->bo);
+	memcpy(block + VACCEL_CL_HEADER_PRINTF_VA, &va, sizeof(va));
+	memcpy(block + VACCEL_CL_HEADER_PRINTF_SIZE, &size, sizeof(size));
+	return p;
+}
+
 /* Picks a local size for @global, within @max items. */
 static void vcl_pick_local(cl_uint dims, const size_t *global, size_t max,
 			   unsigned int units, size_t *local)
@@ -466,6 +516,7 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		       const cl_event *wait_list, cl_event *event)
 {
 	struct vaccel_launch_options opts = { 0 };
+	struct vcl_printf_action *printf_action = NULL;
 	const struct vcl_kernel_info *info;
 	unsigned char block[VACCEL_LAUNCH_MAX_ARGS];
 	uint32_t grid[3], wg[3], dynamic_local = 0;
@@ -566,11 +617,22 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		pthread_mutex_unlock(&k->lock);
 		return CL_OUT_OF_RESOURCES;
 	}
+	if (k->program->prints && total) {
+		printf_action = vcl_printf_new(q->device, block);
+		if (!printf_action) {
+			pthread_mutex_unlock(&k->lock);
+			return CL_OUT_OF_RESOURCES;
+		}
+	}
 	err = vcl_command_begin(q, CL_COMMAND_NDRANGE_KERNEL, num_events, wait_list, &cmd);
 	if (err) {
 		pthread_mutex_unlock(&k->lock);
+		if (printf_action)
+			vcl_printf_fini(&printf_action->action);
 		return err;
 	}
+	cmd.event->program = k->program;
+	clRetainProgram(k->program);
 	ret = 0;
 	for (a = 0; a < info->num_args && !ret; a++)
 		if (k->args[a].mem && vcl_command_hold(&cmd, k->args[a].mem))
@@ -587,9 +649,11 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 	}
 	if (ret) {
 		vcl_command_abort(&cmd);
+		if (printf_action)
+			vcl_printf_fini(&printf_action->action);
 		return ret == -E2BIG ? CL_OUT_OF_RESOURCES : vcl_errno_to_cl(ret);
 	}
-	return vcl_command_end(&cmd, NULL, event, false);
+	return vcl_command_end(&cmd, printf_action ? &printf_action->action : NULL, event, false);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

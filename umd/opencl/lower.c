@@ -620,6 +620,9 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 	}
 	l.b = LLVMCreateBuilderInContext(l.ctx);
 	meta_add(&l, "%s\n", VACCEL_CL_META_MAGIC);
+	/* A program that calls printf needs a printf buffer at each launch. */
+	f = LLVMGetNamedFunction(m, "printf");
+	meta_add(&l, "program\t%d\n", f && LLVMGetFirstUse(f) ? 1 : 0);
 	if (lower_locals(&l))
 		goto out;
 	for (f = LLVMGetFirstFunction(m); f; f = next) {

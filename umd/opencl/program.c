@@ -40,6 +40,20 @@ struct vaccel_module *vcl_program_module(cl_program p, cl_device_id d)
 	return i < 0 ? NULL : p->per_device[i].module;
 }
 
+/* Where @elf_pc of @p's module on @d is in the source (compiler.c). */
+int vcl_program_symbolize(cl_program p, cl_device_id d, uint64_t elf_pc, char *out,
+			  size_t out_size)
+{
+	int i = vcl_context_device_index(p->ctx, d), ret = -ENOENT;
+
+	pthread_mutex_lock(&p->lock);
+	if (i >= 0 && p->per_device[i].binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+		ret = vcl_symbolize(p->per_device[i].binary, p->per_device[i].binary_size,
+				    elf_pc, out, out_size);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
+}
+
 static void vcl_kernels_free(struct vcl_kernel_info *k, cl_uint n)
 {
 	cl_uint i, j;
@@ -247,7 +261,7 @@ static char *vcl_attributes(const struct vcl_kernel_info *k)
  * field checked.  Return: 0, or -EBADMSG.
  */
 static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_info **out,
-			     cl_uint *count)
+			     cl_uint *count, bool *prints)
 {
 	struct vcl_kernel_info *k = NULL, *cur = NULL;
 	char *text, *line, *next, *f[12];	/* a record's fields */
@@ -266,6 +280,15 @@ static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_in
 		goto out;
 	*next = '\0';
 	if (strcmp(line, VACCEL_CL_META_MAGIC))
+		goto out;
+	line = next + 1;
+	next = strchr(line, '\n');
+	if (!next)
+		goto out;
+	*next = '\0';
+	if (!strcmp(line, "program\t1"))
+		*prints = true;
+	else if (strcmp(line, "program\t0"))
 		goto out;
 	for (line = next + 1; *line; line = next + 1) {
 		char *rest = line;
@@ -361,6 +384,7 @@ static int vcl_program_load(cl_program p, cl_uint i, char **log)
 	const void *meta;
 	size_t meta_size;
 	cl_uint count, k;
+	bool prints = false;
 	int ret;
 
 	ret = vaccel_module_load(p->ctx->devices[i]->dev, pd->binary, pd->binary_size,
@@ -373,7 +397,7 @@ static int vcl_program_load(cl_program p, cl_uint i, char **log)
 	}
 	ret = vaccel_module_get_section(pd->module, VACCEL_CL_META_SECTION, &meta, &meta_size);
 	if (!ret)
-		ret = vcl_parse_kernels(meta, meta_size, &kernels, &count);
+		ret = vcl_parse_kernels(meta, meta_size, &kernels, &count, &prints);
 	if (ret) {
 		if (asprintf(log, "error: the module has no valid OpenCL kernel metadata\n") < 0)
 			*log = NULL;
@@ -395,6 +419,7 @@ static int vcl_program_load(cl_program p, cl_uint i, char **log)
 	if (!p->kernels) {
 		p->kernels = kernels;
 		p->num_kernels = count;
+		p->prints = prints;
 	} else {
 		vcl_kernels_free(kernels, count);
 	}
@@ -689,6 +714,7 @@ clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
 	vcl_kernels_free(p->kernels, p->num_kernels);
 	p->kernels = NULL;
 	p->num_kernels = 0;
+	p->prints = false;
 	for (i = 0; i < p->ctx->num_devices; i++) {
 		struct vcl_program_device *pd = &p->per_device[i];
 		char *load_log = NULL;

@@ -60,16 +60,27 @@ static void vcl_queue_free(cl_command_queue q)
 static void vcl_queue_report(cl_command_queue q, cl_event e, int err)
 {
 	struct vaccel_fault_info fi;
-	char what[512];
+	char what[512], where[512];
 
 	if (err == -ECANCELED)
 		return;
 	pthread_mutex_lock(&q->lock);
-	if (e->generation != q->generation ||
-	    vaccel_queue_get_fault(q->q, &fi) ||
-	    vaccel_fault_info_format(&fi, what, sizeof(what)) < 0)
+	/* The libvaccel queue takes no more work: the next command replaces it. */
+	if (e->generation == q->generation)
+		q->failed = true;
+	if (e->generation != q->generation || vaccel_queue_get_fault(q->q, &fi) ||
+	    vaccel_fault_info_format(&fi, what, sizeof(what)) < 0) {
 		snprintf(what, sizeof(what), "%s", strerror(-err));
+		fi.kernel = NULL;
+	}
 	pthread_mutex_unlock(&q->lock);
+	/* A kernel's fault: where in the source. */
+	if (fi.kernel && fi.elf_pc && e->program &&
+	    !vcl_program_symbolize(e->program, q->device, fi.elf_pc, where, sizeof(where))) {
+		vcl_context_notify(q->ctx, "vaccel: kernel %s failed in %s: %s", fi.kernel,
+				   where, what);
+		return;
+	}
 	vcl_context_notify(q->ctx, "vaccel: a command of queue %p on %s failed: %s",
 			   (void *)q, q->device->name, what);
 }
@@ -85,6 +96,10 @@ static void vcl_command_release(cl_event e)
 	}
 	for (i = 0; i < e->num_mems; i++)
 		vcl_mem_put(e->mems[i]);
+	if (e->program) {
+		clReleaseProgram(e->program);
+		e->program = NULL;
+	}
 	free(e->mems);
 	e->mems = NULL;
 	e->num_mems = 0;
@@ -457,6 +472,7 @@ static int vcl_queue_replace_locked(cl_command_queue q)
 	vaccel_queue_destroy(q->q);
 	q->q = vq;
 	q->generation++;
+	q->failed = false;
 	return 0;
 }
 
@@ -511,7 +527,7 @@ cl_int vcl_command_begin(cl_command_queue q, cl_command_type type, cl_uint num_e
 		goto out;
 	}
 	pthread_mutex_lock(&q->lock);
-	ret = vcl_queue_begin_locked(q, e, points, count);
+	ret = q->failed ? -ECANCELED : vcl_queue_begin_locked(q, e, points, count);
 	if (ret == -ECANCELED && !vcl_queue_replace_locked(q))
 		ret = vcl_queue_begin_locked(q, e, points, count);
 	if (ret) {
@@ -559,8 +575,14 @@ cl_int vcl_command_end(struct vcl_command *cmd, struct vcl_host_action *action,
 	int ret;
 
 	ret = vcl_command_close_locked(cmd);
-	if (ret && ret != -ECANCELED) {
-		/* Nothing will signal the event: the command failed here. */
+	if (ret) {
+		/*
+		 * Not submitted (a queue that failed meanwhile refuses it with
+		 * -ECANCELED): nothing will signal the event, the command
+		 * failed here.
+		 */
+		if (ret == -ECANCELED)
+			q->failed = true;
 		pthread_mutex_unlock(&q->lock);
 		e->action = action;
 		vcl_event_complete(e, vcl_errno_to_cl(ret));
@@ -568,7 +590,6 @@ cl_int vcl_command_end(struct vcl_command *cmd, struct vcl_host_action *action,
 		vcl_event_put(e);
 		return vcl_errno_to_cl(ret);
 	}
-	/* A cancelled command signals its event with the error: the thread sees it. */
 	e->action = action;
 	if (event_out)
 		vcl_ref_get(&e->ref);
