@@ -82,6 +82,11 @@
 #   device_printf	vaccel_printf() of the device runtime against the C
 #			library's snprintf(), and its print buffer
 #			(host_print.c, sanitizers on)
+#   cl_printf_format	the host's formatter of OpenCL C's printf buffer
+#			(umd/opencl/printf_format.c) on records built by
+#			hand: every conversion, vectors, the dropped count,
+#			malformed buffers refused, 20000 damaged ones
+#			(host_cl_printf.c, sanitizers on)
 #   module_fake		libvaccel's modules and launches on the fake device
 #			(host_module.c): mappings, relocations, kernels,
 #			refusals, the print buffer, DISPATCH packets and
@@ -156,6 +161,10 @@
 #			code; -E, -S, -c, -x cl, -cl-std; a compile error, a
 #			program without a kernel, a reserved name and a
 #			missing builtin refused with their messages
+#   vaccel_cc_opencl_library	tests/vm/kernels/opencl_lib.cl builds into a
+#			module; a program calling every overload of the
+#			device library's families (generated from opencl-c.h)
+#			links with opencl.bc, nothing left undefined
 #   cl_lower_layout	the IR step on 40 generated kernels of random
 #			parameter lists: each entry reads the argument block
 #			at the offsets of the documented layout
@@ -301,10 +310,10 @@ if [ $umd_ok = 0 ]; then
 	for t in symbols libvaccel_nodev vaccel_info_nodev vaccel_info_usage \
 		vaccel_info_fake vaccel_info_json libvaccel_mem_fake unified_fake queue_fake \
 		defer_fake vaccel_sample_fake \
-		vaccel_cc elf_parse device_printf module_fake coredump_decoder \
+		vaccel_cc elf_parse device_printf cl_printf_format module_fake coredump_decoder \
 		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
 		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins \
-		vaccel_cc_cmake vaccel_cc_opencl cl_lower_layout stack_needs; do
+		vaccel_cc_cmake vaccel_cc_opencl vaccel_cc_opencl_library cl_lower_layout stack_needs; do
 		not_ok $t "libvaccel did not build"
 	done
 	exit 1
@@ -750,6 +759,14 @@ device_printf() {
 	"$O/bin/host_print"
 }
 check device_printf device_printf
+
+cl_printf_format() {
+	"$CC" -std=gnu11 -O1 -g $CFLAGS $SAN -I"$ROOT/umd/opencl" \
+		-I/usr/lib/llvm-14/include "$ROOT/tests/host/host_cl_printf.c" \
+		"$ROOT/umd/opencl/printf_format.c" -o "$O/bin/host_cl_printf" || return 1
+	"$O/bin/host_cl_printf"
+}
+check cl_printf_format cl_printf_format
 
 module_fake() {
 	[ -f "$MODULE" ] || { echo "no module (vaccel_cc failed)"; return 1; }

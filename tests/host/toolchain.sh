@@ -415,6 +415,106 @@ vaccel_cc_opencl() {
 		return 1
 }
 
+# The device library: the VM test's kernels, which call every family,
+# build into a module; then a program generated from opencl-c.h's
+# declarations, one call of every overload of the library's families
+# (with the extensions vaccel-cc enables) and printf, links with opencl.bc
+# leaving no function undefined.
+vaccel_cc_opencl_library() {
+	local d=$TC/cl-lib lib=$UMD_O/lib/vaccel k n link nm
+	link=$(command -v llvm-link-14 || command -v llvm-link) || { echo "no llvm-link"; return 1; }
+	nm=$(command -v llvm-nm-14 || command -v llvm-nm) || { echo "no llvm-nm"; return 1; }
+	mkdir -p "$d"
+	"$VACCEL_CC" -Wall -Wextra -Werror -o "$d/lib.elf" "$ROOT/tests/vm/kernels/opencl_lib.cl" ||
+		return 1
+	for k in atomics integer_char integer_ulong upsamples floats doubles geometric vloads \
+		 halves halves_spaces async converts prints; do
+		"$READELF" -s "$d/lib.elf" | grep -q " __vaccel_kernel_$k\$" ||
+			{ echo "no kernel $k in the module"; return 1; }
+	done
+	"$READELF" -rW "$d/lib.elf" | awk '/^0/ { print $3 }' | sort -u |
+		grep -qvx R_RISCV_RELATIVE && { echo "relocations other than R_RISCV_RELATIVE"; return 1; }
+	printf '__kernel void k(void) { }\n' >"$d/cmd.cl"
+	"$VACCEL_CC" -v -c -o "$d/cmd.o" "$d/cmd.cl" 2>"$d/cmds" || { echo "vaccel-cc -v failed"; return 1; }
+	python3 - "$d/every.cl" "$(grep -m1 -- ' -emit-llvm' "$d/cmds")" <<'PY' || return 1
+import re, shlex, subprocess, sys
+out, cmd = sys.argv[1], shlex.split(sys.argv[2])
+# The front end's flags, without the source and the output.
+flags = [a for i, a in enumerate(cmd[1:], 1)
+         if a not in ('-c', '-o') and cmd[i - 1] != '-o' and not a.endswith('.cl')]
+names = set("""atomic_add atomic_sub atomic_xchg atomic_inc atomic_dec atomic_cmpxchg
+atomic_min atomic_max atomic_and atomic_or atomic_xor abs abs_diff add_sat sub_sat hadd
+rhadd clamp clz mad_hi mad_sat max min mul_hi rotate upsample popcount mad24 mul24
+degrees mix radians step smoothstep sign cross dot distance length normalize
+fast_distance fast_length fast_normalize isequal isnotequal isgreater isgreaterequal
+isless islessequal islessgreater isfinite isinf isnan isnormal isordered isunordered
+signbit any all bitselect select sqrt fma mad fabs fmin fmax floor ceil trunc round rint
+copysign native_sqrt half_sqrt async_work_group_copy async_work_group_strided_copy
+wait_group_events prefetch vload_half""".split())
+for op in 'add sub xchg inc dec cmpxchg min max and or xor'.split():
+    names.add('atom_' + op)
+for n in ['', '2', '3', '4', '8', '16']:
+    if n:
+        names |= {'vload' + n, 'vstore' + n, 'vload_half' + n, 'vloada_half' + n}
+    for m in ['', '_rte', '_rtz', '_rtp', '_rtn']:
+        names.add('vstore_half' + n + m)
+        if n:
+            names.add('vstorea_half' + n + m)
+    for t in 'char uchar short ushort int uint long ulong float double'.split():
+        names.add('convert_' + t + n)
+        if t not in ('float', 'double'):
+            names.add('convert_' + t + n + '_sat')
+pp = subprocess.run([cmd[0]] + flags + ['-E', '-P', '-'], input='', capture_output=True,
+                    text=True, check=True).stdout
+text = re.sub(r'\s+', ' ', re.sub(r'#pragma[^\n]*', ';', pp))
+calls, seen = [], set()
+for d in text.split(';'):
+    m = re.match(r'^(.*?)\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*$', d.strip())
+    if not m or m.group(2) not in names or '...' in d:
+        continue
+    seen.add(m.group(2))
+    args = []
+    for p in [p.strip() for p in m.group(3).split(',') if p.strip() not in ('', 'void')]:
+        tok = p.split()
+        if '*' in p:
+            t = p[:p.rindex('*') + 1]
+        elif len(tok) >= 2 and tok[-1] not in ('int', 'char', 'short', 'long', 'float', 'double'):
+            t = ' '.join(tok[:-1])
+        else:
+            t = p
+        args.append('(%s)0' % t)
+    calls.append('\t(void)%s(%s);' % (m.group(2), ', '.join(args)))
+if seen != names:
+    print('opencl-c.h does not declare', sorted(names - seen))
+    sys.exit(1)
+with open(out, 'w') as f:
+    f.write('__kernel void every_builtin(void)\n{\n%s\n\tprintf("%%d\\n", 1);\n}\n'
+            % '\n'.join(calls))
+PY
+	n=$(grep -c '(void)' "$d/every.cl")
+	[ "$n" -gt 3500 ] || { echo "only $n overloads generated"; return 1; }
+	# The front end's command, on every.cl: its source and output replaced.
+	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/cmds")"
+	local cmd=() skip=0 a
+	for a in "$@"; do
+		if [ $skip = 1 ]; then
+			skip=0
+		elif [ "$a" = -o ]; then
+			skip=1
+		elif [ "$a" != "$d/cmd.cl" ]; then
+			cmd+=("$a")
+		fi
+	done
+	"${cmd[@]}" -O0 -w -o "$d/every.bc" "$d/every.cl" || { echo "the front end failed"; return 1; }
+	"$link" -o "$d/linked.bc" "$d/every.bc" "$lib/opencl.bc" ||
+		{ echo "llvm-link failed"; return 1; }
+	"$nm" --undefined-only "$d/linked.bc" >"$d/undefined"
+	if [ -s "$d/undefined" ]; then
+		echo "not in the device library: $(head -n 5 "$d/undefined" | tr '\n' ' ')"
+		return 1
+	fi
+}
+
 # The IR step on generated programs: kernels of random parameter lists,
 # each parameter used; the entry of each reads the argument block at the
 # offsets of the documented layout (a 64-byte header, then each parameter
@@ -497,4 +597,5 @@ check vaccel_cc_stack_sizes vaccel_cc_stack_sizes
 check device_builtins device_builtins
 check vaccel_cc_cmake vaccel_cc_cmake
 check vaccel_cc_opencl vaccel_cc_opencl
+check vaccel_cc_opencl_library vaccel_cc_opencl_library
 check cl_lower_layout cl_lower_layout
