@@ -144,15 +144,16 @@ static bool is_kernel(LLVMValueRef f)
 /* Kernel-scope __local variables: each into the local section, by the GOT. */
 static int lower_locals(struct lower *l)
 {
-	LLVMValueRef g, next;
+	LLVMValueRef g, next, last = LLVMGetLastGlobal(l->m);
 	unsigned int n = 0;
 
+	/* The new globals go at the end of the list: up to the last old one. */
 	for (g = LLVMGetFirstGlobal(l->m); g; g = next) {
 		LLVMTypeRef type = LLVMGlobalGetValueType(g);
 		char name[KERNEL_NAME_MAX + 64];
 		LLVMValueRef local;
 
-		next = LLVMGetNextGlobal(g);
+		next = g == last ? NULL : LLVMGetNextGlobal(g);
 		if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != AS_LOCAL)
 			continue;
 		if (LLVMIsDeclaration(g)) {
