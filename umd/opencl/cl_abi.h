@@ -20,6 +20,15 @@
 #define VACCEL_CL_HEADER_WORK_DIM	24
 #define VACCEL_CL_HEADER_PRINTF_VA	32
 #define VACCEL_CL_HEADER_PRINTF_SIZE	40
+/*
+ * A grid split into slabs along one dimension (the runtime's kernel.c):
+ * that dimension plus one (32 bits, 0 when not split), the slab's first
+ * work-item along it (64 bits, relative to the global offset) and the
+ * grid's size along it (64 bits).
+ */
+#define VACCEL_CL_HEADER_SPLIT_DIM	44
+#define VACCEL_CL_HEADER_SPLIT_START	48
+#define VACCEL_CL_HEADER_SPLIT_SIZE	56
 
 /* Prefix of the kernels' entries; the loader's kernels are named without it. */
 #define VACCEL_CL_ENTRY_PREFIX		"__vaccel_cl_"

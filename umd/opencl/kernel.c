@@ -21,6 +21,7 @@
  * limited by its stack need: a workgroup's stacks together stay within
  * the device's private memory.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,6 +486,62 @@ static struct vcl_printf_action *vcl_printf_new(cl_device_id d, unsigned char *b
 	return p;
 }
 
+/*
+ * The most work-items of one launch: the device's, or fewer when the
+ * test aid VACCEL_CL_SLAB_ITEMS says so (grids of 2^32 work-items take
+ * the interpreter too long for a test of the slabs).
+ */
+static size_t vcl_max_grid_items(void)
+{
+	const char *env = secure_getenv("VACCEL_CL_SLAB_ITEMS");
+	unsigned long long v;
+	char *end;
+
+	if (env && *env) {
+		v = strtoull(env, &end, 0);
+		if (!*end && v && v < VCL_MAX_GRID_ITEMS)
+			return (size_t)v;
+	}
+	return VCL_MAX_GRID_ITEMS;
+}
+
+/*
+ * How a grid runs: one launch takes at most VCL_MAX_GRID_ITEMS work-items
+ * and 2^32 - 1 along each dimension.  A bigger grid runs as slabs along
+ * its longest dimension, each a whole number of workgroups; the device
+ * library sees the whole grid (cl_abi.h).  Sets @split_dim and @slab,
+ * the work-items of a slab along it (all of them when one launch will
+ * do).
+ */
+static cl_int vcl_split_plan(cl_uint work_dim, const size_t *global, const size_t *local,
+			     cl_uint *split_dim, size_t *slab)
+{
+	size_t others = 1, per, max = vcl_max_grid_items();
+	cl_uint s = 0, d;
+
+	for (d = 1; d < work_dim; d++)
+		if (global[d] >= global[s])
+			s = d;
+	for (d = 0; d < work_dim; d++) {
+		if (d == s)
+			continue;
+		if (global[d] > UINT32_MAX || __builtin_mul_overflow(others, global[d], &others))
+			return CL_INVALID_GLOBAL_WORK_SIZE;
+	}
+	*split_dim = s;
+	*slab = global[s];
+	if (global[s] <= UINT32_MAX && (!others || global[s] <= max / others))
+		return CL_SUCCESS;
+	per = max / others;
+	if (per > UINT32_MAX)
+		per = UINT32_MAX;
+	per -= per % local[s];
+	if (!per)
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	*slab = per;
+	return CL_SUCCESS;
+}
+
 /* Picks a local size for @global, within @max items. */
 static void vcl_pick_local(cl_uint dims, const size_t *global, size_t max,
 			   unsigned int units, size_t *local)
@@ -520,7 +577,9 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 	const struct vcl_kernel_info *info;
 	unsigned char block[VACCEL_LAUNCH_MAX_ARGS];
 	uint32_t grid[3], wg[3], dynamic_local = 0;
-	size_t local[3], max_wg, total = 1;
+	size_t local[3], max_wg, total = 1, slab;
+	uint64_t start;
+	cl_uint split_dim;
 	struct vcl_command cmd;
 	uint64_t offset[3] = { 0 }, va;
 	cl_uint d, a;
@@ -543,14 +602,11 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 	info = k->info;
 	max_wg = vcl_kernel_wg_size(k, i);
 	for (d = 0; d < work_dim; d++) {
-		if (global_size[d] > UINT32_MAX)
-			return CL_INVALID_GLOBAL_WORK_SIZE;
 		if (global_offset && global_offset[d] > UINT64_MAX - global_size[d])
 			return CL_INVALID_GLOBAL_OFFSET;
-		total *= global_size[d];
+		if (__builtin_mul_overflow(total, global_size[d], &total))
+			return CL_INVALID_GLOBAL_WORK_SIZE;
 	}
-	if (total > VCL_MAX_GRID_ITEMS)
-		return CL_INVALID_GLOBAL_WORK_SIZE;
 	if (local_size) {
 		size_t items = 1;
 
@@ -577,6 +633,10 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 	} else {
 		vcl_pick_local(work_dim, global_size, max_wg, q->device->compute_units, local);
 	}
+
+	err = vcl_split_plan(work_dim, global_size, local, &split_dim, &slab);
+	if (err)
+		return err;
 
 	/* The argument block. */
 	memset(block, 0, info->block_size);
@@ -638,12 +698,23 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		if (k->args[a].mem && vcl_command_hold(&cmd, k->args[a].mem))
 			ret = -ENOMEM;
 	pthread_mutex_unlock(&k->lock);
-	if (!ret && total) {
-		for (d = 0; d < 3; d++) {
-			grid[d] = d < work_dim ? (uint32_t)global_size[d] : 1;
-			wg[d] = (uint32_t)local[d];
+	for (d = 0; d < 3; d++) {
+		grid[d] = d < work_dim ? (uint32_t)global_size[d] : 1;
+		wg[d] = (uint32_t)local[d];
+	}
+	opts.dynamic_local_size = dynamic_local;
+	/* One launch, or a launch per slab of a grid too big for one. */
+	for (start = 0; !ret && total && start < global_size[split_dim]; start += slab) {
+		uint64_t size = global_size[split_dim], first = offset[split_dim] + start;
+		uint32_t dim = split_dim + 1;
+
+		grid[split_dim] = (uint32_t)(slab < size - start ? slab : size - start);
+		if (slab < size) {
+			memcpy(block + VACCEL_CL_HEADER_OFFSET + 8 * split_dim, &first, 8);
+			memcpy(block + VACCEL_CL_HEADER_SPLIT_DIM, &dim, 4);
+			memcpy(block + VACCEL_CL_HEADER_SPLIT_START, &start, 8);
+			memcpy(block + VACCEL_CL_HEADER_SPLIT_SIZE, &size, 8);
 		}
-		opts.dynamic_local_size = dynamic_local;
 		ret = vaccel_launch_ex(cmd.vq, k->vkernels[i], grid, wg, block, info->block_size,
 				       &opts);
 	}

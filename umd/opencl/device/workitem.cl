@@ -25,9 +25,12 @@
 #define CSR_GLOBAL_SIZE		0xccc
 #define CSR_GLOBAL_ID		0xcd0
 
-/* Offsets in the hidden header (lower.h). */
+/* Offsets in the hidden header (cl_abi.h). */
 #define HEADER_OFFSET		0
 #define HEADER_WORK_DIM		24
+#define HEADER_SPLIT_DIM	44
+#define HEADER_SPLIT_START	48
+#define HEADER_SPLIT_SIZE	56
 
 /* A CSR that does not change during a work-item's life: not volatile. */
 #define CSR(c) __extension__ ({ ulong __v; __asm__("csrr %0, %1" : "=r"(__v) : "i"(c)); __v; })
@@ -52,19 +55,43 @@ uint OVERLOAD get_work_dim(void)
 	return *(__constant uint *)(header() + HEADER_WORK_DIM);
 }
 
+/*
+ * A grid of more work-items than one DISPATCH takes runs as several
+ * launches, each a slab of the grid along one dimension (kernel.c of the
+ * runtime): the header then names that dimension, the slab's first
+ * work-item along it, and the whole grid's size along it.  Each slab's
+ * global offset already includes its start, so get_global_id() stays a
+ * CSR read and an add; the rarer functions below correct for the slab.
+ */
+static bool split(uint d)
+{
+	return *(__constant uint *)(header() + HEADER_SPLIT_DIM) == d + 1;
+}
+
+static ulong split_start(void)
+{
+	return *(__constant ulong *)(header() + HEADER_SPLIT_START);
+}
+
 size_t OVERLOAD get_global_offset(uint d)
 {
-	return d < 3 ? ((__constant ulong *)(header() + HEADER_OFFSET))[d] : 0;
+	if (d >= 3)
+		return 0;
+	return ((__constant ulong *)(header() + HEADER_OFFSET))[d] -
+		(split(d) ? split_start() : 0);
 }
 
 size_t OVERLOAD get_global_size(uint d)
 {
+	if (d < 3 && split(d))
+		return *(__constant ulong *)(header() + HEADER_SPLIT_SIZE);
 	return (uint)CSR3(CSR_GLOBAL_SIZE, d, 1);
 }
 
 size_t OVERLOAD get_global_id(uint d)
 {
-	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) + get_global_offset(d);
+	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) +
+		(d < 3 ? ((__constant ulong *)(header() + HEADER_OFFSET))[d] : 0);
 }
 
 size_t OVERLOAD get_local_size(uint d)
@@ -79,11 +106,16 @@ size_t OVERLOAD get_local_id(uint d)
 
 size_t OVERLOAD get_num_groups(uint d)
 {
+	/* Uniform workgroups: the grid's size is a multiple of theirs. */
+	if (d < 3 && split(d))
+		return get_global_size(d) / get_local_size(d);
 	return (uint)CSR3(CSR_NUM_GROUPS, d, 1);
 }
 
 size_t OVERLOAD get_group_id(uint d)
 {
+	if (d < 3 && split(d))
+		return (uint)CSR3(CSR_GROUP_ID, d, 0) + split_start() / get_local_size(d);
 	return (uint)CSR3(CSR_GROUP_ID, d, 0);
 }
 
