@@ -68,7 +68,7 @@ vaccel_cc_modes() {
 	# -x c: a C source of another suffix.
 	cp "$d/b.c" "$d/b.kern"
 	"$VACCEL_CC" -c -x c -o "$d/bk.o" "$d/b.kern" || { echo "-x c failed"; return 1; }
-	expect_fail "unknown suffix" "not a C, C++, assembly" \
+	expect_fail "unknown suffix" "not a C, C++, OpenCL C, assembly" \
 		"$VACCEL_CC" -c -o "$d/bk.o" "$d/b.kern" || return 1
 	# -save-temps: the intermediate files in the current directory, and
 	# next to the output with =obj.
