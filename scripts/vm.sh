@@ -134,7 +134,9 @@ kcsan)
 	die "VACCEL_KERNEL must be debug, kcsan or stock"
 	;;
 esac
-work=$VACCEL_CACHE/vm/$kernel/$mode
+# The VM's files (initramfs, console and output logs); VACCEL_VM_WORK names
+# another directory, so that two VMs of one kernel and mode can run at once.
+work=${VACCEL_VM_WORK:-$VACCEL_CACHE/vm/$kernel/$mode}
 plan=${VACCEL_VM_PLAN:-full}
 
 case "$mode" in
