@@ -194,7 +194,7 @@ UDEVRULESDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,$(EXAMPLEDIR
 INSTALL ?= install
 
 MAN_PAGES := vaccel-info.1 vaccel-sample.1 vaccel-top.1 vaccel-trace.1 \
-	vaccel-coredump.1 vaccel-cc.1 libvaccel.3 vaccel.4
+	vaccel-coredump.1 vaccel-cc.1 libvaccel.3 vaccel.4 vaccel-opencl.7
 INSTALLED_MAN := $(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(p))
 INSTALLED_SYSTEM := $(UDEVRULESDIR)/70-vaccel.rules \
 	$(EXAMPLEDIR)/modprobe.d/vaccel.conf $(EXAMPLEDIR)/modules-load.d/vaccel.conf

@@ -232,7 +232,9 @@ pkg_install_layout() {
 		 usr/lib/udev/rules.d/70-vaccel.rules \
 		 usr/share/doc/vaccel/examples/modprobe.d/vaccel.conf \
 		 usr/share/doc/vaccel/examples/modules-load.d/vaccel.conf \
-		 usr/share/man/man3/libvaccel.3 usr/share/man/man4/vaccel.4; do
+		 usr/share/man/man3/libvaccel.3 usr/share/man/man4/vaccel.4 \
+		 usr/share/man/man7/vaccel-opencl.7 "$lib/libvaccel-cl.so.1" \
+		 etc/OpenCL/vendors/vaccel.icd; do
 		[ -f "$stage/$f" ] || { echo "missing: /$f"; bad=1; }
 	done
 	for f in vaccel-info vaccel-sample vaccel-top vaccel-trace vaccel-coredump \
@@ -243,7 +245,12 @@ pkg_install_layout() {
 	done
 	[ -x "$stage/$lib/vaccel/vaccel-cl-lower" ] ||
 		{ echo "missing: /$lib/vaccel/vaccel-cl-lower"; bad=1; }
-	f=$(find "$stage" -mindepth 1 -maxdepth 1 ! -name usr)
+	# The ICD loader reads /etc/OpenCL/vendors only: the one file there.
+	grep -qx "/$lib/libvaccel-cl.so.1" "$stage/etc/OpenCL/vendors/vaccel.icd" ||
+		{ echo "vaccel.icd does not name /$lib/libvaccel-cl.so.1"; bad=1; }
+	f=$(find "$stage" -mindepth 1 ! -path "$stage/usr" ! -path "$stage/usr/*" \
+		! -path "$stage/etc" ! -path "$stage/etc/OpenCL" ! -path "$stage/etc/OpenCL/vendors" \
+		! -path "$stage/etc/OpenCL/vendors/vaccel.icd")
 	[ -z "$f" ] || { echo "outside /usr: $f"; bad=1; }
 	return "$bad"
 }
