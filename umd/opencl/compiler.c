@@ -17,8 +17,9 @@
  * The build log is vaccel-cc's messages, clang's diagnostics with their
  * line numbers, the source being named ``program.cl``.
  *
- * vaccel-cc is the one next to the ICD in a build tree (``../bin``), else
- * the installed one; ``VACCEL_CL_CC`` names another (not in set-user-ID
+ * vaccel-cc is the one next to the ICD: ``../bin`` of a build tree or an
+ * installation, ``../../bin`` of a multiarch one; else the one of the
+ * configured prefix.  ``VACCEL_CL_CC`` names another (not in set-user-ID
  * programs).
  *
  * **The build cache.**  An application builds its programs at every
@@ -114,11 +115,19 @@ static void vcl_cc_find(void)
 		snprintf(vcl_cc, sizeof(vcl_cc), "%s", env);
 	} else if (dladdr((void *)vcl_cc_find, &info) && info.dli_fname &&
 		   strlen(info.dli_fname) < sizeof(lib) - 32) {
-		/* A build tree: lib/libvaccel-cl.so and bin/vaccel-cc. */
-		strcpy(lib, info.dli_fname);
-		slash = strrchr(lib, '/');
-		if (slash) {
-			strcpy(slash, "/../bin/vaccel-cc");
+		/*
+		 * Next to the ICD: a build tree's lib/ and bin/, or an
+		 * installation's lib/ or lib/<multiarch>/ and bin/.
+		 */
+		static const char *const rel[] = { "/../bin/vaccel-cc", "/../../bin/vaccel-cc" };
+		unsigned int i;
+
+		for (i = 0; i < 2 && !vcl_cc[0]; i++) {
+			strcpy(lib, info.dli_fname);
+			slash = strrchr(lib, '/');
+			if (!slash)
+				break;
+			strcpy(slash, rel[i]);
 			if (!access(lib, X_OK))
 				snprintf(vcl_cc, sizeof(vcl_cc), "%s", lib);
 		}
