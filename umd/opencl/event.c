@@ -234,10 +234,7 @@ clWaitForEvents(cl_uint num_events, const cl_event *events)
 		if (events[i]->ctx != events[0]->ctx)
 			return CL_INVALID_CONTEXT;
 	}
-	/* A command that waits for nothing but was never flushed: flush it. */
-	for (i = 0; i < num_events; i++)
-		if (events[i]->queue && vcl_queue_valid(events[i]->queue))
-			clFlush(events[i]->queue);
+	/* Commands are flushed as they are enqueued: nothing to flush here. */
 	for (i = 0; i < num_events; i++)
 		if (vcl_event_wait_complete(events[i]) < 0)
 			err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
