@@ -541,7 +541,8 @@ clGetDeviceInfo(cl_device_id d, cl_device_info param_name, size_t param_value_si
 		sz = 1;
 		return VCL_INFO(sz);
 	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
-		return VCL_INFO_STR("");
+		/* Never submitted for conformance: the format, and no claim. */
+		return VCL_INFO_STR("v0000-01-01-00");
 	default:
 		return CL_INVALID_VALUE;
 	}
