@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * DOC: local - local memory and barriers: a reduction
+ *
+ * A tree reduction of integers per workgroup, once through a kernel-scope
+ * __local array and once through a __local argument sized by
+ * clSetKernelArg(size, NULL), each step behind barrier(); then a kernel
+ * where each work-item reads its neighbour's value after the barrier.
+ * Integer sums are exact: the printed sums must be identical.
+ */
+#include "clt.h"
+
+static const char *src =
+	"__kernel void red_scope(__global const int *in, __global int *out)\n"
+	"{\n"
+	"	__local int s[64];\n"
+	"	size_t l = get_local_id(0);\n"
+	"	s[l] = in[get_global_id(0)];\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	for (size_t h = get_local_size(0) / 2; h > 0; h /= 2) {\n"
+	"		if (l < h) s[l] += s[l + h];\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	if (l == 0) out[get_group_id(0)] = s[0];\n"
+	"}\n"
+	"__kernel void red_arg(__global const int *in, __local int *s, __global int *out)\n"
+	"{\n"
+	"	size_t l = get_local_id(0);\n"
+	"	s[l] = in[get_global_id(0)] * 3;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	for (size_t h = get_local_size(0) / 2; h > 0; h /= 2) {\n"
+	"		if (l < h) s[l] += s[l + h];\n"
+	"		barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	}\n"
+	"	if (l == 0) out[get_group_id(0)] = s[0];\n"
+	"}\n"
+	"__kernel void neighbour(__global const int *in, __local int *a, __local int *b, __global int *out)\n"
+	"{\n"
+	"	size_t l = get_local_id(0), n = get_local_size(0);\n"
+	"	a[l] = in[get_global_id(0)];\n"
+	"	b[l] = -a[l];\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	out[get_global_id(0)] = a[(l + 1) % n] + 1000 * b[(l + n - 1) % n];\n"
+	"}\n";
+
+#define N 256
+
+int main(void)
+{
+	struct clt t;
+	cl_int in[N], out[N];
+	size_t n = N, l64 = 64, l32 = 32, l16 = 16;
+	int i;
+
+	for (i = 0; i < N; i++)
+		in[i] = (i * 7919) % 1000 - 500;
+	clt_init(&t);
+	cl_program p = clt_build(&t, src, NULL);
+	cl_kernel k1 = clt_kernel(p, "red_scope"), k2 = clt_kernel(p, "red_arg");
+	cl_kernel k3 = clt_kernel(p, "neighbour");
+	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in);
+	cl_mem mo = clt_buffer(&t, CL_MEM_READ_WRITE, sizeof(out), NULL);
+
+	ARG(k1, 0, mi); ARG(k1, 1, mo);
+	CHECK(clEnqueueNDRangeKernel(t.queue, k1, 1, NULL, &n, &l64, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, 4 * sizeof(cl_int), out, 0, NULL, NULL));
+	for (i = 0; i < 4; i++)
+		printf("scope %d %d\n", i, out[i]);
+	ARG(k2, 0, mi); ARG(k2, 2, mo);
+	CHECK(clSetKernelArg(k2, 1, 32 * sizeof(cl_int), NULL));
+	CHECK(clEnqueueNDRangeKernel(t.queue, k2, 1, NULL, &n, &l32, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, 8 * sizeof(cl_int), out, 0, NULL, NULL));
+	for (i = 0; i < 8; i++)
+		printf("arg %d %d\n", i, out[i]);
+	ARG(k3, 0, mi); ARG(k3, 3, mo);
+	CHECK(clSetKernelArg(k3, 1, 16 * sizeof(cl_int), NULL));
+	CHECK(clSetKernelArg(k3, 2, 16 * sizeof(cl_int), NULL));
+	CHECK(clEnqueueNDRangeKernel(t.queue, k3, 1, NULL, &n, &l16, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+	for (i = 0; i < N; i++)
+		printf("rot %d %d\n", i, out[i]);
+	clReleaseMemObject(mi); clReleaseMemObject(mo);
+	clReleaseKernel(k1); clReleaseKernel(k2); clReleaseKernel(k3);
+	clReleaseProgram(p);
+	clt_fini(&t);
+	return 0;
+}
