@@ -287,30 +287,42 @@ static LLVMValueRef kernel_md(struct lower *l, LLVMValueRef f, const char *kind)
 	return node;
 }
 
-/* Operand @i of a metadata node: a string ("" if not one), or an integer. */
+/* Operand @i of a metadata node, or NULL. */
+static LLVMValueRef md_operand(LLVMValueRef node, unsigned int i)
+{
+	unsigned int n = node ? LLVMGetMDNodeNumOperands(node) : 0;
+	LLVMValueRef *ops, op;
+
+	if (i >= n)
+		return NULL;
+	ops = calloc(n, sizeof(*ops));
+	if (!ops)
+		return NULL;
+	LLVMGetMDNodeOperands(node, ops);
+	op = ops[i];
+	free(ops);
+	return op;
+}
+
+/* Operand @i of a metadata node: a string ("" if not one). */
 static const char *md_string(LLVMValueRef node, unsigned int i)
 {
-	LLVMValueRef ops[64];
+	LLVMValueRef op = md_operand(node, i);
 	unsigned int len;
 	const char *str;
 
-	if (!node || i >= LLVMGetMDNodeNumOperands(node) || LLVMGetMDNodeNumOperands(node) > 64)
-		return "";
-	LLVMGetMDNodeOperands(node, ops);
-	str = ops[i] ? LLVMGetMDString(ops[i], &len) : NULL;
+	str = op ? LLVMGetMDString(op, &len) : NULL;
 	return str ? str : "";
 }
 
+/* Operand @i of a metadata node: an integer (0 if not one). */
 static unsigned long long md_int(LLVMValueRef node, unsigned int i)
 {
-	LLVMValueRef ops[64];
+	LLVMValueRef op = md_operand(node, i);
 
-	if (!node || i >= LLVMGetMDNodeNumOperands(node) || LLVMGetMDNodeNumOperands(node) > 64)
+	if (!op || !LLVMIsAConstantInt(op))
 		return 0;
-	LLVMGetMDNodeOperands(node, ops);
-	if (!ops[i] || !LLVMIsAConstantInt(ops[i]))
-		return 0;
-	return LLVMConstIntGetZExtValue(ops[i]);
+	return LLVMConstIntGetZExtValue(op);
 }
 
 /* The OpenCL name of a vec_type_hint type: float4, int, ... */
