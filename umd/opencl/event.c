@@ -175,7 +175,7 @@ void vcl_event_complete(cl_event e, cl_int status)
 	}
 	for (cb = run; cb; cb = next) {
 		next = cb->next;
-		cb->fn(e, status < 0 ? status : CL_COMPLETE, cb->user_data);
+		cb->fn(e, status < 0 ? status : cb->status, cb->user_data);
 		free(cb);
 	}
 }
