@@ -51,6 +51,11 @@
  *		once the user event is set, its data arrives
  *   threads	two threads enqueueing writes and copies into one queue,
  *		and two more each on its own queue of the same context
+ *   objects	overlapping copies between two sub-buffers of one
+ *		buffer; host access flags of sub-buffers; the
+ *		mapping of a USE_HOST_PTR buffer and its map count; a
+ *		user event's queue and context; a marker on another
+ *		queue waiting for a user event
  */
 #include <pthread.h>
 #include <unistd.h>
@@ -733,6 +738,80 @@ static void case_threads(void)
 	}
 }
 
+static void case_objects(void)
+{
+	cl_int err, pat = 3;
+	cl_uint align;
+	cl_buffer_region r1, r2;
+	static char host[8192] __attribute__((aligned(4096)));
+	cl_mem a, s1, s2, u, hw;
+	cl_event ue, e;
+	cl_command_queue q = (cl_command_queue)&err;
+	cl_context c = NULL;
+	char *p;
+
+	clGetDeviceInfo(t.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align), &align, NULL);
+	align /= 8;
+	a = clt_buffer(&t, CL_MEM_READ_WRITE, 4 * align, NULL);
+	r1.origin = 0; r1.size = 2 * align;
+	r2.origin = align; r2.size = 2 * align;
+	s1 = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+	EQ(err, CL_SUCCESS);
+	s2 = clCreateSubBuffer(a, 0, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
+	EQ(err, CL_SUCCESS);
+	/* Different sub-buffers of one buffer, overlapping regions. */
+	EQ(clEnqueueCopyBuffer(t.queue, s1, s2, align, 0, 64, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+	EQ(clEnqueueCopyBuffer(t.queue, s1, s2, 0, align, 64, 0, NULL, NULL), CL_SUCCESS);
+	clReleaseMemObject(s1);
+	clReleaseMemObject(s2);
+	clReleaseMemObject(a);
+
+	/* Host access flags are inherited, and cannot be widened. */
+	hw = clt_buffer(&t, CL_MEM_READ_WRITE | CL_MEM_HOST_WRITE_ONLY, 4 * align, NULL);
+	s1 = clCreateSubBuffer(hw, CL_MEM_HOST_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+	EQ(err, CL_INVALID_VALUE);
+	s1 = clCreateSubBuffer(hw, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+	EQ(err, CL_SUCCESS);
+	EQ(clEnqueueReadBuffer(t.queue, s1, CL_TRUE, 0, 16, host, 0, NULL, NULL), CL_INVALID_OPERATION);
+	clReleaseMemObject(s1);
+	clReleaseMemObject(hw);
+
+	/* A USE_HOST_PTR buffer maps at its host pointer plus the offset. */
+	u = clt_buffer(&t, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sizeof(host), host);
+	EQ(clEnqueueFillBuffer(t.queue, u, &pat, 4, 0, sizeof(host), 0, NULL, NULL), CL_SUCCESS);
+	p = clEnqueueMapBuffer(t.queue, u, CL_TRUE, CL_MAP_READ, 100, 200, 0, NULL, NULL, &err);
+	EQ(err, CL_SUCCESS);
+	EQ(p == host + 100, 1);
+	EQ(host[100], 3);
+	cl_uint maps = 0;
+	clGetMemObjectInfo(u, CL_MEM_MAP_COUNT, sizeof(maps), &maps, NULL);
+	EQ(maps, 1);
+	if (p)
+		EQ(clEnqueueUnmapMemObject(t.queue, u, p, 0, NULL, NULL), CL_SUCCESS);
+	EQ(clFinish(t.queue), CL_SUCCESS);
+	clReleaseMemObject(u);
+
+	/* A user event has no queue; its context is its own. */
+	ue = clCreateUserEvent(t.context, &err);
+	EQ(clGetEventInfo(ue, CL_EVENT_COMMAND_QUEUE, sizeof(q), &q, NULL), CL_SUCCESS);
+	EQ(q == NULL, 1);
+	EQ(clGetEventInfo(ue, CL_EVENT_CONTEXT, sizeof(c), &c, NULL), CL_SUCCESS);
+	EQ(c == t.context, 1);
+	/* A marker on another queue waits for it. */
+	cl_command_queue q2 = clCreateCommandQueueWithProperties(t.context, t.device, NULL, &err);
+	EQ(clEnqueueMarkerWithWaitList(q2, 1, &ue, &e), CL_SUCCESS);
+	clFlush(q2);
+	usleep(50 * 1000);
+	EQ(status_of(e) > CL_COMPLETE, 1);
+	clSetUserEventStatus(ue, CL_COMPLETE);
+	EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+	EQ(clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof(q), &q, NULL), CL_SUCCESS);
+	EQ(q == q2, 1);
+	clReleaseEvent(e);
+	clReleaseEvent(ue);
+	clReleaseCommandQueue(q2);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -750,6 +829,7 @@ static const struct {
 	{ "callbacks", case_callbacks },
 	{ "release_in_flight", case_release_in_flight },
 	{ "threads", case_threads },
+	{ "objects", case_objects },
 };
 
 int main(int argc, char **argv)
