@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run.sh - the OpenCL tests: differential programs on PoCL and on vaccel,
+# the ICD's argument checks and event logic on the fake device, and
+# scenarios in the dev VM.  Prints one line per check, for check.sh's
+# collect():
+#
+#	ok opencl.<name>
+#	not ok opencl.<name>: <why>
+#
+# usage: tests/opencl/run.sh [O=/abs/out] [UMD_O=/abs/umd-out] [VM=0]
+#
+# O receives the programs and their outputs (default $VACCEL_BUILD/opencl);
+# UMD_O is where umd/Makefile built libvaccel and the ICD (default
+# $VACCEL_BUILD/umd), whose share/OpenCL/vendors names the ICD.  VM=0 skips
+# the dev VM (the PoCL runs and the fake device only).  One VM boot runs
+# every vaccel-side program and scenario, with the module's time limit
+# lowered so that the hang scenario ends in seconds.
+#
+# Checks:
+#   diff.<program>	each program of PROGRAMS below, built with -lOpenCL
+#			against the system's headers, runs on PoCL (exit 0),
+#			then on vaccel in the VM (exit 0), and the two
+#			outputs are identical (sorted for printf, whose
+#			work-items' lines come in any order)
+#   api.<case>		api.c on the fake device (tests/host/fake_vaccel.c):
+#			one check per case it prints
+#   vm.<scenario>	scenarios.c in the VM, one check per scenario:
+#			exit 0 within its alarm
+# Exits 1 if any check failed.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/scripts/lib.sh"
+build=${VACCEL_BUILD:-$VACCEL_CACHE/build}
+O=$build/opencl
+UMD_O=$build/umd
+VM=1
+for arg in "$@"; do
+	case "$arg" in
+	O=*) O=${arg#O=} ;;
+	UMD_O=*) UMD_O=${arg#UMD_O=} ;;
+	VM=*) VM=${arg#VM=} ;;
+	*) echo "usage: $0 [O=dir] [UMD_O=dir] [VM=0]" >&2; exit 2 ;;
+	esac
+done
+here=$ROOT/tests/opencl
+failed=0
+
+PROGRAMS="vecadd ndrange local atomics integer common vload convert args buffers events
+	  kinfo binary buildlog printf"
+SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
+
+ok() { echo "ok opencl.$1"; }
+not_ok() {
+	echo "not ok opencl.$1: $2"
+	failed=1
+}
+# show FILE: the end of a failed check's output, indented.
+show() { [ -f "$1" ] && tail -n 15 "$1" | sed 's/^/    /'; }
+
+vendors=$UMD_O/share/OpenCL/vendors
+if [ ! -f "$vendors/vaccel.icd" ]; then
+	not_ok build "no $vendors/vaccel.icd: build umd first (make umd)"
+	exit 1
+fi
+
+# The outputs of a previous run go; the build caches (PoCL's, and the
+# ICD's in home/cache) stay: they are keyed on the source and compiler.
+rm -rf "${O:?}/bin" "$O/pocl" "$O/vaccel" "$O/pocl-vendors" "$O/fake" "$O"/*.log "$O"/*.diff \
+	"$O"/*.out "$O"/*.err
+mkdir -p "$O/bin" "$O/pocl" "$O/vaccel" "$O/pocl-vendors" "$O/pocl-cache" "$O/home"
+
+# --- packages -----------------------------------------------------------------
+
+missing=
+for pkg in ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo \
+	   python3-pyopencl; do
+	dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $pkg"
+done
+if [ -z "$missing" ]; then
+	ok packages
+else
+	not_ok packages "missing:$missing (run scripts/install-deps.sh)"
+fi
+CFLAGS=(-O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11)
+
+# --- build ----------------------------------------------------------------
+
+built=
+for p in $PROGRAMS; do
+	if cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lm -pthread \
+		>"$O/$p.build.log" 2>&1; then
+		built="$built $p"
+	else
+		not_ok "diff.$p" "does not build"
+		show "$O/$p.build.log"
+	fi
+done
+for p in api scenarios; do
+	cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lm -pthread \
+		>"$O/$p.build.log" 2>&1 || { echo "# $p does not build"; show "$O/$p.build.log"; }
+done
+
+# --- PoCL on the host ---------------------------------------------------------
+
+pocl_icd=$(grep -l -s 'libpocl' /etc/OpenCL/vendors/*.icd | head -n 1)
+[ -n "$pocl_icd" ] && cp "$pocl_icd" "$O/pocl-vendors/"
+for p in $built; do
+	OCL_ICD_VENDORS=$O/pocl-vendors POCL_CACHE_DIR=$O/pocl-cache \
+		VT_CL_PLATFORM="Portable Computing Language" \
+		timeout 300 "$O/bin/$p" >"$O/pocl/$p.out" 2>"$O/pocl/$p.err"
+	echo $? >"$O/pocl/$p.rc"
+done
+
+# --- the ICD on the fake device ------------------------------------------------
+
+if [ -x "$O/bin/api" ]; then
+	mkdir -p "$O/fake"
+	ln -sf /dev/zero "$O/fake/accel0"
+	# shellcheck disable=SC2046 # pkg-config's words
+	if cc -shared -fPIC -O2 -I"$ROOT/uapi" -isystem "$(pkg-config --variable=includedir libdrm)/libdrm" \
+		$(pkg-config --cflags-only-other libdrm) "$ROOT/tests/host/fake_vaccel.c" \
+		-o "$O/bin/fake_vaccel.so" -ldl -pthread >"$O/fake.build.log" 2>&1; then
+		VACCEL_DEVICE_DIR=$O/fake LD_PRELOAD=$O/bin/fake_vaccel.so \
+			OCL_ICD_VENDORS=$vendors VT_CL_PLATFORM=vaccel HOME=$O/home \
+			XDG_CACHE_HOME=$O/home/cache timeout 300 "$O/bin/api" \
+			>"$O/api.out" 2>"$O/api.err"
+		rc=$?
+		grep -E '^(ok|not ok) ' "$O/api.out" | sed -E 's/^(ok|not ok) /\1 opencl.api./'
+		grep -q '^not ok ' "$O/api.out" && failed=1
+		if [ "$rc" != 0 ] && ! grep -q '^not ok ' "$O/api.out"; then
+			not_ok api.run "exit $rc"
+			show "$O/api.err"
+		fi
+	else
+		not_ok api.run "fake_vaccel.so does not build"
+		show "$O/fake.build.log"
+	fi
+else
+	not_ok api.run "api.c does not build"
+	show "$O/api.build.log"
+fi
+
+# --- vaccel in one VM boot --------------------------------------------------------
+
+# The guest gets VACCEL_* and LD_LIBRARY_PATH only: the driver sets the
+# rest.  HOME is read-only there; the build cache goes to the share.
+cat >"$O/driver.sh" <<DRIVER
+#!/bin/sh
+# Written by tests/opencl/run.sh: runs in the dev VM.
+export OCL_ICD_VENDORS='$vendors' VT_CL_PLATFORM=vaccel HOME='$O/home' XDG_CACHE_HOME='$O/home/cache'
+cd '$O'
+for p in $built; do
+	t0=\$(date +%s.%N)
+	timeout 300 ./bin/\$p >vaccel/\$p.out 2>vaccel/\$p.err
+	echo \$? >vaccel/\$p.rc
+	echo "\$p \$t0 \$(date +%s.%N)" >>vaccel/times
+done
+for s in $SCENARIOS; do
+	t0=\$(date +%s.%N)
+	timeout 120 ./bin/scenarios \$s >vaccel/scenario.\$s.out 2>&1
+	echo \$? >vaccel/scenario.\$s.rc
+	echo "scenario.\$s \$t0 \$(date +%s.%N)" >>vaccel/times
+done
+echo done >vaccel/driver.done
+DRIVER
+chmod +x "$O/driver.sh"
+if [ "$VM" != 0 ]; then
+	start=$(date +%s)
+	# A work directory of its own: another vm.sh exec may be running.
+	(cd "$O" && VACCEL_KERNEL=stock VACCEL_SHARE=$O VACCEL_VM_TIMEOUT=1500 \
+		VACCEL_VM_WORK=$O/vm-work \
+		VACCEL_ARGS="timeout_ms=1000 time_limit_ms=4000" \
+		"$ROOT/scripts/vm.sh" exec "$O/driver.sh") >"$O/vm.log" 2>&1
+	rc=$?
+	echo "# the VM: exit $rc, $(($(date +%s) - start)) s"
+	[ -f "$O/vaccel/times" ] && awk '{ printf "#   %s: %.1f s\n", $1, $3 - $2 }' "$O/vaccel/times"
+	[ -f "$O/vaccel/driver.done" ] || { echo "# the VM did not finish the driver:"; show "$O/vm.log" | sed 's/^/#/'; }
+	if [ "$rc" = 125 ]; then
+		not_ok vm.boot "vm.sh exec: exit 125 (no boot, a timeout, or the kernel log)"
+		show "$O/vm.log"
+	fi
+fi
+
+# --- results -----------------------------------------------------------------------
+
+# norm PROGRAM FILE: the output to compare (printf's sorted).
+norm() {
+	if [ "$1" = printf ]; then LC_ALL=C sort "$2"; else cat "$2"; fi
+}
+for p in $built; do
+	if [ "$(cat "$O/pocl/$p.rc")" != 0 ]; then
+		not_ok "diff.$p" "exit $(cat "$O/pocl/$p.rc") on PoCL"
+		show "$O/pocl/$p.err"
+	elif grep -q -E 'WRONG|BAD' "$O/pocl/$p.out"; then
+		not_ok "diff.$p" "a check failed on PoCL"
+		grep -E 'WRONG|BAD' "$O/pocl/$p.out" | head -n 5 | sed 's/^/    /'
+	elif [ "$VM" = 0 ]; then
+		echo "# diff.$p: PoCL only (VM=0)"
+	elif [ ! -f "$O/vaccel/$p.rc" ]; then
+		not_ok "diff.$p" "did not run in the VM"
+	elif [ "$(cat "$O/vaccel/$p.rc")" != 0 ]; then
+		not_ok "diff.$p" "exit $(cat "$O/vaccel/$p.rc") on vaccel"
+		show "$O/vaccel/$p.err"
+	elif ! diff <(norm "$p" "$O/pocl/$p.out") <(norm "$p" "$O/vaccel/$p.out") \
+		>"$O/$p.diff"; then
+		not_ok "diff.$p" "vaccel's output differs from PoCL's: $(grep -c '^[<>]' "$O/$p.diff") lines"
+		head -n 10 "$O/$p.diff" | sed 's/^/    /'
+	else
+		ok "diff.$p"
+	fi
+done
+if [ "$VM" != 0 ]; then
+	for s in $SCENARIOS; do
+		rc=$(cat "$O/vaccel/scenario.$s.rc" 2>/dev/null || echo none)
+		if [ "$rc" = 0 ]; then
+			ok "vm.$s"
+		else
+			not_ok "vm.$s" "exit $rc"
+			show "$O/vaccel/scenario.$s.out"
+		fi
+	done
+fi
+exit "$failed"
