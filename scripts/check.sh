@@ -21,6 +21,10 @@
 #             fixed-seed campaign), then the smoke subset on the stock
 #             kernel users load, its results named stock.*, then
 #             programs built on the host run by vm.sh exec (tests/vm-exec)
+#   opencl    tests/opencl: each OpenCL program on PoCL on the host and on
+#             vaccel in one dev VM boot, outputs compared; the ICD's
+#             argument checks and event logic on the fake device; faults,
+#             hangs, user events and threads in the VM
 #
 # The output is one TAP stream (version 13, https://testanything.org),
 # every check of every runner numbered in it: `ok <N> - <name>` or `not ok
@@ -379,6 +383,12 @@ tests/vm-exec/run.sh >"$logs/vm-exec.log" 2>&1
 collect "$logs/vm-exec.log" "" 40
 grep -q -E '^(ok|not ok) ' "$logs/vm-exec.log" ||
 	report "not ok vm.exec.run: no result, see $logs/vm-exec.log"
+
+info "OpenCL: PoCL and vaccel compared, the ICD on the fake device"
+tests/opencl/run.sh O="$build/opencl" UMD_O="$build/umd" >"$logs/opencl.log" 2>&1
+collect "$logs/opencl.log" "" 40
+grep -q -E '^(ok|not ok) ' "$logs/opencl.log" ||
+	report "not ok opencl.run: no result, see $logs/opencl.log"
 
 # The plan, what failed, where the stream is, and the line CI reads.
 grep -a -E '^(ok|not ok) ' "$tap" >"$results"
