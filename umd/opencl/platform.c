@@ -242,12 +242,23 @@ static cl_ulong vcl_global_mem(cl_device_id d)
 	return ram + d->info.device_mem_size;
 }
 
+/*
+ * The largest buffer: a quarter of the global memory, as GPU drivers
+ * report (one buffer of all the memory would leave the system none), at
+ * least the specification's minimum, and within the device's largest BO.
+ */
 static cl_ulong vcl_max_alloc(cl_device_id d)
 {
-	cl_ulong global = vcl_global_mem(d), max = d->info.max_bo_size;
+	cl_ulong global = vcl_global_mem(d), max = global / 4, floor = global / 4;
 
-	if (!max || max > global)
-		max = global;
+	if (floor > 1024ull << 20)
+		floor = 1024ull << 20;
+	if (floor < 32ull << 20)
+		floor = 32ull << 20;
+	if (max < floor)
+		max = floor;
+	if (d->info.max_bo_size && max > d->info.max_bo_size)
+		max = d->info.max_bo_size;
 	return max;
 }
 
