@@ -203,6 +203,13 @@ struct _cl_event {
 	cl_event next_pending;		/* the queue's pending list */
 	unsigned int generation;	/* of the queue's q it was recorded in */
 	cl_program program;		/* a launch's, referenced until it completes */
+	/*
+	 * The events of the command's wait list, referenced until it
+	 * completes: libvaccel may hold the command back and look at them
+	 * only later, and the specification keeps them alive meanwhile.
+	 */
+	cl_event *waits;
+	unsigned int num_waits;
 	/* The buffers the command uses, referenced until it completes. */
 	cl_mem *mems;
 	unsigned int num_mems;

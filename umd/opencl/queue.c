@@ -100,6 +100,11 @@ static void vcl_command_release(cl_event e)
 		clReleaseProgram(e->program);
 		e->program = NULL;
 	}
+	for (i = 0; i < e->num_waits; i++)
+		vcl_event_put(e->waits[i]);
+	free(e->waits);
+	e->waits = NULL;
+	e->num_waits = 0;
 	free(e->mems);
 	e->mems = NULL;
 	e->num_mems = 0;
@@ -526,12 +531,25 @@ cl_int vcl_command_begin(cl_command_queue q, cl_command_type type, cl_uint num_e
 		err = CL_OUT_OF_HOST_MEMORY;
 		goto out;
 	}
+	if (num_events) {
+		e->waits = malloc(num_events * sizeof(*e->waits));
+		if (!e->waits) {
+			vcl_event_put(e);
+			err = CL_OUT_OF_HOST_MEMORY;
+			goto out;
+		}
+		for (i = 0; i < num_events; i++) {
+			vcl_ref_get(&wait_list[i]->ref);
+			e->waits[e->num_waits++] = wait_list[i];
+		}
+	}
 	pthread_mutex_lock(&q->lock);
 	ret = q->failed ? -ECANCELED : vcl_queue_begin_locked(q, e, points, count);
 	if (ret == -ECANCELED && !vcl_queue_replace_locked(q))
 		ret = vcl_queue_begin_locked(q, e, points, count);
 	if (ret) {
 		pthread_mutex_unlock(&q->lock);
+		vcl_command_release(e);
 		vcl_event_put(e);
 		err = vcl_errno_to_cl(ret);
 		goto out;
