@@ -73,16 +73,42 @@ static void vcl_transfer_fini(struct vcl_host_action *a)
 	free(t);
 }
 
-static struct vcl_transfer *vcl_transfer_new(void)
+/*
+ * A command's host part, with a staging BO of @staging bytes on @q's
+ * device if @staging is not 0.  Return: it, or NULL with *@err set.
+ */
+static struct vcl_transfer *vcl_transfer_new(cl_command_queue q, size_t staging, cl_int *err)
 {
 	struct vcl_transfer *t = calloc(1, sizeof(*t));
 
-	if (t) {
-		t->action.run = vcl_transfer_run;
-		t->action.fini = vcl_transfer_fini;
-		t->rows_per_slice = 1;
+	*err = CL_OUT_OF_HOST_MEMORY;
+	if (!t)
+		return NULL;
+	t->action.run = vcl_transfer_run;
+	t->action.fini = vcl_transfer_fini;
+	t->rows_per_slice = 1;
+	if (staging) {
+		t->staging = vcl_staging_new(q->device, staging, &t->staging_cpu);
+		if (!t->staging) {
+			free(t);
+			*err = CL_OUT_OF_RESOURCES;
+			return NULL;
+		}
 	}
+	*err = CL_SUCCESS;
 	return t;
+}
+
+/* vcl_command_begin() for a command with a host part, which fails with it. */
+static cl_int vcl_transfer_begin(cl_command_queue q, cl_command_type type, cl_uint num_events,
+				 const cl_event *wait_list, struct vcl_command *cmd,
+				 struct vcl_transfer *t)
+{
+	cl_int err = vcl_command_begin(q, type, num_events, wait_list, cmd);
+
+	if (err && t)
+		t->action.fini(&t->action);
+	return err;
 }
 
 static cl_int vcl_check_buffer(cl_command_queue q, cl_mem m, size_t offset, size_t size)
@@ -128,20 +154,13 @@ clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offs
 		return CL_INVALID_VALUE;
 	if (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
 		return CL_INVALID_OPERATION;
-	t = vcl_transfer_new();
+	t = vcl_transfer_new(q, size, &err);
 	if (!t)
-		return CL_OUT_OF_HOST_MEMORY;
-	t->staging = vcl_staging_new(q->device, size, &t->staging_cpu);
-	if (!t->staging) {
-		free(t);
-		return CL_OUT_OF_RESOURCES;
-	}
-	memcpy(t->staging_cpu, ptr, size);
-	err = vcl_command_begin(q, CL_COMMAND_WRITE_BUFFER, num_events, wait_list, &cmd);
-	if (err) {
-		t->action.fini(&t->action);
 		return err;
-	}
+	memcpy(t->staging_cpu, ptr, size);
+	err = vcl_transfer_begin(q, CL_COMMAND_WRITE_BUFFER, num_events, wait_list, &cmd, t);
+	if (err)
+		return err;
 	ret = vcl_command_hold(&cmd, m) ? -ENOMEM :
 		vaccel_queue_copy(cmd.vq, vcl_mem_va(m, q->device) + offset,
 				  vaccel_bo_va(t->staging), size);
@@ -165,22 +184,15 @@ clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offse
 		return CL_INVALID_VALUE;
 	if (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
 		return CL_INVALID_OPERATION;
-	t = vcl_transfer_new();
+	t = vcl_transfer_new(q, size, &err);
 	if (!t)
-		return CL_OUT_OF_HOST_MEMORY;
-	t->staging = vcl_staging_new(q->device, size, &t->staging_cpu);
-	if (!t->staging) {
-		free(t);
-		return CL_OUT_OF_RESOURCES;
-	}
+		return err;
 	t->host = ptr;
 	t->rows = 1;
 	t->row_size = size;
-	err = vcl_command_begin(q, CL_COMMAND_READ_BUFFER, num_events, wait_list, &cmd);
-	if (err) {
-		t->action.fini(&t->action);
+	err = vcl_transfer_begin(q, CL_COMMAND_READ_BUFFER, num_events, wait_list, &cmd, t);
+	if (err)
 		return err;
-	}
 	ret = vcl_command_hold(&cmd, m) ? -ENOMEM :
 		vaccel_queue_copy(cmd.vq, vaccel_bo_va(t->staging),
 				  vcl_mem_va(m, q->device) + offset, size);
@@ -243,23 +255,15 @@ clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pattern,
 		for (i = 0; i < 4; i += pattern_size)
 			memcpy((char *)&word + i, pattern, pattern_size);
 	} else {
-		t = vcl_transfer_new();
+		t = vcl_transfer_new(q, size, &err);
 		if (!t)
-			return CL_OUT_OF_HOST_MEMORY;
-		t->staging = vcl_staging_new(q->device, size, &t->staging_cpu);
-		if (!t->staging) {
-			free(t);
-			return CL_OUT_OF_RESOURCES;
-		}
+			return err;
 		for (i = 0; i < size; i += pattern_size)
 			memcpy((char *)t->staging_cpu + i, pattern, pattern_size);
 	}
-	err = vcl_command_begin(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list, &cmd);
-	if (err) {
-		if (t)
-			t->action.fini(&t->action);
+	err = vcl_transfer_begin(q, CL_COMMAND_FILL_BUFFER, num_events, wait_list, &cmd, t);
+	if (err)
 		return err;
-	}
 	if (vcl_command_hold(&cmd, m))
 		ret = -ENOMEM;
 	else if (t)
@@ -371,14 +375,9 @@ static cl_int vcl_rect_transfer(cl_command_queue q, cl_mem m, bool read, cl_bool
 	if (err)
 		return err;
 	rows = region[1] * region[2];
-	t = vcl_transfer_new();
+	t = vcl_transfer_new(q, rows * region[0], &err);
 	if (!t)
-		return CL_OUT_OF_HOST_MEMORY;
-	t->staging = vcl_staging_new(q->device, rows * region[0], &t->staging_cpu);
-	if (!t->staging) {
-		free(t);
-		return CL_OUT_OF_RESOURCES;
-	}
+		return err;
 	t->rows = rows;
 	t->row_size = region[0];
 	t->rows_per_slice = region[1];
@@ -397,12 +396,10 @@ static cl_int vcl_rect_transfer(cl_command_queue q, cl_mem m, bool read, cl_bool
 		}
 		t->host = NULL;
 	}
-	err = vcl_command_begin(q, read ? CL_COMMAND_READ_BUFFER_RECT :
-				CL_COMMAND_WRITE_BUFFER_RECT, num_events, wait_list, &cmd);
-	if (err) {
-		t->action.fini(&t->action);
+	err = vcl_transfer_begin(q, read ? CL_COMMAND_READ_BUFFER_RECT :
+				 CL_COMMAND_WRITE_BUFFER_RECT, num_events, wait_list, &cmd, t);
+	if (err)
 		return err;
-	}
 	if (vcl_command_hold(&cmd, m))
 		ret = -ENOMEM;
 	else if (read)
@@ -512,11 +509,9 @@ clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags 
 	if (m->host_ptr) {
 		ptr = (char *)m->host_ptr + offset;
 		if (!(flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
-			t = vcl_transfer_new();
-			if (!t) {
-				err = CL_OUT_OF_HOST_MEMORY;
+			t = vcl_transfer_new(q, 0, &err);
+			if (!t)
 				goto out;
-			}
 			t->host = ptr;
 			t->map_src = (char *)vcl_mem_cpu(m) + offset;
 			t->row_size = size;
@@ -524,10 +519,8 @@ clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags 
 	} else {
 		ptr = (char *)vcl_mem_cpu(m) + offset;
 	}
-	err = vcl_command_begin(q, CL_COMMAND_MAP_BUFFER, num_events, wait_list, &cmd);
+	err = vcl_transfer_begin(q, CL_COMMAND_MAP_BUFFER, num_events, wait_list, &cmd, t);
 	if (err) {
-		if (t)
-			t->action.fini(&t->action);
 		ptr = NULL;
 		goto out;
 	}

@@ -661,6 +661,45 @@ static cl_int vcl_build_devices(cl_program p, cl_uint num_devices,
 	return CL_SUCCESS;
 }
 
+/*
+ * Stores the result of a build, compile or link on device @i of @p: the
+ * options and the log, and on success (@ret 0) the binary of type @type,
+ * loaded when it is an executable.  Return: CL_SUCCESS, or @failure (the
+ * entry point's own failure code), or CL_OUT_OF_HOST_MEMORY.
+ */
+static cl_int vcl_build_store(cl_program p, cl_uint i, const char *options, const char *log,
+			      int ret, const void *bin, size_t size,
+			      cl_program_binary_type type, cl_int failure)
+{
+	struct vcl_program_device *pd = &p->per_device[i];
+	char *load_log = NULL;
+
+	vcl_build_clear(pd);
+	pd->options = strdup(options ? options : "");
+	pd->log = strdup(log ? log : "");
+	pd->status = CL_BUILD_ERROR;
+	if (ret)
+		return ret == -ENOMEM ? CL_OUT_OF_HOST_MEMORY : failure;
+	pd->binary = malloc(size);
+	if (!pd->binary)
+		return CL_OUT_OF_HOST_MEMORY;
+	memcpy(pd->binary, bin, size);
+	pd->binary_size = size;
+	pd->binary_type = type;
+	if (type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && vcl_program_load(p, i, &load_log)) {
+		free(pd->log);
+		pd->log = load_log;
+		free(pd->binary);
+		pd->binary = NULL;
+		pd->binary_size = 0;
+		pd->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+		return failure;
+	}
+	free(load_log);
+	pd->status = CL_BUILD_SUCCESS;
+	return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
 	       const char *options, void (CL_CALLBACK *notify)(cl_program, void *),
@@ -716,35 +755,14 @@ clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
 	p->num_kernels = 0;
 	p->prints = false;
 	for (i = 0; i < p->ctx->num_devices; i++) {
-		struct vcl_program_device *pd = &p->per_device[i];
-		char *load_log = NULL;
+		cl_int e;
 
 		if (!which[i])
 			continue;
-		vcl_build_clear(pd);
-		pd->options = strdup(options ? options : "");
-		pd->log = strdup(log ? log : "");
-		pd->status = CL_BUILD_ERROR;
-		if (ret) {
-			err = CL_BUILD_PROGRAM_FAILURE;
-			continue;
-		}
-		pd->binary = malloc(elf_size);
-		if (!pd->binary) {
-			err = CL_OUT_OF_HOST_MEMORY;
-			continue;
-		}
-		memcpy(pd->binary, elf, elf_size);
-		pd->binary_size = elf_size;
-		if (vcl_program_load(p, i, &load_log)) {
-			free(pd->log);
-			pd->log = load_log;
-			err = CL_BUILD_PROGRAM_FAILURE;
-			continue;
-		}
-		free(load_log);
-		pd->status = CL_BUILD_SUCCESS;
-		pd->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+		e = vcl_build_store(p, i, options, log, ret, elf, elf_size,
+				    CL_PROGRAM_BINARY_TYPE_EXECUTABLE, CL_BUILD_PROGRAM_FAILURE);
+		if (e)
+			err = e;
 	}
 out:
 	pthread_mutex_unlock(&p->lock);
@@ -1009,27 +1027,15 @@ clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
 		goto out;
 	}
 	for (i = 0; i < p->ctx->num_devices; i++) {
-		struct vcl_program_device *pd = &p->per_device[i];
+		cl_int e;
 
 		if (!which[i])
 			continue;
-		vcl_build_clear(pd);
-		pd->options = strdup(options ? options : "");
-		pd->log = strdup(log ? log : "");
-		pd->status = CL_BUILD_ERROR;
-		if (ret) {
-			err = CL_COMPILE_PROGRAM_FAILURE;
-			continue;
-		}
-		pd->binary = malloc(bc_size);
-		if (!pd->binary) {
-			err = CL_OUT_OF_HOST_MEMORY;
-			continue;
-		}
-		memcpy(pd->binary, bc, bc_size);
-		pd->binary_size = bc_size;
-		pd->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-		pd->status = CL_BUILD_SUCCESS;
+		e = vcl_build_store(p, i, options, log, ret, bc, bc_size,
+				    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+				    CL_COMPILE_PROGRAM_FAILURE);
+		if (e)
+			err = e;
 	}
 out:
 	pthread_mutex_unlock(&p->lock);
@@ -1123,35 +1129,15 @@ clLinkProgram(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
 		ret = vcl_link(objs.n, objs.objs, objs.sizes, words, count, &out, &out_size, &log);
 	}
 	for (i = 0; i < ctx->num_devices; i++) {
-		struct vcl_program_device *pd = &p->per_device[i];
-		char *load_log = NULL;
+		cl_int e;
 
 		if (!which[i])
 			continue;
-		pd->options = strdup(options ? options : "");
-		pd->log = strdup(log ? log : "");
-		pd->status = CL_BUILD_ERROR;
-		if (ret) {
-			err = ret == -ENOMEM ? CL_OUT_OF_HOST_MEMORY : CL_LINK_PROGRAM_FAILURE;
-			continue;
-		}
-		pd->binary = malloc(out_size);
-		if (!pd->binary) {
-			err = CL_OUT_OF_HOST_MEMORY;
-			continue;
-		}
-		memcpy(pd->binary, out, out_size);
-		pd->binary_size = out_size;
-		pd->binary_type = library ? CL_PROGRAM_BINARY_TYPE_LIBRARY :
-			CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-		if (!library && vcl_program_load(p, i, &load_log)) {
-			free(pd->log);
-			pd->log = load_log;
-			err = CL_LINK_PROGRAM_FAILURE;
-			continue;
-		}
-		free(load_log);
-		pd->status = CL_BUILD_SUCCESS;
+		e = vcl_build_store(p, i, options, log, ret, out, out_size,
+				    library ? CL_PROGRAM_BINARY_TYPE_LIBRARY :
+				    CL_PROGRAM_BINARY_TYPE_EXECUTABLE, CL_LINK_PROGRAM_FAILURE);
+		if (e)
+			err = e;
 	}
 out:
 	free(objs.objs);
