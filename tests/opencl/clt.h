@@ -2,7 +2,7 @@
 /*
  * Copyright 2026 The vaccel authors
  *
- * clt.h - what every program of tests/opencl shares: the platform chosen
+ * DOC: clt.h - what every program of tests/opencl shares: the platform chosen
  * by name (VT_CL_PLATFORM, e.g. "vaccel" or "Portable Computing
  * Language"), its first device, a context and a profiling queue, a program
  * built from a source string, and CHECK(), which names the failed call and
