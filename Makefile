@@ -4,6 +4,7 @@
 #
 #   make           build the module, libvaccel and the tools
 #   make run       install what is missing, build, boot the dev VM, run the sample
+#                  (then, in a second VM, the OpenCL platform: clinfo, examples)
 #   make check     install what is missing, build, run every check and test
 #   make kunit     the KUnit suites (UML, lockdep)
 #   make vmtest    the end-to-end tests in the dev VM, on the debug kernel
@@ -122,9 +123,16 @@ deps:
 
 # The targets a newcomer runs first install what is missing, then re-enter
 # make so that KDIR is read from the freshly written kernel.env.
+# The OpenCL part runs in a second VM, through vm.sh exec: clBuildProgram
+# needs the host's clang, which the sample's initramfs has not.
+CL_RUN := $(VACCEL_CACHE)/run-opencl
 run: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/vm.sh run
+	@rm -rf $(CL_RUN) && mkdir -p $(CL_RUN)/home
+	@cd $(CL_RUN) && $(ROOT)/scripts/vm.sh exec /usr/bin/env \
+		OCL_ICD_VENDORS=$(O)/umd/share/OpenCL/vendors HOME=$(CL_RUN)/home \
+		sh $(ROOT)/scripts/guest/sample.sh opencl $(O)/umd
 
 check: deps
 	@scripts/check.sh
