@@ -173,7 +173,9 @@ bench: deps
 	@$(MAKE) --no-print-directory all benches
 	@scripts/bench-host.sh
 	@scripts/vm.sh bench
+	@scripts/bench-opencl.sh || true
 	@scripts/bench-host.sh merge $(VACCEL_CACHE)/bench/results.json
+	@scripts/bench-opencl.sh merge $(VACCEL_CACHE)/bench/results.json
 
 docs: deps
 	@scripts/docs.sh

@@ -43,7 +43,7 @@ static inline void bench_die(const char *fmt, ...)
  * @key: its name after "bench.<bench_name>."
  * @value: the figure
  * @decimals: digits after the point, in the line and in the JSON
- * @unit: what @value counts: "ratio", "us", "pct", "mips", "ioctls",
+ * @unit: what @value counts: "ratio", "us", "ms", "pct", "mips", "ioctls",
  *	"index" (a Jain fairness index)
  * @op: NULL for a figure shown without a target; else how @value must
  *	compare with @target: "<=", "<", ">=", ">", or "in" (from @target

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * bench_opencl.c - what the OpenCL platform costs over libvaccel, and what
+ * its compiler costs against PoCL's, in one process, on one boot:
+ *
+ * (a) The four examples (umd/examples: vadd, saxpy, matmul, reduce) at
+ *     their default sizes, through OpenCL (their .cl kernels, built once,
+ *     outside the timing) and through libvaccel (their C kernels, the
+ *     modules of the build tree): the median wall time of SAMPLES_EX
+ *     launches each, from the enqueue to clFinish() or
+ *     vaccel_queue_finish(), alternating.  Target: OpenCL within 1.1x.
+ * (b) An empty kernel, one workgroup of 256: clEnqueueNDRangeKernel() +
+ *     clFinish() against vaccel_launch() + vaccel_queue_finish() of
+ *     bench_launch's empty kernel, p50 of SAMPLES_RT each.  Target: 1.5x.
+ * (c) clBuildProgram() of build_program.cl (about 200 lines), cold (a
+ *     source never built before: a counter in a comment makes each one
+ *     new, in a fresh cache) and cached (the same source again), on vaccel
+ *     and, for reference, on PoCL.  Target: vaccel's cold build no slower
+ *     than PoCL's.  PoCL compiles the work-group function of a kernel at
+ *     its first launch, which clBuildProgram() does not include.
+ *
+ * It needs the vaccel platform and PoCL's (OCL_ICD_VENDORS names a
+ * directory with both; scripts/bench-opencl.sh sets it up and runs this in
+ * the dev VM through vm.sh exec, where clang and PoCL are the host's),
+ * XDG_CACHE_HOME and POCL_CACHE_DIR pointing at empty directories, and
+ *
+ *	bench_opencl UMD_BUILD LAUNCH_KERNEL_ELF
+ *
+ * UMD_BUILD: where the examples' modules are (share/vaccel/kernels);
+ * LAUNCH_KERNEL_ELF: bench_launch's kernels.
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <math.h>
+#include <stdbool.h>
+
+#include <vaccel.h>
+
+#include "bench.h"
+#include "launch_work.h"
+#include "matmul.h"
+#include "reduce.h"
+#include "saxpy.h"
+#include "vadd.h"
+
+#include "vadd.cl.h"
+#include "saxpy.cl.h"
+#include "matmul.cl.h"
+#include "reduce.cl.h"
+#include "build_program.cl.h"
+
+#define SAMPLES_EX	5
+#define SAMPLES_RT	200
+#define BUILDS		3
+
+static struct {
+	cl_platform_id platform, pocl;
+	cl_device_id dev, pocl_dev;
+	cl_context ctx;
+	cl_command_queue q;
+	struct vaccel_device *vdev;
+	struct vaccel_queue *vq;
+} b;
+
+static void cl_check(cl_int err, const char *what)
+{
+	if (err)
+		bench_die("%s: OpenCL error %d", what, err);
+}
+
+static void vc_check(int err, const char *what)
+{
+	if (err)
+		bench_die("%s: %s", what, strerror(-err));
+}
+
+static cl_platform_id find_platform(const char *want, cl_device_id *dev)
+{
+	cl_platform_id ids[16];
+	cl_uint i, n = 0;
+	char name[256];
+
+	cl_check(clGetPlatformIDs(16, ids, &n), "clGetPlatformIDs");
+	for (i = 0; i < n && i < 16; i++) {
+		if (clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof(name), name, NULL))
+			continue;
+		if (strstr(name, want)) {
+			cl_check(clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_ALL, 1, dev, NULL),
+				 want);
+			return ids[i];
+		}
+	}
+	bench_die("no OpenCL platform named %s (OCL_ICD_VENDORS=%s)", want,
+		  getenv("OCL_ICD_VENDORS") ?: "");
+}
+
+static cl_program build(cl_context ctx, cl_device_id dev, const char *src)
+{
+	cl_program p;
+	cl_int err;
+
+	p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+	cl_check(err, "clCreateProgramWithSource");
+	err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+	if (err) {
+		char log[4096] = "";
+
+		clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+		bench_die("clBuildProgram: %d: %s", err, log);
+	}
+	return p;
+}
+
+static cl_mem cl_buf(size_t size, const void *init)
+{
+	cl_int err;
+	cl_mem m = clCreateBuffer(b.ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
+				  size, (void *)init, &err);
+
+	cl_check(err, "clCreateBuffer");
+	return m;
+}
+
+static uint64_t vc_buf(size_t size, const void *init, struct vaccel_bo **bo)
+{
+	void *cpu;
+
+	vc_check(vaccel_bo_alloc(b.vdev, size, VACCEL_BO_GPU_NO_EXEC, bo), "vaccel_bo_alloc");
+	vc_check(vaccel_bo_map(*bo, &cpu), "vaccel_bo_map");
+	if (init)
+		memcpy(cpu, init, size);
+	else
+		memset(cpu, 0, size);
+	return vaccel_bo_va(*bo);
+}
+
+/* One example, both ways: its figures go in @cl_ns and @vc_ns. */
+struct example_case {
+	const char *name, *src;
+	cl_uint dims;
+	size_t global[2], local[2];
+	cl_kernel k;
+	struct vaccel_kernel *vk;
+	const void *args;
+	size_t args_size;
+};
+
+static uint64_t time_cl(struct example_case *e)
+{
+	uint64_t t0 = bench_now_ns();
+
+	cl_check(clEnqueueNDRangeKernel(b.q, e->k, e->dims, NULL, e->global, e->local, 0,
+					NULL, NULL), e->name);
+	cl_check(clFinish(b.q), e->name);
+	return bench_now_ns() - t0;
+}
+
+static uint64_t time_vc(struct example_case *e)
+{
+	uint32_t grid[3] = { e->global[0], e->dims > 1 ? e->global[1] : 1, 1 };
+	uint32_t wg[3] = { e->local[0], e->dims > 1 ? e->local[1] : 1, 1 };
+	uint64_t t0 = bench_now_ns();
+
+	vc_check(vaccel_launch(b.vq, e->vk, grid, wg, e->args, e->args_size), e->name);
+	vc_check(vaccel_queue_finish(b.vq), e->name);
+	return bench_now_ns() - t0;
+}
+
+/* Medians of SAMPLES_EX of each, alternating, after one of each to warm up. */
+static double run_case(struct example_case *e, double *cl_ms, double *vc_ms)
+{
+	__u64 c[SAMPLES_EX], v[SAMPLES_EX];
+	int i;
+
+	time_cl(e);
+	time_vc(e);
+	for (i = 0; i < SAMPLES_EX; i++) {
+		c[i] = time_cl(e);
+		v[i] = time_vc(e);
+	}
+	*cl_ms = bench_percentile(c, SAMPLES_EX, 50) / 1e6;
+	*vc_ms = bench_percentile(v, SAMPLES_EX, 50) / 1e6;
+	return *cl_ms / *vc_ms;
+}
+
+static struct vaccel_module *load_module(const char *path)
+{
+	char msg[VACCEL_MODULE_MSG_SIZE] = "";
+	struct vaccel_module *m;
+	int ret = vaccel_module_load_file(b.vdev, path, &m, msg, sizeof(msg));
+
+	if (ret)
+		bench_die("%s: %s", path, msg[0] ? msg : strerror(-ret));
+	return m;
+}
+
+static cl_kernel cl_kernel_of(const char *src, const char *name)
+{
+	cl_int err;
+	cl_kernel k = clCreateKernel(build(b.ctx, b.dev, src), name, &err);
+
+	cl_check(err, name);
+	return k;
+}
+
+static void set_args(cl_kernel k, int n, ...)
+{
+	va_list ap;
+	int i;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		size_t size = va_arg(ap, size_t);
+		const void *v = va_arg(ap, const void *);
+
+		cl_check(clSetKernelArg(k, i, size, v), "clSetKernelArg");
+	}
+	va_end(ap);
+}
+
+static bool examples(const char *umd)
+{
+	enum { VADD_N = 1 << 18, SAXPY_N = 1 << 18, MATMUL_N = 96, REDUCE_N = 1 << 20 };
+	static float fa[VADD_N], fb[VADD_N];
+	static uint32_t u[REDUCE_N];
+	struct reduce_result init = { 0, UINT32_MAX, 0 };
+	static struct vadd_args va;
+	static struct saxpy_args sa;
+	static struct matmul_args ma;
+	static struct reduce_args ra;
+	struct example_case cases[4] = {
+		{ "vadd", vadd_cl, 1, { VADD_N }, { 256 } },
+		{ "saxpy", saxpy_cl, 1, { 256 * 64 }, { 256 } },
+		{ "matmul", matmul_cl, 2, { MATMUL_N, MATMUL_N }, { MATMUL_TILE, MATMUL_TILE } },
+		{ "reduce", reduce_cl, 1, { 256 * 64 }, { REDUCE_WG } },
+	};
+	struct vaccel_bo *bos[11];
+	cl_mem m[11];
+	cl_uint n;
+	float a = 2.718281828f;
+	char path[PATH_MAX];
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < VADD_N; i++) {
+		fa[i] = (float)(i % 8192) / 4096.0f;
+		fb[i] = (float)(i % 1000) / 3.0f;
+	}
+	for (i = 0; i < REDUCE_N; i++)
+		u[i] = i * 2654435761u % 1000000000u + 1000;
+	for (i = 0; i < 4; i++) {
+		cases[i].k = cl_kernel_of(cases[i].src, cases[i].name);
+		snprintf(path, sizeof(path), "%s/share/vaccel/kernels/%s.elf", umd, cases[i].name);
+		vc_check(vaccel_kernel_get(load_module(path), cases[i].name, &cases[i].vk),
+			 cases[i].name);
+	}
+
+	/* vadd */
+	n = VADD_N;
+	m[0] = cl_buf(n * 4, fa);
+	m[1] = cl_buf(n * 4, fb);
+	m[2] = cl_buf(n * 4, NULL);
+	set_args(cases[0].k, 4, sizeof(cl_mem), &m[0], sizeof(cl_mem), &m[1],
+		 sizeof(cl_mem), &m[2], sizeof(n), &n);
+	va = (struct vadd_args){ vc_buf(n * 4, fa, &bos[0]), vc_buf(n * 4, fb, &bos[1]),
+				 vc_buf(n * 4, NULL, &bos[2]), n, 0 };
+	cases[0].args = &va;
+	cases[0].args_size = sizeof(va);
+	/* saxpy */
+	n = SAXPY_N;
+	m[3] = cl_buf(n * 4, fa);
+	m[4] = cl_buf(n * 4, fb);
+	set_args(cases[1].k, 4, sizeof(cl_mem), &m[3], sizeof(cl_mem), &m[4],
+		 sizeof(a), &a, sizeof(n), &n);
+	sa = (struct saxpy_args){ vc_buf(n * 4, fa, &bos[3]), vc_buf(n * 4, fb, &bos[4]), a, n };
+	cases[1].args = &sa;
+	cases[1].args_size = sizeof(sa);
+	/* matmul */
+	n = MATMUL_N;
+	m[5] = cl_buf(n * n * 4, fa);
+	m[6] = cl_buf(n * n * 4, fb);
+	m[7] = cl_buf(n * n * 4, NULL);
+	set_args(cases[2].k, 4, sizeof(cl_mem), &m[5], sizeof(cl_mem), &m[6],
+		 sizeof(cl_mem), &m[7], sizeof(n), &n);
+	ma = (struct matmul_args){ vc_buf(n * n * 4, fa, &bos[5]), vc_buf(n * n * 4, fb, &bos[6]),
+				   vc_buf(n * n * 4, NULL, &bos[7]), n, 0 };
+	cases[2].args = &ma;
+	cases[2].args_size = sizeof(ma);
+	/* reduce */
+	n = REDUCE_N;
+	m[8] = cl_buf(n * 4, u);
+	m[9] = cl_buf(sizeof(init), &init);
+	set_args(cases[3].k, 3, sizeof(cl_mem), &m[8], sizeof(cl_mem), &m[9], sizeof(n), &n);
+	ra = (struct reduce_args){ vc_buf(n * 4, u, &bos[8]), vc_buf(sizeof(init), &init, &bos[9]),
+				   n, 0 };
+	cases[3].args = &ra;
+	cases[3].args_size = sizeof(ra);
+
+	printf("(a) the examples, median of %d launches to finish, ms:\n"
+	       "    %-8s %10s %10s %7s\n", SAMPLES_EX, "", "OpenCL", "libvaccel", "ratio");
+	for (i = 0; i < 4; i++) {
+		double cl_ms, vc_ms, r = run_case(&cases[i], &cl_ms, &vc_ms);
+		char key[64];
+
+		printf("    %-8s %10.3f %10.3f %7.3f\n", cases[i].name, cl_ms, vc_ms, r);
+		snprintf(key, sizeof(key), "%s_cl_ratio", cases[i].name);
+		ok &= bench_report(&(struct bench_metric){ key, r, 3, "ratio", "<=", 1.1 });
+		snprintf(key, sizeof(key), "%s_cl_ms", cases[i].name);
+		bench_report(&(struct bench_metric){ key, cl_ms, 3, "ms" });
+		snprintf(key, sizeof(key), "%s_vaccel_ms", cases[i].name);
+		bench_report(&(struct bench_metric){ key, vc_ms, 3, "ms" });
+	}
+	for (i = 0; i < 4; i++)
+		clReleaseKernel(cases[i].k);
+	for (i = 0; i < 10; i++) {
+		clReleaseMemObject(m[i]);
+		vaccel_bo_free(bos[i]);
+	}
+	return ok;
+}
+
+static bool round_trip(const char *launch_elf)
+{
+	static __u64 c[SAMPLES_RT], v[SAMPLES_RT];
+	struct example_case e = { "empty", NULL, 1, { 256 }, { 256 } };
+	struct spin_args args = { 0, 0 };
+	double cp, vp;
+	int i;
+
+	e.k = cl_kernel_of("kernel void empty(void) { }\n", "empty");
+	vc_check(vaccel_kernel_get(load_module(launch_elf), "launch_empty", &e.vk), "launch_empty");
+	e.args = &args;
+	e.args_size = sizeof(args);
+	for (i = 0; i < 10; i++) {
+		time_cl(&e);
+		time_vc(&e);
+	}
+	for (i = 0; i < SAMPLES_RT; i++) {
+		c[i] = time_cl(&e);
+		v[i] = time_vc(&e);
+	}
+	cp = bench_percentile(c, SAMPLES_RT, 50);
+	vp = bench_percentile(v, SAMPLES_RT, 50);
+	clReleaseKernel(e.k);
+	printf("(b) an empty kernel, one workgroup of 256, enqueue to finish, p50 of %d: "
+	       "OpenCL %.1f us, libvaccel %.1f us, %.3fx\n", SAMPLES_RT, cp / 1e3, vp / 1e3,
+	       cp / vp);
+	bench_report(&(struct bench_metric){ "empty_cl_rt_us", cp / 1e3, 1, "us" });
+	bench_report(&(struct bench_metric){ "empty_vaccel_rt_us", vp / 1e3, 1, "us" });
+	return bench_report(&(struct bench_metric){ "empty_rt_ratio", cp / vp, 3, "ratio",
+						    "<=", 1.5 });
+}
+
+/* The median time of BUILDS builds of build_program.cl; @fresh: a new source each. */
+static double build_ms(cl_device_id dev, bool fresh)
+{
+	static unsigned int counter;
+	size_t len = strlen(build_program_cl) + 64;
+	char *src = malloc(len);
+	__u64 t[BUILDS];
+	cl_context ctx;
+	cl_int err;
+	int i;
+
+	if (!src)
+		bench_die("out of memory");
+	ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+	cl_check(err, "clCreateContext");
+	/* The cached case: this source once, before the timing. */
+	snprintf(src, len, "// build %u\n%s", counter, build_program_cl);
+	if (!fresh)
+		clReleaseProgram(build(ctx, dev, src));
+	for (i = 0; i < BUILDS; i++) {
+		uint64_t t0;
+		cl_program p;
+
+		if (fresh)
+			snprintf(src, len, "// build %u\n%s", ++counter, build_program_cl);
+		t0 = bench_now_ns();
+		p = build(ctx, dev, src);
+		t[i] = bench_now_ns() - t0;
+		clReleaseProgram(p);
+	}
+	counter++;
+	clReleaseContext(ctx);
+	free(src);
+	return bench_percentile(t, BUILDS, 50) / 1e6;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static bool builds(void)
+{
+	double vcold = build_ms(b.dev, true), vwarm = build_ms(b.dev, false);
+	double pcold = build_ms(b.pocl_dev, true), pwarm = build_ms(b.pocl_dev, false);
+
+	printf("(c) clBuildProgram of %d lines, median of %d, ms: vaccel cold %.1f, cached "
+	       "%.1f; PoCL cold %.1f, cached %.1f; cold vaccel/PoCL %.3fx\n",
+	       lines(build_program_cl), BUILDS,
+	       vcold, vwarm, pcold, pwarm, vcold / pcold);
+	bench_report(&(struct bench_metric){ "build_cold_ms", vcold, 1, "ms" });
+	bench_report(&(struct bench_metric){ "build_cached_ms", vwarm, 1, "ms" });
+	bench_report(&(struct bench_metric){ "build_pocl_cold_ms", pcold, 1, "ms" });
+	bench_report(&(struct bench_metric){ "build_pocl_cached_ms", pwarm, 1, "ms" });
+	return bench_report(&(struct bench_metric){ "build_cold_pocl_ratio", vcold / pcold, 3,
+						    "ratio", "<=", 1.0 });
+}
+
+int main(int argc, char **argv)
+{
+	cl_int err;
+	bool ok;
+
+	bench_name = "opencl";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc != 3)
+		bench_die("usage: bench_opencl UMD_BUILD LAUNCH_KERNEL_ELF");
+	b.platform = find_platform("vaccel", &b.dev);
+	b.pocl = find_platform("Portable Computing Language", &b.pocl_dev);
+	b.ctx = clCreateContext(NULL, 1, &b.dev, NULL, NULL, &err);
+	cl_check(err, "clCreateContext");
+	b.q = clCreateCommandQueue(b.ctx, b.dev, 0, &err);
+	cl_check(err, "clCreateCommandQueue");
+	vc_check(vaccel_device_open(0, &b.vdev), "vaccel_device_open");
+	vc_check(vaccel_queue_create(b.vdev, VACCEL_ENGINE_CLASS_COMPUTE, VACCEL_PRIORITY_NORMAL,
+				     &b.vq), "vaccel_queue_create");
+
+	ok = examples(argv[1]);
+	ok &= round_trip(argv[2]);
+	ok &= builds();
+
+	clReleaseCommandQueue(b.q);
+	clReleaseContext(b.ctx);
+	vaccel_queue_destroy(b.vq);
+	vaccel_device_close(b.vdev);
+	return ok ? 0 : 1;
+}
