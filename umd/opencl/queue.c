@@ -170,6 +170,14 @@ static void *vcl_queue_thread(void *arg)
 		if (e->t_end < e->t_start)
 			e->t_end = e->t_start;
 
+		/*
+		 * Complete, then leave the pending list: clFinish() returns
+		 * once the list is empty, and its commands must be complete
+		 * by then, their buffers released, their callbacks called.
+		 */
+		vcl_event_complete(e, status);
+		vcl_command_release(e);
+
 		pthread_mutex_lock(&q->lock);
 		q->pending_head = e->next_pending;
 		if (!q->pending_head)
@@ -177,9 +185,6 @@ static void *vcl_queue_thread(void *arg)
 		q->pending_count--;
 		pthread_cond_broadcast(&q->cond);
 		pthread_mutex_unlock(&q->lock);
-
-		vcl_event_complete(e, status);
-		vcl_command_release(e);
 		vcl_event_put(e);
 	}
 	vcl_queue_free(q);
