@@ -480,12 +480,39 @@ clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst,
 	return vcl_command_finish(&cmd, ret, NULL, event, false);
 }
 
+/* Takes the newest mapping of @m at @ptr off its list; NULL if none. */
+static struct vcl_map *vcl_map_take(cl_mem m, void *ptr)
+{
+	struct vcl_map **pp, *map = NULL;
+
+	pthread_mutex_lock(&m->lock);
+	for (pp = &m->maps; *pp; pp = &(*pp)->next)
+		if ((*pp)->ptr == ptr) {
+			map = *pp;
+			*pp = map->next;
+			m->map_count--;
+			break;
+		}
+	pthread_mutex_unlock(&m->lock);
+	return map;
+}
+
+static void vcl_map_put_back(cl_mem m, struct vcl_map *map)
+{
+	pthread_mutex_lock(&m->lock);
+	map->next = m->maps;
+	m->maps = map;
+	m->map_count++;
+	pthread_mutex_unlock(&m->lock);
+}
+
 CL_API_ENTRY void *CL_API_CALL
 clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags,
 		   size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
 		   cl_event *event, cl_int *errcode_ret)
 {
 	const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+	struct vcl_map *map = calloc(1, sizeof(*map));
 	struct vcl_transfer *t = NULL;
 	struct vcl_command cmd;
 	void *ptr = NULL;
@@ -494,6 +521,10 @@ clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags 
 	err = vcl_check_buffer(q, m, offset, size);
 	if (err)
 		goto out;
+	if (!map) {
+		err = CL_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
 	if (!size || (flags & ~known) ||
 	    ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
 		err = CL_INVALID_VALUE;
@@ -532,13 +563,23 @@ clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags 
 		ptr = NULL;
 		goto out;
 	}
+	map->ptr = ptr;
+	map->size = size;
+	map->write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
 	pthread_mutex_lock(&m->lock);
+	map->next = m->maps;
+	m->maps = map;
 	m->map_count++;
 	pthread_mutex_unlock(&m->lock);
+	map = NULL;
 	err = vcl_command_end(&cmd, t ? &t->action : NULL, event, blocking);
-	if (err)
+	if (err) {
+		/* Not mapped after all. */
+		map = vcl_map_take(m, ptr);
 		ptr = NULL;
+	}
 out:
+	free(map);
 	if (errcode_ret)
 		*errcode_ret = err;
 	return ptr;
@@ -549,7 +590,7 @@ clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped, cl_uint num_
 			const cl_event *wait_list, cl_event *event)
 {
 	struct vcl_command cmd;
-	char *base;
+	struct vcl_map *map;
 	cl_int err;
 
 	if (!vcl_queue_valid(q))
@@ -558,29 +599,24 @@ clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped, cl_uint num_
 		return CL_INVALID_MEM_OBJECT;
 	if (m->ctx != q->ctx)
 		return CL_INVALID_CONTEXT;
-	base = m->host_ptr ? m->host_ptr : vcl_mem_cpu(m);
-	if (!mapped || (char *)mapped < base || (char *)mapped >= base + m->size)
+	map = vcl_map_take(m, mapped);
+	if (!map)
 		return CL_INVALID_VALUE;
-	pthread_mutex_lock(&m->lock);
-	if (!m->map_count) {
-		pthread_mutex_unlock(&m->lock);
-		return CL_INVALID_VALUE;
-	}
-	pthread_mutex_unlock(&m->lock);
 	err = vcl_command_begin(q, CL_COMMAND_UNMAP_MEM_OBJECT, num_events, wait_list, &cmd);
-	if (err)
+	if (err) {
+		vcl_map_put_back(m, map);
 		return err;
+	}
 	/*
-	 * The program's pointer's data go back into the buffer before the
-	 * commands after the unmap: the device does not touch a mapped
-	 * region meanwhile, as the specification requires of programs.
+	 * The program's data of a region mapped for writing go back into the
+	 * buffer before the commands after the unmap: the device does not
+	 * touch a mapped region meanwhile, as the specification requires of
+	 * programs.
 	 */
-	if (m->host_ptr)
-		memcpy((char *)vcl_mem_cpu(m) + ((char *)mapped - base), mapped,
-		       m->size - (size_t)((char *)mapped - base));
-	pthread_mutex_lock(&m->lock);
-	m->map_count--;
-	pthread_mutex_unlock(&m->lock);
+	if (m->host_ptr && map->write)
+		memcpy((char *)vcl_mem_cpu(m) + ((char *)mapped - (char *)m->host_ptr), mapped,
+		       map->size);
+	free(map);
 	return vcl_command_end(&cmd, NULL, event, false);
 }
 

@@ -220,6 +220,14 @@ struct _cl_event {
 	cl_ulong t_queued, t_submit, t_start, t_end;
 };
 
+/* A region of a buffer that clEnqueueMapBuffer() mapped. */
+struct vcl_map {
+	struct vcl_map *next;
+	void *ptr;			/* what the program got */
+	size_t size;
+	bool write;			/* mapped for writing: unmap copies back */
+};
+
 /* A buffer, or a sub-buffer of one (parent != NULL). */
 struct _cl_mem {
 	struct _cl_icd_dispatch *dispatch;
@@ -236,8 +244,9 @@ struct _cl_mem {
 	void *cpu;			/* the root's CPU mapping */
 	cl_mem_properties *props;
 	size_t props_size;
-	pthread_mutex_t lock;		/* guards destructors and map_count */
+	pthread_mutex_t lock;		/* guards destructors, maps, map_count */
 	struct vcl_callback *destructors;
+	struct vcl_map *maps;		/* the regions mapped now, newest first */
 	cl_uint map_count;
 };
 

@@ -80,6 +80,13 @@ static void vcl_mem_free(cl_mem m)
 	cl_uint i;
 
 	m->magic = 0;
+	/* Mappings the program never unmapped go with the buffer. */
+	while (m->maps) {
+		struct vcl_map *map = m->maps;
+
+		m->maps = map->next;
+		free(map);
+	}
 	/* Last registered, first called. */
 	for (cb = m->destructors; cb; cb = next) {
 		next = cb->next;
