@@ -319,6 +319,8 @@ static int vcl_parse_kernels(const char *data, size_t size, struct vcl_kernel_in
 			cur->name = strdup(f[1]);
 			cur->num_args = (cl_uint)v[0];
 			cur->block_size = (uint32_t)v[1];
+			if (cur->block_size < VACCEL_CL_HEADER_SIZE)
+				goto out;
 			for (i = 0; i < 3; i++) {
 				cur->reqd_wg[i] = v[2 + i];
 				cur->wg_hint[i] = v[5 + i];
