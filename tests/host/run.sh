@@ -167,7 +167,8 @@
 #			links with opencl.bc, nothing left undefined
 #   cl_lower_layout	the IR step on 40 generated kernels of random
 #			parameter lists: each entry reads the argument block
-#			at the offsets of the documented layout
+#			only in the bytes of the documented layout's
+#			parameters, and reads each of them
 #   vaccel_cc_cmake	tests/host/cmake configured and built with cmake
 #			against the build tree: vaccel_add_kernel() of a .elf
 #			and of an EMBED object linked into a program that
