@@ -463,29 +463,6 @@ static int emit_metadata(struct lower *l)
 	return 0;
 }
 
-/*
- * The kernel's string attributes ("target-features", "no-builtins", ...)
- * on its entry too: the inliner takes the kernel into its entry only when
- * they agree, and a kernel left as a call loads every parameter up front
- * and pays a call per work-item.
- */
-static void copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
-{
-	unsigned int n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex), i;
-	LLVMAttributeRef *attrs;
-
-	if (!n)
-		return;
-	attrs = calloc(n, sizeof(*attrs));
-	if (!attrs)
-		return;
-	LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attrs);
-	for (i = 0; i < n; i++)
-		if (LLVMIsStringAttribute(attrs[i]))
-			LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
-	free(attrs);
-}
-
 /* The entry of kernel @f, and the symbol by which the loader finds it. */
 static int lower_kernel(struct lower *l, LLVMValueRef f)
 {
@@ -538,7 +515,6 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 				LLVMCreateEnumAttribute(l->ctx,
 							LLVMGetEnumAttributeKindForName("nounwind", 8),
 							0));
-	copy_string_attributes(f, entry);
 	LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, entry, ""));
 	block = LLVMGetParam(entry, 0);
 
