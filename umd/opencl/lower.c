@@ -548,6 +548,15 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	LLVMSetVisibility(alias, LLVMDefaultVisibility);
 
 	LLVMSetFunctionCallConv(f, LLVMCCallConv);
+	/*
+	 * The entry has no debug information: code inlined into it would
+	 * lose its line table, which names a fault's source line.  Until
+	 * the entry has a DISubprogram of its own, the kernel stays a call.
+	 */
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+				LLVMCreateEnumAttribute(l->ctx,
+							LLVMGetEnumAttributeKindForName("noinline", 8),
+							0));
 	lower_calls(f);
 	free(types);
 	free(args);
