@@ -337,6 +337,10 @@ VTEST(device_memory)
 	vaccel_device_close(dev);
 }
 
+/* Embedded: the debug kernels' VMs see no host files. */
+VT_INCBIN(sections_module, VT_KERNELS "/sections.elf");
+VT_INCBIN(sections_big_module, VT_KERNELS "/sections_big.elf");
+
 /* The metadata sections of a module: kept, read back, bounded. */
 VTEST(module_sections)
 {
@@ -348,8 +352,8 @@ VTEST(module_sections)
 	size_t size;
 
 	VT_ASSERT_OK(vaccel_device_open(0, &dev));
-	VT_ASSERT_OK(vaccel_module_load_file(dev, VT_KERNELS "/sections.elf", &mod,
-					     msg, sizeof(msg)));
+	VT_ASSERT_OK(vaccel_module_load(dev, VT_MODULE(sections_module), &mod, msg,
+					sizeof(msg)));
 	VT_ASSERT_OK(vaccel_module_get_section(mod, ".vaccel.test", &data, &size));
 	VT_ASSERT_EQ(size, 64);
 	VT_ASSERT(!memcmp(data, want, 64));
@@ -361,8 +365,8 @@ VTEST(module_sections)
 	VT_ASSERT_EQ(vaccel_module_get_section(mod, ".symtab", &data, &size), -ENOENT);
 	VT_ASSERT_EQ(vaccel_module_get_section(mod, NULL, &data, &size), -EINVAL);
 	vaccel_module_destroy(mod);
-	VT_ASSERT_EQ(vaccel_module_load_file(dev, VT_KERNELS "/sections_big.elf", &mod,
-					     msg, sizeof(msg)), -E2BIG);
+	VT_ASSERT_EQ(vaccel_module_load(dev, VT_MODULE(sections_big_module), &mod, msg,
+				       sizeof(msg)), -E2BIG);
 	VT_ASSERT(strstr(msg, ".vaccel."));
 	vaccel_device_close(dev);
 }
