@@ -620,31 +620,35 @@ clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped, cl_uint num_
 	return vcl_command_end(&cmd, NULL, event, false);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_events,
-			    const cl_event *wait_list, cl_event *event)
+/*
+ * A command with nothing for the device: an empty group, which signals
+ * once the work before it has completed.  A queue runs in order, so
+ * this is a marker, a barrier and a migration alike.
+ */
+static cl_int vcl_enqueue_empty(cl_command_queue q, cl_command_type type, cl_uint num_events,
+				const cl_event *wait_list, cl_event *event)
 {
 	struct vcl_command cmd;
 	cl_int err;
 
-	/* In order: waiting for everything before is what a marker does. */
-	err = vcl_command_begin(q, CL_COMMAND_MARKER, num_events, wait_list, &cmd);
+	err = vcl_command_begin(q, type, num_events, wait_list, &cmd);
 	if (err)
 		return err;
 	return vcl_command_end(&cmd, NULL, event, false);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_events,
+			    const cl_event *wait_list, cl_event *event)
+{
+	return vcl_enqueue_empty(q, CL_COMMAND_MARKER, num_events, wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint num_events,
 			     const cl_event *wait_list, cl_event *event)
 {
-	struct vcl_command cmd;
-	cl_int err;
-
-	err = vcl_command_begin(q, CL_COMMAND_BARRIER, num_events, wait_list, &cmd);
-	if (err)
-		return err;
-	return vcl_command_end(&cmd, NULL, event, false);
+	return vcl_enqueue_empty(q, CL_COMMAND_BARRIER, num_events, wait_list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -676,8 +680,6 @@ clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mems, const cl_mem *m
 {
 	const cl_mem_migration_flags known = CL_MIGRATE_MEM_OBJECT_HOST |
 		CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
-	struct vcl_command cmd;
-	cl_int err;
 	cl_uint i;
 
 	if (!vcl_queue_valid(q))
@@ -694,8 +696,6 @@ clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mems, const cl_mem *m
 	 * Every device of the context sees every buffer already: the
 	 * command orders, and moves nothing.
 	 */
-	err = vcl_command_begin(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events, wait_list, &cmd);
-	if (err)
-		return err;
-	return vcl_command_end(&cmd, NULL, event, false);
+	return vcl_enqueue_empty(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_events, wait_list,
+				 event);
 }

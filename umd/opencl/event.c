@@ -31,6 +31,7 @@
 
 #include "icd.h"
 
+/* Guards every event's status, user_set and callbacks (icd.h). */
 pthread_mutex_t vcl_events_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t vcl_events_cond = PTHREAD_COND_INITIALIZER;
 
@@ -43,6 +44,7 @@ struct vcl_vev_pool {
 	struct vaccel_event *vevs[VCL_VEV_POOL_MAX];
 };
 
+/* Guards vcl_pools: which device each pool is for, and its events. */
 static pthread_mutex_t vcl_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct vcl_vev_pool vcl_pools[16];
 
