@@ -565,103 +565,34 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	return 0;
 }
 
-/* Marks @v's functions and globals as needed (lib_prune()), recursively. */
-static void lib_mark(LLVMValueRef v, LLVMValueRef **work, size_t *n, size_t *cap,
-		     unsigned int depth)
-{
-	int i, ops;
-
-	if (!v || depth > 8)
-		return;
-	if (LLVMIsAFunction(v) || LLVMIsAGlobalVariable(v)) {
-		LLVMValueRef *bigger;
-
-		if (*n == *cap) {
-			bigger = realloc(*work, (*cap * 2 + 64) * sizeof(**work));
-			if (!bigger)
-				return;
-			*work = bigger;
-			*cap = *cap * 2 + 64;
-		}
-		(*work)[(*n)++] = v;
-		return;
-	}
-	if (!LLVMIsAConstant(v) || LLVMIsAGlobalValue(v))
-		return;
-	/* A constant expression or aggregate: what it is made of. */
-	ops = LLVMGetNumOperands(v);
-	for (i = 0; i < ops; i++)
-		lib_mark(LLVMGetOperand(v, (unsigned int)i), work, n, cap, depth + 1);
-}
-
 /*
- * Drops from the device library the functions that the program cannot
- * reach: the library is large, and linking and optimising all of it
- * would cost most of a build.  The program's declarations are the roots;
- * what a needed function or global refers to is needed too.
+ * Keeps out of the program the part of the device library it does not
+ * call: the library is large, and linking and optimising all of it would
+ * cost most of a build.  The library's functions and globals that the
+ * program declares stay external; every other becomes internal, and the
+ * linker moves an internal value only when something it moves refers to
+ * it, so it takes exactly what the program reaches.  No function body is
+ * read here: the library may be loaded lazily, and only the functions
+ * the linker moves are then ever read from its bitcode.
  */
 static void lib_prune(LLVMModuleRef m, LLVMModuleRef lib)
 {
-	LLVMValueRef f, *work = NULL, *needed = NULL;
-	size_t n = 0, cap = 0, done = 0, nn = 0, i;
-	LLVMBasicBlockRef bb;
-	LLVMValueRef inst;
-	int o, ops;
+	LLVMValueRef v, own;
 
-	/* The roots: the library's functions that the program declares. */
-	for (f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-		size_t len;
-		const char *name = LLVMGetValueName2(f, &len);
-		LLVMValueRef lf;
-
-		if (!LLVMIsDeclaration(f))
+	for (v = LLVMGetFirstFunction(lib); v; v = LLVMGetNextFunction(v)) {
+		if (LLVMIsDeclaration(v))
 			continue;
-		lf = LLVMGetNamedFunction(lib, name);
-		if (lf)
-			lib_mark(lf, &work, &n, &cap, 0);
+		own = LLVMGetNamedFunction(m, LLVMGetValueName(v));
+		if (!own || !LLVMIsDeclaration(own))
+			LLVMSetLinkage(v, LLVMInternalLinkage);
 	}
-	/* The closure, as a list of needed values (small: a linear search). */
-	while (done < n) {
-		LLVMValueRef v = work[done++];
-		LLVMValueRef *bigger;
-
-		for (i = 0; i < nn; i++)
-			if (needed[i] == v)
-				break;
-		if (i < nn)
+	for (v = LLVMGetFirstGlobal(lib); v; v = LLVMGetNextGlobal(v)) {
+		if (LLVMIsDeclaration(v))
 			continue;
-		bigger = realloc(needed, (nn + 1) * sizeof(*needed));
-		if (!bigger)
-			goto out;
-		needed = bigger;
-		needed[nn++] = v;
-		if (LLVMIsAGlobalVariable(v)) {
-			lib_mark(LLVMGetInitializer(v), &work, &n, &cap, 0);
-			continue;
-		}
-		for (bb = LLVMGetFirstBasicBlock(v); bb; bb = LLVMGetNextBasicBlock(bb))
-			for (inst = LLVMGetFirstInstruction(bb); inst;
-			     inst = LLVMGetNextInstruction(inst)) {
-				ops = LLVMGetNumOperands(inst);
-				for (o = 0; o < ops; o++)
-					lib_mark(LLVMGetOperand(inst, (unsigned int)o), &work, &n,
-						 &cap, 0);
-			}
+		own = LLVMGetNamedGlobal(m, LLVMGetValueName(v));
+		if (!own || !LLVMIsDeclaration(own))
+			LLVMSetLinkage(v, LLVMInternalLinkage);
 	}
-	/*
-	 * The others become internal: the linker moves an internal value
-	 * only when something it moves refers to it, so they stay behind.
-	 */
-	for (f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f)) {
-		for (i = 0; i < nn; i++)
-			if (needed[i] == f)
-				break;
-		if (i == nn && !LLVMIsDeclaration(f))
-			LLVMSetLinkage(f, LLVMInternalLinkage);
-	}
-out:
-	free(work);
-	free(needed);
 }
 
 /* After the link: what is not an entry or a local variable is internal. */
@@ -706,8 +637,9 @@ static LLVMTargetMachineRef target_machine(struct lower *l)
 /**
  * vaccel_cl_lower() - turn clang's module of OpenCL C into one for vaccel
  * @m: the module, of target riscv64; changed in place
- * @lib: the device library's module, in @m's context; linked into @m and
- *	destroyed, even on failure
+ * @lib: the device library's module, in @m's context, best loaded lazily
+ *	(only what @m reaches is then read); linked into @m and destroyed,
+ *	even on failure
  * @log: receives the messages, NUL-terminated; may be NULL
  * @log_size: bytes at @log
  *

@@ -29,7 +29,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc... LIBRARY.bc\n");
 }
 
-static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path)
+/*
+ * The module at @path; @lazy: its functions' bodies are read when used
+ * (the device library, of which a program reaches a small part).
+ */
+static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path, int lazy)
 {
 	LLVMMemoryBufferRef buf;
 	LLVMModuleRef m;
@@ -39,6 +43,14 @@ static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path)
 		fprintf(stderr, "vaccel-cl-lower: %s: %s\n", path, msg ? msg : "cannot read");
 		LLVMDisposeMessage(msg);
 		return NULL;
+	}
+	if (lazy) {
+		/* The buffer is the module's now (LLVM frees it on failure). */
+		if (LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
+			fprintf(stderr, "vaccel-cl-lower: %s: not LLVM bitcode\n", path);
+			m = NULL;
+		}
+		return m;
 	}
 	if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
 		fprintf(stderr, "vaccel-cl-lower: %s: not LLVM bitcode\n", path);
@@ -85,9 +97,9 @@ int main(int argc, char **argv)
 	in = inputs[0];
 	ctx = LLVMContextCreate();
 	/* The inputs, linked into the first: a program of several sources. */
-	m = read_bitcode(ctx, in);
+	m = read_bitcode(ctx, in, 0);
 	for (k = 1; m && k < n; k++) {
-		more = read_bitcode(ctx, inputs[k]);
+		more = read_bitcode(ctx, inputs[k], 0);
 		if (!more || LLVMLinkModules2(m, more)) {
 			if (more)
 				fprintf(stderr, "%s: error: %s does not link with %s\n",
@@ -96,7 +108,7 @@ int main(int argc, char **argv)
 			m = NULL;
 		}
 	}
-	lib = m ? read_bitcode(ctx, lib_path) : NULL;
+	lib = m ? read_bitcode(ctx, lib_path, 1) : NULL;
 	if (m && lib) {
 		if (vaccel_cl_lower(m, lib, log, sizeof(log)))
 			fprintf(stderr, "%s: %s", source ? source : in, log);
