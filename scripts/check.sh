@@ -228,6 +228,7 @@ pkg_install_layout() {
 	for f in "$lib/libvaccel.so" "$lib/libvaccel.so.1" "$lib/libvaccel.a" \
 		 "$lib/pkgconfig/libvaccel.pc" "$lib/vaccel/libvaccel-rt.a" \
 		 "$lib/vaccel/vaccel-kernel.ld" "$lib/vaccel/opencl.bc" \
+		 "$lib/vaccel/opencl-builtins.h" \
 		 "$lib/cmake/vaccel/VaccelKernel.cmake" \
 		 usr/include/vaccel/vaccel.h usr/include/vaccel/vaccel_kernel.h \
 		 usr/include/vaccel/vaccel_embed.h \

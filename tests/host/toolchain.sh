@@ -464,7 +464,13 @@ for n in ['', '2', '3', '4', '8', '16']:
         names.add('convert_' + t + n)
         if t not in ('float', 'double'):
             names.add('convert_' + t + n + '_sat')
-pp = subprocess.run([cmd[0]] + flags + ['-E', '-P', '-'], input='', capture_output=True,
+# The declarations are opencl-c.h's: vaccel-cc declares the builtins from
+# clang's table instead (-fdeclare-opencl-builtins), which -E does not show,
+# so the overloads come from the header, and the program is compiled with
+# the table: the mangled names of both must be the library's.
+i = flags.index('-fdeclare-opencl-builtins')
+pp_flags = flags[:i - 1] + flags[i + 1:]
+pp = subprocess.run([cmd[0]] + pp_flags + ['-E', '-P', '-'], input='', capture_output=True,
                     text=True, check=True).stdout
 text = re.sub(r'\s+', ' ', re.sub(r'#pragma[^\n]*', ';', pp))
 calls, seen = [], set()
