@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -83,6 +84,8 @@ struct lower {
 	char *meta;
 	size_t meta_len, meta_cap;
 	bool meta_failed;
+	/* The entries' debug information (entry_debug_info()), or NULL. */
+	LLVMDIBuilderRef dib;
 };
 
 /* Appends to the metadata text. */
@@ -463,6 +466,69 @@ static int emit_metadata(struct lower *l)
 	return 0;
 }
 
+/*
+ * The kernel's string attributes ("target-features", "no-builtins", ...)
+ * on its entry too: the inliner takes the kernel into its entry only when
+ * they agree, and a kernel left as a call loads every parameter up front
+ * and pays a call per work-item.
+ */
+static void copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
+{
+	unsigned int n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex), i;
+	LLVMAttributeRef *attrs;
+
+	if (!n)
+		return;
+	attrs = calloc(n, sizeof(*attrs));
+	if (!attrs)
+		return;
+	LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attrs);
+	for (i = 0; i < n; i++)
+		if (LLVMIsStringAttribute(attrs[i]))
+			LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
+	free(attrs);
+}
+
+/*
+ * Gives the entry of kernel @f a DISubprogram, at the kernel's line, and
+ * its @call of the kernel that line, when the kernel has debug
+ * information (vaccel-cc builds with -gline-tables-only).  The kernel is
+ * then inlined into its entry without losing its line table, which names
+ * a fault's source line: the inlined code keeps the kernel's lines, and
+ * the symbolizer names the kernel as the innermost function.  The
+ * entries are in a compile unit of their own: the C API cannot name the
+ * kernel's.
+ */
+static void entry_debug_info(struct lower *l, LLVMValueRef f, LLVMValueRef entry,
+			     LLVMValueRef call)
+{
+	static const char producer[] = "vaccel-cl-lower";
+	LLVMMetadataRef sp = LLVMGetSubprogram(f), file, type, entry_sp;
+	unsigned int line;
+	const char *name;
+	size_t len;
+
+	if (!sp)
+		return;
+	file = LLVMDIScopeGetFile(sp);
+	line = LLVMDISubprogramGetLine(sp);
+	if (!l->dib) {
+		l->dib = LLVMCreateDIBuilderDisallowUnresolved(l->m);
+		LLVMDIBuilderCreateCompileUnit(l->dib, LLVMDWARFSourceLanguageOpenCL, file,
+					       producer, sizeof(producer) - 1, true, "", 0, 0,
+					       "", 0, LLVMDWARFEmissionLineTablesOnly, 0, false,
+					       false, "", 0, "", 0);
+	}
+	name = LLVMGetValueName2(entry, &len);
+	type = LLVMDIBuilderCreateSubroutineType(l->dib, file, NULL, 0, LLVMDIFlagZero);
+	entry_sp = LLVMDIBuilderCreateFunction(l->dib, file, name, len, name, len, file, line,
+					       type, false, true, line, LLVMDIFlagArtificial,
+					       true);
+	LLVMSetSubprogram(entry, entry_sp);
+	LLVMInstructionSetDebugLoc(call, LLVMDIBuilderCreateDebugLocation(l->ctx, line, 0,
+									  entry_sp, NULL));
+}
+
 /* The entry of kernel @f, and the symbol by which the loader finds it. */
 static int lower_kernel(struct lower *l, LLVMValueRef f)
 {
@@ -515,6 +581,7 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 				LLVMCreateEnumAttribute(l->ctx,
 							LLVMGetEnumAttributeKindForName("nounwind", 8),
 							0));
+	copy_string_attributes(f, entry);
 	LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, entry, ""));
 	block = LLVMGetParam(entry, 0);
 
@@ -548,15 +615,7 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	LLVMSetVisibility(alias, LLVMDefaultVisibility);
 
 	LLVMSetFunctionCallConv(f, LLVMCCallConv);
-	/*
-	 * The entry has no debug information: code inlined into it would
-	 * lose its line table, which names a fault's source line.  Until
-	 * the entry has a DISubprogram of its own, the kernel stays a call.
-	 */
-	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-				LLVMCreateEnumAttribute(l->ctx,
-							LLVMGetEnumAttributeKindForName("noinline", 8),
-							0));
+	entry_debug_info(l, f, entry, call);
 	lower_calls(f);
 	free(types);
 	free(args);
@@ -690,6 +749,8 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		lower_log(&l, "error: the program has no kernel\n");
 		goto out;
 	}
+	if (l.dib)
+		LLVMDIBuilderFinalize(l.dib);
 	if (emit_metadata(&l))
 		goto out;
 	lib_prune(m, lib);
@@ -724,6 +785,8 @@ out:
 	LLVMDisposeMessage(msg);
 	if (lib)
 		LLVMDisposeModule(lib);
+	if (l.dib)
+		LLVMDisposeDIBuilder(l.dib);
 	LLVMDisposeBuilder(l.b);
 	free(l.meta);
 	return ret;
