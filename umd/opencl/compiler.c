@@ -100,8 +100,21 @@ static int vcl_write_file(const char *path, const void *data, size_t size)
 	return close(fd) ? -errno : 0;
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The files of vaccel-cc's library directory that make a module what it
+ * is: each one's identity (size, time, inode) is part of a build's key in
+ * the cache, so that a rebuilt or reinstalled toolchain never reuses a
+ * module that its predecessor made.
+ */
+static const char *const vcl_lib_files[] = {
+	"opencl.bc", "vaccel-cl-lower", "opencl-builtins.h", "libvaccel-rt.a",
+	"vaccel-kernel.ld",
+};
+
 static char vcl_cc[PATH_MAX];
-static struct stat vcl_cc_stat, vcl_lib_stat;
+static struct stat vcl_cc_stat, vcl_lib_stat[ARRAY_SIZE(vcl_lib_files)];
 
 /* Finds vaccel-cc, and the device library it uses, once per process. */
 static void vcl_cc_find(void)
@@ -109,6 +122,7 @@ static void vcl_cc_find(void)
 	const char *env = secure_getenv("VACCEL_CL_CC");
 	char lib[PATH_MAX], cmd[PATH_MAX + 64], *slash;
 	Dl_info info;
+	size_t k;
 	FILE *f;
 
 	if (env && *env) {
@@ -138,7 +152,7 @@ static void vcl_cc_find(void)
 		memset(&vcl_cc_stat, 0, sizeof(vcl_cc_stat));
 	/* The device library: next to the runtime vaccel-cc prints. */
 	snprintf(cmd, sizeof(cmd), "'%s' --libs 2>/dev/null", vcl_cc);
-	memset(&vcl_lib_stat, 0, sizeof(vcl_lib_stat));
+	memset(vcl_lib_stat, 0, sizeof(vcl_lib_stat));
 	if (strchr(vcl_cc, '\''))
 		return;
 	f = popen(cmd, "re");
@@ -147,9 +161,11 @@ static void vcl_cc_find(void)
 	if (fgets(lib, sizeof(lib), f)) {
 		lib[strcspn(lib, "\n")] = '\0';
 		slash = strrchr(lib, '/');
-		if (slash && (size_t)(slash - lib) < sizeof(lib) - 16) {
-			strcpy(slash, "/opencl.bc");
-			stat(lib, &vcl_lib_stat);
+		for (k = 0; slash && k < ARRAY_SIZE(vcl_lib_files); k++) {
+			if ((size_t)(slash - lib) + strlen(vcl_lib_files[k]) + 2 > sizeof(lib))
+				break;
+			sprintf(slash, "/%s", vcl_lib_files[k]);
+			stat(lib, &vcl_lib_stat[k]);
 		}
 	}
 	pclose(f);
@@ -298,6 +314,7 @@ static bool vcl_cache_path(const char *source, const char *options, char *path,
 	const char *home = getenv("HOME");
 	struct vcl_hash h = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
 	char dir[PATH_MAX];
+	size_t i;
 	int n;
 
 	if ((env && !strcmp(env, "0")) || strstr(source, "#include") ||
@@ -326,7 +343,8 @@ static bool vcl_cache_path(const char *source, const char *options, char *path,
 	vcl_hash_add(&h, VACCEL_CL_VERSION, sizeof(VACCEL_CL_VERSION));
 	vcl_hash_add(&h, vcl_cc_path(), strlen(vcl_cc_path()));
 	vcl_hash_stat(&h, &vcl_cc_stat);
-	vcl_hash_stat(&h, &vcl_lib_stat);
+	for (i = 0; i < ARRAY_SIZE(vcl_lib_stat); i++)
+		vcl_hash_stat(&h, &vcl_lib_stat[i]);
 	vcl_hash_add(&h, source, strlen(source));
 	vcl_hash_add(&h, options ? options : "", options ? strlen(options) : 0);
 	n = snprintf(path, size, "%s/%016llx%016llx.elf", dir, (unsigned long long)h.a,
