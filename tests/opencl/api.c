@@ -28,6 +28,12 @@
  *		data of the good ones, which the fake device executes
  *   program	clCreateProgramWithSource and clBuildProgram's bad
  *		arguments; clCreateKernel before a build and of a bad name
+ *   compile_link	clCompileProgram and clLinkProgram's bad arguments
+ *		and options; a source that does not compile (its log
+ *		names the line); links of what is not a compiled object,
+ *		of another context's program, and with a function that
+ *		nothing defines (CL_LINK_PROGRAM_FAILURE, the log names
+ *		it, no kernel), then with its definition
  *   kernel_args	clSetKernelArg: index, sizes of each kind of argument,
  *		a local argument with a value, a bad buffer; launches
  *		with unset arguments, bad dimensions, work-group sizes
@@ -391,6 +397,88 @@ static void case_program(void)
 		clReleaseKernel(ks[1]);
 	}
 	EQ(clReleaseProgram(p), CL_SUCCESS);
+}
+
+static cl_program compiled(const char *text, cl_int *err)
+{
+	cl_program p = clCreateProgramWithSource(t.context, 1, &text, NULL, err);
+
+	if (*err == CL_SUCCESS)
+		*err = clCompileProgram(p, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL);
+	return p;
+}
+
+static void case_compile_link(void)
+{
+	cl_program good, broken, plain, needs, linked, other;
+	const char *names[] = { "h.h" };
+	char log[4096] = "";
+	cl_int err;
+
+	good = compiled("int helper(int x) { return x + 1; }\n", &err);
+	EQ(err, CL_SUCCESS);
+	broken = compiled("__kernel void b(__global int *o)\n{\n\to[0] = nope;\n}\n", &err);
+	EQ(err, CL_COMPILE_PROGRAM_FAILURE);
+	clGetProgramBuildInfo(broken, t.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+	EQ(strstr(log, "program.cl:3:") != NULL && strstr(log, "nope") != NULL, 1);
+	plain = clCreateProgramWithSource(t.context, 1, &src, NULL, &err);
+	EQ(err, CL_SUCCESS);
+
+	EQ(clCompileProgram(NULL, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+	EQ(clCompileProgram(plain, 0, NULL, NULL, 1, NULL, names, NULL, NULL), CL_INVALID_VALUE);
+	EQ(clCompileProgram(plain, 0, NULL, NULL, 1, &good, NULL, NULL, NULL), CL_INVALID_VALUE);
+	EQ(clCompileProgram(plain, 0, NULL, "-cl-no-such-option", 0, NULL, NULL, NULL, NULL),
+	   CL_INVALID_COMPILER_OPTIONS);
+
+	linked = clLinkProgram(t.context, 0, NULL, NULL, 0, &good, NULL, NULL, &err);
+	EQ(err, CL_INVALID_VALUE);
+	EQ(linked == NULL, 1);
+	linked = clLinkProgram(t.context, 0, NULL, "-cl-no-such-option", 1, &good, NULL, NULL,
+			       &err);
+	EQ(err, CL_INVALID_LINKER_OPTIONS);
+	/* Only compiled objects and libraries link. */
+	linked = clLinkProgram(t.context, 0, NULL, NULL, 1, &broken, NULL, NULL, &err);
+	EQ(err, CL_INVALID_OPERATION);
+	linked = clLinkProgram(t.context, 0, NULL, NULL, 1, &plain, NULL, NULL, &err);
+	EQ(err, CL_INVALID_OPERATION);
+	linked = clLinkProgram(other_ctx, 0, NULL, NULL, 1, &good, NULL, NULL, &err);
+	EQ(err, CL_INVALID_PROGRAM);
+
+	/* A function nothing defines: a program with the log, no executable. */
+	needs = compiled("int missing_fn(int x);\n"
+			 "__kernel void k(__global int *o) { o[0] = missing_fn(1); }\n", &err);
+	EQ(err, CL_SUCCESS);
+	linked = clLinkProgram(t.context, 0, NULL, NULL, 1, &needs, NULL, NULL, &err);
+	EQ(err, CL_LINK_PROGRAM_FAILURE);
+	EQ(linked != NULL, 1);
+	if (linked) {
+		log[0] = '\0';
+		clGetProgramBuildInfo(linked, t.device, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+				      NULL);
+		EQ(strstr(log, "missing_fn") != NULL, 1);
+		clCreateKernel(linked, "k", &err);
+		EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+		clReleaseProgram(linked);
+	}
+	/* With the definition, it links; the kernel is there. */
+	other = compiled("int missing_fn(int x) { return x * 7; }\n", &err);
+	EQ(err, CL_SUCCESS);
+	cl_program both[] = { needs, other };
+	linked = clLinkProgram(t.context, 0, NULL, NULL, 2, both, NULL, NULL, &err);
+	EQ(err, CL_SUCCESS);
+	if (linked) {
+		cl_kernel k = clCreateKernel(linked, "k", &err);
+
+		EQ(err, CL_SUCCESS);
+		if (k)
+			clReleaseKernel(k);
+		clReleaseProgram(linked);
+	}
+	clReleaseProgram(other);
+	clReleaseProgram(needs);
+	clReleaseProgram(plain);
+	clReleaseProgram(broken);
+	clReleaseProgram(good);
 }
 
 static void case_kernel_args(void)
@@ -822,6 +910,7 @@ static const struct {
 	{ "buffer", case_buffer },
 	{ "commands", case_commands },
 	{ "program", case_program },
+	{ "compile_link", case_compile_link },
 	{ "kernel_args", case_kernel_args },
 	{ "events", case_events },
 	{ "user_event", case_user_event },

@@ -48,8 +48,8 @@ done
 here=$ROOT/tests/opencl
 failed=0
 
-PROGRAMS="vecadd ndrange local atomics integer common vload convert args buffers events
-	  kinfo binary buildlog printf"
+PROGRAMS="vecadd ndrange slabs local atomics integer common vload convert args buffers events
+	  kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
 
 ok() { echo "ok opencl.$1"; }
