@@ -38,7 +38,9 @@
  *		a local argument with a value, a bad buffer; launches
  *		with unset arguments, bad dimensions, work-group sizes
  *		that do not divide the range or exceed the device's;
- *		reference counts of programs and kernels
+ *		reference counts of programs and kernels; a buffer
+ *		released while a kernel names it is freed at once, and
+ *		the launch refuses the argument
  *   events	clWaitForEvents, clSetUserEventStatus (twice, a positive
  *		status, a non-user event), clSetEventCallback and
  *		clGetEventProfilingInfo's errors
@@ -481,6 +483,12 @@ static void case_compile_link(void)
 	clReleaseProgram(good);
 }
 
+static void CL_CALLBACK count_cb(cl_mem m, void *data)
+{
+	(void)m;
+	++*(int *)data;
+}
+
 static void case_kernel_args(void)
 {
 	cl_int err, v = 3;
@@ -549,6 +557,22 @@ static void case_kernel_args(void)
 		EQ(clEnqueueNDRangeKernel(t.queue, k2, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
 		clReleaseKernel(k2);
 	}
+	EQ(clFinish(t.queue), CL_SUCCESS);
+	/*
+	 * A kernel does not hold its buffers: released, one is freed at
+	 * once (its destructor runs), and a launch refuses the argument
+	 * until it is set again.
+	 */
+	int freed = 0;
+	cl_mem gone = clCreateBuffer(t.context, CL_MEM_READ_WRITE, 64, NULL, &err);
+	EQ(clSetMemObjectDestructorCallback(gone, count_cb, &freed), CL_SUCCESS);
+	EQ(clSetKernelArg(k, 0, sizeof(gone), &gone), CL_SUCCESS);
+	EQ(clReleaseMemObject(gone), CL_SUCCESS);
+	EQ(freed, 1);
+	EQ(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &g, NULL, 0, NULL, NULL),
+	   CL_INVALID_KERNEL_ARGS);
+	EQ(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+	EQ(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
 	EQ(clFinish(t.queue), CL_SUCCESS);
 	EQ(clReleaseKernel(k), CL_SUCCESS);
 	EQ(clReleaseKernel(r), CL_SUCCESS);

@@ -309,7 +309,7 @@ struct _cl_program {
 /* An argument as set by clSetKernelArg(). */
 struct vcl_arg_value {
 	bool set;
-	cl_mem mem;			/* a buffer argument's, referenced */
+	cl_mem mem;			/* a buffer argument's, not held */
 	size_t local_size;		/* a __local argument's */
 	unsigned char *bytes;		/* a value's */
 };

@@ -42,11 +42,8 @@ static void vcl_kernel_free(cl_kernel k)
 	cl_uint i;
 
 	k->magic = 0;
-	for (i = 0; i < k->info->num_args; i++) {
-		if (k->args[i].mem)
-			vcl_mem_put(k->args[i].mem);
+	for (i = 0; i < k->info->num_args; i++)
 		free(k->args[i].bytes);
-	}
 	free(k->args);
 	free(k->vkernels);
 	pthread_mutex_destroy(&k->lock);
@@ -206,8 +203,6 @@ clCloneKernel(cl_kernel src, cl_int *errcode_ret)
 		pthread_mutex_lock(&src->lock);
 		for (i = 0; i < src->info->num_args; i++) {
 			k->args[i] = src->args[i];
-			if (k->args[i].mem)
-				vcl_ref_get(&k->args[i].mem->ref);
 			if (src->args[i].bytes) {
 				k->args[i].bytes = malloc(src->info->args[i].size);
 				if (k->args[i].bytes)
@@ -265,11 +260,13 @@ clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
 		memcpy(v.bytes, value, size);
 		break;
 	}
-	if (v.mem)
-		vcl_ref_get(&v.mem->ref);
+	/*
+	 * The kernel does not hold the buffer: releasing it frees it, and
+	 * runs its destructor callbacks, whatever kernels name it (the
+	 * CTS's retain_mem_object_set_kernel_arg waits for that).  A launch
+	 * holds its buffers until it completes.
+	 */
 	pthread_mutex_lock(&k->lock);
-	if (k->args[index].mem)
-		vcl_mem_put(k->args[index].mem);
 	free(k->args[index].bytes);
 	k->args[index] = v;
 	pthread_mutex_unlock(&k->lock);
@@ -656,6 +653,11 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		switch (ai->kind) {
 		case VCL_ARG_GLOBAL:
 		case VCL_ARG_CONSTANT:
+			/* A buffer released since it was set is no argument. */
+			if (v->mem && !vcl_mem_valid(v->mem)) {
+				pthread_mutex_unlock(&k->lock);
+				return CL_INVALID_KERNEL_ARGS;
+			}
 			va = v->mem ? vcl_mem_va(v->mem, q->device) : 0;
 			memcpy(block + ai->offset, &va, sizeof(va));
 			break;
