@@ -5,8 +5,9 @@
  * DOC: clt.h - what every program of tests/opencl shares: the platform chosen
  * by name (VT_CL_PLATFORM, e.g. "vaccel" or "Portable Computing
  * Language"), its first device, a context and a profiling queue, a program
- * built from a source string, and CHECK(), which names the failed call and
- * its error code and exits 1.  Only the standard OpenCL API is used.
+ * built from a source string, a run that prints every work-item's slot of
+ * a buffer, and CHECK(), which names the failed call and its error code and
+ * exits 1.  Only the standard OpenCL API is used.
  */
 #ifndef CLT_H
 #define CLT_H
@@ -122,5 +123,39 @@ static inline cl_mem clt_buffer(struct clt *t, cl_mem_flags flags, size_t size, 
 }
 
 #define ARG(k, i, v) CHECK(clSetKernelArg((k), (i), sizeof(v), &(v)))
+
+/*
+ * clt_run_slots: runs @k, whose argument 0 is a buffer of @slot ints per
+ * work-item (and argument 1, when @local_bytes, a __local buffer of that
+ * size), over the range @dim, @off, @gsz, @lsz; prints every work-item's
+ * slot, one line each, after a line naming the range.
+ */
+static inline void clt_run_slots(struct clt *t, cl_kernel k, cl_uint dim, const size_t *off,
+				 const size_t *gsz, const size_t *lsz, unsigned int slot,
+				 size_t local_bytes)
+{
+	size_t items = 1, i, bytes;
+	cl_uint d;
+
+	for (d = 0; d < dim; d++)
+		items *= gsz[d];
+	bytes = items * slot * sizeof(cl_int);
+	cl_int *o = calloc(items * slot, sizeof(cl_int));
+	cl_mem m = clt_buffer(t, CL_MEM_WRITE_ONLY, bytes, NULL);
+
+	EXPECT(o != NULL);
+	ARG(k, 0, m);
+	if (local_bytes)
+		CHECK(clSetKernelArg(k, 1, local_bytes, NULL));
+	CHECK(clEnqueueNDRangeKernel(t->queue, k, dim, off, gsz, lsz, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t->queue, m, CL_TRUE, 0, bytes, o, 0, NULL, NULL));
+	printf("dim %u items %zu\n", dim, items);
+	for (i = 0; i < items; i++) {
+		for (d = 0; d < slot; d++)
+			printf("%d%c", o[i * slot + d], d == slot - 1 ? '\n' : ' ');
+	}
+	clReleaseMemObject(m);
+	free(o);
+}
 
 #endif

@@ -28,30 +28,6 @@ static const char *src =
 	"	}\n"
 	"}\n";
 
-static void run(struct clt *t, cl_kernel k, cl_uint dim, const size_t *off,
-		const size_t *gsz, const size_t *lsz)
-{
-	size_t items = 1, i;
-	cl_uint d;
-
-	for (d = 0; d < dim; d++)
-		items *= gsz[d];
-	cl_int *o = calloc(items * 16, sizeof(cl_int));
-	cl_mem m = clt_buffer(t, CL_MEM_WRITE_ONLY, items * 16 * sizeof(cl_int), NULL);
-
-	ARG(k, 0, m);
-	CHECK(clEnqueueNDRangeKernel(t->queue, k, dim, off, gsz, lsz, 0, NULL, NULL));
-	CHECK(clEnqueueReadBuffer(t->queue, m, CL_TRUE, 0, items * 16 * sizeof(cl_int), o,
-				  0, NULL, NULL));
-	printf("dim %u items %zu\n", dim, items);
-	for (i = 0; i < items; i++) {
-		for (d = 0; d < 16; d++)
-			printf("%d%c", o[i * 16 + d], d == 15 ? '\n' : ' ');
-	}
-	clReleaseMemObject(m);
-	free(o);
-}
-
 int main(void)
 {
 	struct clt t;
@@ -63,9 +39,9 @@ int main(void)
 	cl_program p = clt_build(&t, src, NULL);
 	cl_kernel k = clt_kernel(p, "ids");
 
-	run(&t, k, 1, NULL, g1, l1);
-	run(&t, k, 2, off2, g2, l2);
-	run(&t, k, 3, off3, g3, l3);
+	clt_run_slots(&t, k, 1, NULL, g1, l1, 16, 0);
+	clt_run_slots(&t, k, 2, off2, g2, l2, 16, 0);
+	clt_run_slots(&t, k, 3, off3, g3, l3, 16, 0);
 	clReleaseKernel(k);
 	clReleaseProgram(p);
 	clt_fini(&t);
