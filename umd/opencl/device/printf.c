@@ -170,7 +170,8 @@ static struct vaccel_cl_printf_buffer *buffer(uint32_t *size)
 	const unsigned char *h;
 	uint64_t va;
 
-	__asm__("mv %0, tp" : "=r"(h));
+	/* Volatile: ordered after the entry's write of tp (workitem.cl). */
+	__asm__ volatile("mv %0, tp" : "=r"(h));
 	va = *(const uint64_t *)(h + VACCEL_CL_PRINTF_HEADER_VA);
 	*size = *(const uint32_t *)(h + VACCEL_CL_PRINTF_HEADER_SIZE);
 	if (!va || *size < sizeof(struct vaccel_cl_printf_buffer))

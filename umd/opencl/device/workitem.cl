@@ -41,12 +41,18 @@
 
 #define OVERLOAD __attribute__((overloadable, always_inline))
 
-/* The hidden header of the launch's argument block. */
+/*
+ * The hidden header of the launch's argument block, which the entry puts
+ * in tp (lower.c).  The read is volatile: an asm without side effects may
+ * be scheduled anywhere its operands allow, and nothing tells the
+ * compiler that it reads what the entry's asm writes, so it could move
+ * above the entry's asm once both are inlined into the entry.
+ */
 static __constant uchar *header(void)
 {
 	__constant uchar *h;
 
-	__asm__("mv %0, tp" : "=r"(h));
+	__asm__ volatile("mv %0, tp" : "=r"(h));
 	return h;
 }
 
