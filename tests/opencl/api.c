@@ -27,7 +27,8 @@
  *		(NULL with a count, an event of another context); then the
  *		data of the good ones, which the fake device executes
  *   program	clCreateProgramWithSource and clBuildProgram's bad
- *		arguments; clCreateKernel before a build and of a bad name
+ *		arguments; clCreateKernel before a build and of a bad name;
+ *		the IL calls on a platform without IL
  *   compile_link	clCompileProgram and clLinkProgram's bad arguments
  *		and options; a source that does not compile (its log
  *		names the line); links of what is not a compiled object,
@@ -385,6 +386,12 @@ static void case_program(void)
 	EQ(clBuildProgram(NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
 	EQ(clBuildProgram(p, 0, NULL, "-cl-no-such-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
 	EQ(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+	/* No device takes IL: its calls are CL_INVALID_OPERATION. */
+	cl_uint spec = 42;
+	EQ(clSetProgramSpecializationConstant(p, 0, sizeof(spec), &spec), CL_INVALID_OPERATION);
+	EQ(clSetProgramSpecializationConstant(NULL, 0, sizeof(spec), &spec), CL_INVALID_PROGRAM);
+	clCreateProgramWithIL(t.context, &spec, sizeof(spec), &err);
+	EQ(err, CL_INVALID_OPERATION);
 	clCreateKernel(p, "nope", &err);
 	EQ(err, CL_INVALID_KERNEL_NAME);
 	clCreateKernel(p, NULL, &err);

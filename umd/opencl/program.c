@@ -966,8 +966,11 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program p, cl_uint spec_id, size_t spec_size,
 				   const void *spec_value)
 {
-	/* Only programs made from IL have them, and there are none here. */
-	return CL_INVALID_PROGRAM;
+	/*
+	 * Only programs made from IL have them, and no device here takes
+	 * IL: the specification's answer is CL_INVALID_OPERATION.
+	 */
+	return vcl_program_valid(p) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
