@@ -15,6 +15,7 @@
  * cannot lower, 2 for a usage error.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/BitReader.h>
@@ -62,13 +63,19 @@ static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path, int lazy
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *source = NULL, *inputs[64], *lib_path, *in;
+	const char *out = NULL, *source = NULL, **inputs, *lib_path, *in;
 	LLVMContextRef ctx;
 	LLVMModuleRef m, lib, more;
 	unsigned int n = 0, k;
 	char log[4096];
 	int i, ret = 1;
 
+	/* As many inputs as clLinkProgram() gives: at most every argument. */
+	inputs = calloc((size_t)argc, sizeof(*inputs));
+	if (!inputs) {
+		fprintf(stderr, "vaccel-cl-lower: out of memory\n");
+		return 1;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
@@ -81,12 +88,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "vaccel-cl-lower: unknown option %s\n", argv[i]);
 			usage(stderr);
 			return 2;
-		} else if (n < sizeof(inputs) / sizeof(inputs[0])) {
-			inputs[n++] = argv[i];
 		} else {
-			fprintf(stderr, "vaccel-cl-lower: more than %zu inputs\n",
-				sizeof(inputs) / sizeof(inputs[0]) - 1);
-			return 2;
+			inputs[n++] = argv[i];
 		}
 	}
 	if (!out || n < 2) {
@@ -123,5 +126,6 @@ int main(int argc, char **argv)
 	if (m)
 		LLVMDisposeModule(m);
 	LLVMContextDispose(ctx);
+	free(inputs);
 	return ret;
 }
