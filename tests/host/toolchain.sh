@@ -413,6 +413,22 @@ vaccel_cc_opencl() {
 	cl_refused "$d/e4" '__kernel void k(__global float *o) { o[0] = sin(o[1]); }' \
 		"a missing builtin" "builtin that vaccel's device library does not have yet" ||
 		return 1
+	# A program of 100 compiled sources links (clLinkProgram of the CTS's
+	# compiler multiple_files links 128), and every extension the device
+	# reports has its macro (compiler_defines_for_extensions).
+	mkdir -p "$d/many"
+	local i objs=()
+	for i in $(seq 1 99); do
+		printf 'int f%d(int x) { return x + %d; }\n' "$i" "$i" >"$d/many/f$i.cl"
+		"$VACCEL_CC" -c -emit-llvm -o "$d/many/f$i.bc" "$d/many/f$i.cl" || return 1
+		objs+=("$d/many/f$i.bc")
+	done
+	printf '%s\n' 'int f99(int);' '#ifndef cl_khr_byte_addressable_store' \
+		'#error no cl_khr_byte_addressable_store' '#endif' \
+		'__kernel void k(__global int *o) { o[0] = f99(1); }' >"$d/many/k.cl"
+	"$VACCEL_CC" -c -emit-llvm -o "$d/many/k.bc" "$d/many/k.cl" || return 1
+	"$VACCEL_CC" -o "$d/many/all.elf" "$d/many/k.bc" "${objs[@]}" ||
+		{ echo "100 sources do not link"; return 1; }
 }
 
 # The device library: the VM test's kernels, which call every family,
