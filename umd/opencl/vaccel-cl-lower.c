@@ -38,6 +38,7 @@ static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path, int lazy
 {
 	LLVMMemoryBufferRef buf;
 	LLVMModuleRef m;
+	LLVMBool failed;
 	char *msg = NULL;
 
 	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
@@ -45,19 +46,15 @@ static LLVMModuleRef read_bitcode(LLVMContextRef ctx, const char *path, int lazy
 		LLVMDisposeMessage(msg);
 		return NULL;
 	}
-	if (lazy) {
-		/* The buffer is the module's now (LLVM frees it on failure). */
-		if (LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
-			fprintf(stderr, "vaccel-cl-lower: %s: not LLVM bitcode\n", path);
-			m = NULL;
-		}
-		return m;
-	}
-	if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+	/* A lazy module owns its buffer (LLVM frees it on failure). */
+	failed = lazy ? LLVMGetBitcodeModuleInContext2(ctx, buf, &m) :
+			LLVMParseBitcodeInContext2(ctx, buf, &m);
+	if (!lazy)
+		LLVMDisposeMemoryBuffer(buf);
+	if (failed) {
 		fprintf(stderr, "vaccel-cl-lower: %s: not LLVM bitcode\n", path);
 		m = NULL;
 	}
-	LLVMDisposeMemoryBuffer(buf);
 	return m;
 }
 
@@ -79,6 +76,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
+			free(inputs);
 			return 0;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out = argv[++i];
@@ -87,6 +85,7 @@ int main(int argc, char **argv)
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "vaccel-cl-lower: unknown option %s\n", argv[i]);
 			usage(stderr);
+			free(inputs);
 			return 2;
 		} else {
 			inputs[n++] = argv[i];
@@ -94,6 +93,7 @@ int main(int argc, char **argv)
 	}
 	if (!out || n < 2) {
 		usage(stderr);
+		free(inputs);
 		return 2;
 	}
 	lib_path = inputs[--n];
