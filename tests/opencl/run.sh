@@ -144,6 +144,39 @@ else
 	show "$O/api.build.log"
 fi
 
+# --- the build cache, on the fake device ------------------------------------------
+
+# api's program case, three times, in a cache of its own, through a
+# vaccel-cc and a clang that log their compiles: the first run compiles,
+# the second finds every module in the cache, the third compiles again
+# because clang's file changed (the key holds the toolchain's identity).
+cache_runs() {
+	local d=$O/cache-check n
+	rm -rf "$d" && mkdir -p "$d/cache"
+	# shellcheck disable=SC2016 # the wrappers' own $1 and $@
+	printf '#!/bin/sh\ncase "$1" in --libs|--tools) ;; *) echo cc >>"%s/log" ;; esac\nexec "%s" "$@"\n' \
+		"$d" "$UMD_O/bin/vaccel-cc" >"$d/vaccel-cc"
+	printf '#!/bin/sh\nexec "%s" "$@"\n' "$(command -v clang-14 || command -v clang)" >"$d/clang"
+	chmod +x "$d/vaccel-cc" "$d/clang"
+	for n in 1 2 3; do
+		[ "$n" = 3 ] && touch -d '+1 minute' "$d/clang"
+		: >"$d/log"
+		VACCEL_CL_CC=$d/vaccel-cc VACCEL_CLANG=$d/clang VACCEL_DEVICE_DIR=$O/fake \
+			LD_PRELOAD=$O/bin/fake_vaccel.so OCL_ICD_VENDORS=$vendors VT_CL_PLATFORM=vaccel \
+			HOME=$O/home XDG_CACHE_HOME=$d/cache timeout 300 "$O/bin/api" program \
+			>"$d/run$n.out" 2>&1 || { echo "run $n: api program failed"; return 1; }
+		wc -l <"$d/log" >"$d/count$n"
+	done
+	[ "$(cat "$d/count1")" -gt 0 ] || { echo "the first build compiled nothing"; return 1; }
+	[ "$(cat "$d/count2")" = 0 ] ||
+		{ echo "the same source again: $(cat "$d/count2") compiles, not the cache"; return 1; }
+	[ "$(cat "$d/count3")" -gt 0 ] ||
+		{ echo "clang changed: the cache still served the old module"; return 1; }
+}
+if [ -x "$O/bin/api" ] && [ -f "$O/bin/fake_vaccel.so" ]; then
+	if why=$(cache_runs); then ok api.build_cache; else not_ok api.build_cache "$why"; fi
+fi
+
 # --- vaccel in one VM boot --------------------------------------------------------
 
 # The guest gets VACCEL_* and LD_LIBRARY_PATH only: the driver sets the

@@ -106,21 +106,24 @@ static int vcl_write_file(const char *path, const void *data, size_t size)
  * The files of vaccel-cc's library directory that make a module what it
  * is: each one's identity (size, time, inode) is part of a build's key in
  * the cache, so that a rebuilt or reinstalled toolchain never reuses a
- * module that its predecessor made.
+ * module that its predecessor made.  So are the clang and ld.lld that
+ * vaccel-cc runs (vaccel-cc --tools): an upgraded compiler replaces them.
  */
 static const char *const vcl_lib_files[] = {
 	"opencl.bc", "vaccel-cl-lower", "opencl-builtins.h", "libvaccel-rt.a",
 	"vaccel-kernel.ld",
 };
 
-static char vcl_cc[PATH_MAX];
-static struct stat vcl_cc_stat, vcl_lib_stat[ARRAY_SIZE(vcl_lib_files)];
+#define VCL_TOOLS	2	/* clang, ld.lld */
 
-/* Finds vaccel-cc, and the device library it uses, once per process. */
+static char vcl_cc[PATH_MAX];
+static struct stat vcl_cc_stat, vcl_lib_stat[ARRAY_SIZE(vcl_lib_files) + VCL_TOOLS];
+
+/* Finds vaccel-cc, the device library and the tools it uses, once per process. */
 static void vcl_cc_find(void)
 {
 	const char *env = secure_getenv("VACCEL_CL_CC");
-	char lib[PATH_MAX], cmd[PATH_MAX + 64], *slash;
+	char lib[PATH_MAX], cmd[2 * PATH_MAX + 64], *slash;
 	Dl_info info;
 	size_t k;
 	FILE *f;
@@ -150,8 +153,9 @@ static void vcl_cc_find(void)
 		snprintf(vcl_cc, sizeof(vcl_cc), "%s", VCL_INSTALLED_CC);
 	if (stat(vcl_cc, &vcl_cc_stat))
 		memset(&vcl_cc_stat, 0, sizeof(vcl_cc_stat));
-	/* The device library: next to the runtime vaccel-cc prints. */
-	snprintf(cmd, sizeof(cmd), "'%s' --libs 2>/dev/null", vcl_cc);
+	/* The device library: next to the runtime vaccel-cc prints; then the tools. */
+	snprintf(cmd, sizeof(cmd), "'%s' --libs 2>/dev/null; '%s' --tools 2>/dev/null",
+		 vcl_cc, vcl_cc);
 	memset(vcl_lib_stat, 0, sizeof(vcl_lib_stat));
 	if (strchr(vcl_cc, '\''))
 		return;
@@ -167,6 +171,12 @@ static void vcl_cc_find(void)
 			sprintf(slash, "/%s", vcl_lib_files[k]);
 			stat(lib, &vcl_lib_stat[k]);
 		}
+	}
+	for (k = ARRAY_SIZE(vcl_lib_files); k < ARRAY_SIZE(vcl_lib_stat); k++) {
+		if (!fgets(lib, sizeof(lib), f))
+			break;
+		lib[strcspn(lib, "\n")] = '\0';
+		stat(lib, &vcl_lib_stat[k]);
 	}
 	pclose(f);
 }
