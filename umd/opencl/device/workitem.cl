@@ -32,8 +32,15 @@
 #define HEADER_SPLIT_START	48
 #define HEADER_SPLIT_SIZE	56
 
-/* A CSR that does not change during a work-item's life: not volatile. */
-#define CSR(c) __extension__ ({ ulong __v; __asm__("csrr %0, %1" : "=r"(__v) : "i"(c)); __v; })
+/*
+ * A CSR that does not change during a work-item's life: not volatile.
+ * The ids and sizes are below 2^32, zero-extended (a launch's grid is at
+ * most 2^32 - 1 work-items along each dimension): telling the compiler
+ * spares the zero-extensions of every (uint) of them.
+ */
+#define CSR(c) __extension__ ({ \
+	ulong __v; __asm__("csrr %0, %1" : "=r"(__v) : "i"(c)); \
+	__builtin_assume(__v <= 0xffffffffUL); __v; })
 
 /* CSR @base + @d for a dimension below 3, else @none. */
 #define CSR3(base, d, none) \
@@ -43,22 +50,26 @@
 
 /*
  * The hidden header of the launch's argument block, which the entry puts
- * in tp (lower.c).  The read is volatile: an asm without side effects may
- * be scheduled anywhere its operands allow, and nothing tells the
- * compiler that it reads what the entry's asm writes, so it could move
- * above the entry's asm once both are inlined into the entry.
+ * in tp (lower.c), read by a load from tp in the asm itself: one
+ * instruction, where a copy of tp and a load would be two.  The reads are
+ * volatile: an asm without side effects may be scheduled anywhere its
+ * operands allow, and nothing tells the compiler that it reads what the
+ * entry's asm writes, so it could move above the entry's asm once both
+ * are inlined into the entry.  @off is a constant.
  */
-static __constant uchar *header(void)
-{
-	__constant uchar *h;
+#define HEADER_U64(off) __extension__ ({ \
+	ulong __v; __asm__ volatile("ld %0, %1(tp)" : "=r"(__v) : "i"(off)); __v; })
+#define HEADER_U32(off) __extension__ ({ \
+	uint __v; __asm__ volatile("lwu %0, %1(tp)" : "=r"(__v) : "i"(off)); __v; })
 
-	__asm__ volatile("mv %0, tp" : "=r"(h));
-	return h;
-}
+/* The global offset along dimension @d (0 from 3 on). */
+#define HEADER_OFFSET3(d) \
+	((d) == 0 ? HEADER_U64(HEADER_OFFSET) : (d) == 1 ? HEADER_U64(HEADER_OFFSET + 8) : \
+	 (d) == 2 ? HEADER_U64(HEADER_OFFSET + 16) : 0)
 
 uint OVERLOAD get_work_dim(void)
 {
-	return *(__constant uint *)(header() + HEADER_WORK_DIM);
+	return HEADER_U32(HEADER_WORK_DIM);
 }
 
 /*
@@ -71,33 +82,31 @@ uint OVERLOAD get_work_dim(void)
  */
 static bool split(uint d)
 {
-	return *(__constant uint *)(header() + HEADER_SPLIT_DIM) == d + 1;
+	return HEADER_U32(HEADER_SPLIT_DIM) == d + 1;
 }
 
 static ulong split_start(void)
 {
-	return *(__constant ulong *)(header() + HEADER_SPLIT_START);
+	return HEADER_U64(HEADER_SPLIT_START);
 }
 
 size_t OVERLOAD get_global_offset(uint d)
 {
 	if (d >= 3)
 		return 0;
-	return ((__constant ulong *)(header() + HEADER_OFFSET))[d] -
-		(split(d) ? split_start() : 0);
+	return HEADER_OFFSET3(d) - (split(d) ? split_start() : 0);
 }
 
 size_t OVERLOAD get_global_size(uint d)
 {
 	if (d < 3 && split(d))
-		return *(__constant ulong *)(header() + HEADER_SPLIT_SIZE);
+		return HEADER_U64(HEADER_SPLIT_SIZE);
 	return (uint)CSR3(CSR_GLOBAL_SIZE, d, 1);
 }
 
 size_t OVERLOAD get_global_id(uint d)
 {
-	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) +
-		(d < 3 ? ((__constant ulong *)(header() + HEADER_OFFSET))[d] : 0);
+	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) + HEADER_OFFSET3(d);
 }
 
 size_t OVERLOAD get_local_size(uint d)
