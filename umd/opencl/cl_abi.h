@@ -34,6 +34,12 @@
 #define VACCEL_CL_ENTRY_PREFIX		"__vaccel_cl_"
 
 /*
+ * The device library's way to the header: ``ulong __vaccel_header_va(void)``,
+ * declared there and never defined; the IR step gives it its value.
+ */
+#define VACCEL_CL_HEADER_FN		"__vaccel_header_va"
+
+/*
  * The kernels' metadata, in a section of the module that is not loaded:
  * text, a line per record, fields separated by tabs.  The first line is
  * the magic; the second says whether the program calls printf (1 or 0):

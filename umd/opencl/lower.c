@@ -16,10 +16,11 @@
  *   which the backend aborts.  It becomes an ordinary internal function,
  *   and every call to it changes as well.  Its *entry*,
  *   ``__vaccel_cl_<name>(const void *block)``, is what vaccel launches:
- *   the symbol ``__vaccel_kernel_<name>`` names it for the loader.  The
- *   entry points the work-item's ``tp`` register at the argument block,
- *   where the device library finds the hidden header.  It then loads each
- *   parameter from the block and calls the kernel.
+ *   the symbol ``__vaccel_kernel_<name>`` names it for the loader.  It
+ *   loads each parameter from the block and calls the kernel.  The device
+ *   library finds the hidden header through ``__vaccel_header_va()``,
+ *   which the step resolves after optimisation (resolve_header()): to the
+ *   entry's block pointer, or to ``tp``, which the entry then sets.
  * - **The argument block.**  A 64-byte header comes first
  *   (%VACCEL_CL_HEADER_SIZE): the global offset, three 64-bit values at
  *   0, and get_work_dim() at 24, 32 bits.  The parameters follow in order,
@@ -44,7 +45,7 @@
  * Then the device library (bitcode of the same clang) is linked in,
  * everything but the entries and the local variables becomes internal,
  * and the ``default<O2>`` pipeline inlines the builtins into the kernels:
- * get_global_id() is a CSR read and an add.  The result goes to vaccel-cc
+ * get_global_id() is a CSR read, a load of the offset and an add.  The result goes to vaccel-cc
  * for codegen and linking, as a kernel written in C does.
  */
 
@@ -536,10 +537,9 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(l->ctx), 0);
 	LLVMTypeRef void_type = LLVMVoidTypeInContext(l->ctx);
 	LLVMTypeRef entry_type = LLVMFunctionType(void_type, &i8p, 1, false);
-	LLVMTypeRef set_tp_type = LLVMFunctionType(void_type, &i8p, 1, false);
 	unsigned int n = LLVMCountParams(f), i;
 	unsigned long long offset = VACCEL_CL_HEADER_SIZE;
-	LLVMValueRef entry, block, set_tp, dynamic_local = NULL, alias, call;
+	LLVMValueRef entry, block, dynamic_local = NULL, alias, call;
 	unsigned int byval = LLVMGetEnumAttributeKindForName("byval", 5);
 	LLVMTypeRef *types;
 	LLVMValueRef *args;
@@ -584,11 +584,6 @@ static int lower_kernel(struct lower *l, LLVMValueRef f)
 	copy_string_attributes(f, entry);
 	LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, entry, ""));
 	block = LLVMGetParam(entry, 0);
-
-	/* The device library finds the header through tp. */
-	set_tp = LLVMGetInlineAsm(set_tp_type, "mv tp, $0", 9, "r,~{memory}", 11,
-				  true, false, LLVMInlineAsmDialectATT, false);
-	LLVMBuildCall2(l->b, set_tp_type, set_tp, &block, 1, "");
 
 	for (i = 0; i < n; i++) {
 		unsigned long long size, align;
@@ -654,15 +649,19 @@ static void lib_prune(LLVMModuleRef m, LLVMModuleRef lib)
 	}
 }
 
+static bool is_entry(LLVMValueRef f)
+{
+	return !strncmp(LLVMGetValueName(f), VACCEL_CL_ENTRY_PREFIX,
+			strlen(VACCEL_CL_ENTRY_PREFIX));
+}
+
 /* After the link: what is not an entry or a local variable is internal. */
 static void internalize(struct lower *l)
 {
 	LLVMValueRef f, g;
 
 	for (f = LLVMGetFirstFunction(l->m); f; f = LLVMGetNextFunction(f)) {
-		if (LLVMIsDeclaration(f) ||
-		    !strncmp(LLVMGetValueName(f), VACCEL_CL_ENTRY_PREFIX,
-			     strlen(VACCEL_CL_ENTRY_PREFIX)))
+		if (LLVMIsDeclaration(f) || is_entry(f))
 			continue;
 		LLVMSetLinkage(f, LLVMInternalLinkage);
 	}
@@ -671,6 +670,72 @@ static void internalize(struct lower *l)
 		    LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL)
 			continue;
 		LLVMSetLinkage(g, LLVMInternalLinkage);
+	}
+}
+
+/*
+ * Gives the device library's calls of VACCEL_CL_HEADER_FN their value,
+ * once the optimiser has inlined what it would.  A call in an entry is
+ * the entry's pointer to the block, which it has in a register already.
+ * If any is left elsewhere (a function not inlined, a program built
+ * without optimisation), the function reads tp, and every entry first
+ * sets tp to its block: kernels use no thread-local storage, so tp is
+ * free.  Nothing then reads tp before its entry has set it: the entry's
+ * asm comes first and clobbers memory, and the reads are in the callees.
+ */
+static void resolve_header(struct lower *l)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(l->m, VACCEL_CL_HEADER_FN), e, call, v;
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(l->ctx);
+	LLVMTypeRef i8p = LLVMPointerType(LLVMInt8TypeInContext(l->ctx), 0);
+	LLVMTypeRef void_type = LLVMVoidTypeInContext(l->ctx);
+	LLVMTypeRef get_type = LLVMFunctionType(i64, NULL, 0, false);
+	LLVMTypeRef set_type = LLVMFunctionType(void_type, &i8p, 1, false);
+	LLVMUseRef use, next;
+	bool tp = false;
+
+	if (!f)
+		return;
+	for (use = LLVMGetFirstUse(f); use; use = next) {
+		next = LLVMGetNextUse(use);
+		call = LLVMGetUser(use);
+		if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f) {
+			tp = true;
+			continue;
+		}
+		e = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+		if (!is_entry(e)) {
+			tp = true;
+			continue;
+		}
+		LLVMPositionBuilderBefore(l->b, call);
+		v = LLVMBuildPtrToInt(l->b, LLVMGetParam(e, 0), i64, "");
+		LLVMReplaceAllUsesWith(call, v);
+		LLVMInstructionEraseFromParent(call);
+	}
+	if (!tp) {
+		if (!LLVMGetFirstUse(f))
+			LLVMDeleteFunction(f);
+		return;
+	}
+	/* The function reads tp; the entries set it first. */
+	LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, f, ""));
+	v = LLVMBuildCall2(l->b, get_type,
+			   LLVMGetInlineAsm(get_type, "mv $0, tp", 9, "=r", 2, false, false,
+					    LLVMInlineAsmDialectATT, false), NULL, 0, "");
+	LLVMBuildRet(l->b, v);
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	for (e = LLVMGetFirstFunction(l->m); e; e = LLVMGetNextFunction(e)) {
+		LLVMValueRef block;
+
+		if (LLVMIsDeclaration(e) || !is_entry(e))
+			continue;
+		LLVMPositionBuilderBefore(l->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
+		block = LLVMGetParam(e, 0);
+		LLVMBuildCall2(l->b, set_type,
+			       LLVMGetInlineAsm(set_type, "mv tp, $0", 9, "r,~{memory}", 11,
+						true, false, LLVMInlineAsmDialectATT, false),
+			       &block, 1, "");
 	}
 }
 
@@ -776,6 +841,7 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		msg = NULL;
 		goto out;
 	}
+	resolve_header(&l);
 	if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
 		lower_log(&l, "error: the lowered module is invalid: %s\n", msg);
 		goto out;

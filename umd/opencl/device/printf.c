@@ -164,14 +164,15 @@ static int walk(struct writer *w, const char *fmt, va_list *ap)
 	return 0;
 }
 
-/* The launch's printf buffer, from the hidden header (tp), or NULL. */
+/* The hidden header's address: the IR step provides it (workitem.cl). */
+uint64_t __vaccel_header_va(void) __attribute__((const));
+
+/* The launch's printf buffer, from the hidden header, or NULL. */
 static struct vaccel_cl_printf_buffer *buffer(uint32_t *size)
 {
-	const unsigned char *h;
+	const unsigned char *h = (const unsigned char *)(uintptr_t)__vaccel_header_va();
 	uint64_t va;
 
-	/* Volatile: ordered after the entry's write of tp (workitem.cl). */
-	__asm__ volatile("mv %0, tp" : "=r"(h));
 	va = *(const uint64_t *)(h + VACCEL_CL_PRINTF_HEADER_VA);
 	*size = *(const uint32_t *)(h + VACCEL_CL_PRINTF_HEADER_SIZE);
 	if (!va || *size < sizeof(struct vaccel_cl_printf_buffer))

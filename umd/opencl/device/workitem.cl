@@ -12,7 +12,7 @@
  *
  * The ids and sizes come from the engine's CSRs (vaccel_kernel.h).  The
  * global offset and get_work_dim() come from the hidden header of the
- * argument block, which the kernel's entry points tp at.  A dimension past
+ * argument block (header() below).  A dimension past
  * the third has size 1, id 0 and offset 0, as the specification asks for
  * any dimension past get_work_dim() - 1; the host describes the unused
  * dimensions of a launch that way too.
@@ -49,27 +49,24 @@
 #define OVERLOAD __attribute__((overloadable, always_inline))
 
 /*
- * The hidden header of the launch's argument block, which the entry puts
- * in tp (lower.c), read by a load from tp in the asm itself: one
- * instruction, where a copy of tp and a load would be two.  The reads are
- * volatile: an asm without side effects may be scheduled anywhere its
- * operands allow, and nothing tells the compiler that it reads what the
- * entry's asm writes, so it could move above the entry's asm once both
- * are inlined into the entry.  @off is a constant.
+ * The hidden header of the launch's argument block: the address that
+ * __vaccel_header_va() returns (VACCEL_CL_HEADER_FN).  The IR step
+ * (lower.c) replaces each call that the optimiser brought into an entry
+ * by the entry's own pointer to the block, so that reading the global
+ * offset costs one load; a call left in another function reads tp, where
+ * the entry then puts the block.  The header does not change during a
+ * launch: the calls may be merged and moved freely.
  */
-#define HEADER_U64(off) __extension__ ({ \
-	ulong __v; __asm__ volatile("ld %0, %1(tp)" : "=r"(__v) : "i"(off)); __v; })
-#define HEADER_U32(off) __extension__ ({ \
-	uint __v; __asm__ volatile("lwu %0, %1(tp)" : "=r"(__v) : "i"(off)); __v; })
+ulong __vaccel_header_va(void) __attribute__((const));
 
-/* The global offset along dimension @d (0 from 3 on). */
-#define HEADER_OFFSET3(d) \
-	((d) == 0 ? HEADER_U64(HEADER_OFFSET) : (d) == 1 ? HEADER_U64(HEADER_OFFSET + 8) : \
-	 (d) == 2 ? HEADER_U64(HEADER_OFFSET + 16) : 0)
+static __constant uchar *header(void)
+{
+	return (__constant uchar *)__vaccel_header_va();
+}
 
 uint OVERLOAD get_work_dim(void)
 {
-	return HEADER_U32(HEADER_WORK_DIM);
+	return *(__constant uint *)(header() + HEADER_WORK_DIM);
 }
 
 /*
@@ -82,31 +79,33 @@ uint OVERLOAD get_work_dim(void)
  */
 static bool split(uint d)
 {
-	return HEADER_U32(HEADER_SPLIT_DIM) == d + 1;
+	return *(__constant uint *)(header() + HEADER_SPLIT_DIM) == d + 1;
 }
 
 static ulong split_start(void)
 {
-	return HEADER_U64(HEADER_SPLIT_START);
+	return *(__constant ulong *)(header() + HEADER_SPLIT_START);
 }
 
 size_t OVERLOAD get_global_offset(uint d)
 {
 	if (d >= 3)
 		return 0;
-	return HEADER_OFFSET3(d) - (split(d) ? split_start() : 0);
+	return ((__constant ulong *)(header() + HEADER_OFFSET))[d] -
+		(split(d) ? split_start() : 0);
 }
 
 size_t OVERLOAD get_global_size(uint d)
 {
 	if (d < 3 && split(d))
-		return HEADER_U64(HEADER_SPLIT_SIZE);
+		return *(__constant ulong *)(header() + HEADER_SPLIT_SIZE);
 	return (uint)CSR3(CSR_GLOBAL_SIZE, d, 1);
 }
 
 size_t OVERLOAD get_global_id(uint d)
 {
-	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) + HEADER_OFFSET3(d);
+	return (uint)CSR3(CSR_GLOBAL_ID, d, 0) +
+		(d < 3 ? ((__constant ulong *)(header() + HEADER_OFFSET))[d] : 0);
 }
 
 size_t OVERLOAD get_local_size(uint d)
