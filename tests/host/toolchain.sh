@@ -413,6 +413,9 @@ vaccel_cc_opencl() {
 	cl_refused "$d/e4" '__kernel void k(__global float *o) { o[0] = sin(o[1]); }' \
 		"a missing builtin" "builtin that vaccel's device library does not have yet" ||
 		return 1
+	cl_refused "$d/e5" 'ulong __vaccel_header_va(void) { return 0; }
+__kernel void k(__global ulong *o) { o[0] = get_global_id(0); }' \
+		"the library's header function" "__vaccel_header_va is reserved" || return 1
 	# A program of 100 compiled sources links (clLinkProgram of the CTS's
 	# compiler multiple_files links 128), and every extension the device
 	# reports has its macro (compiler_defines_for_extensions).

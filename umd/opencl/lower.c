@@ -45,8 +45,9 @@
  * Then the device library (bitcode of the same clang) is linked in,
  * everything but the entries and the local variables becomes internal,
  * and the ``default<O2>`` pipeline inlines the builtins into the kernels:
- * get_global_id() is a CSR read, a load of the offset and an add.  The result goes to vaccel-cc
- * for codegen and linking, as a kernel written in C does.
+ * get_global_id() is a CSR read, a load of the offset and an add.  The
+ * result goes to vaccel-cc for codegen and linking, as a kernel written
+ * in C does.
  */
 
 #include <stdarg.h>
@@ -800,6 +801,13 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 	/* A program that calls printf needs a printf buffer at each launch. */
 	f = LLVMGetNamedFunction(m, "printf");
 	meta_add(&l, "program\t%d\n", f && LLVMGetFirstUse(f) ? 1 : 0);
+	/* The library's own way to the header is no program's to define. */
+	f = LLVMGetNamedFunction(m, VACCEL_CL_HEADER_FN);
+	if (f && !LLVMIsDeclaration(f)) {
+		lower_log(&l, "error: %s is reserved for the device library\n",
+			  VACCEL_CL_HEADER_FN);
+		goto out;
+	}
 	if (lower_locals(&l))
 		goto out;
 	for (f = LLVMGetFirstFunction(m); f; f = next) {
