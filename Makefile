@@ -19,6 +19,9 @@
 #                  scripts/vm.sh exec CMD runs one program of the host)
 #   make bench     the benchmarks in the dev VM (and the interpreter's on
 #                  the host), as ratios to references
+#   make cts       the Khronos OpenCL-CTS (CTS_SRC=its checkout, fetched
+#                  outside the tree) on vaccel in the dev VM and on PoCL;
+#                  CTS="api buffers:buffer_fill_int,..." picks binaries
 #   make docs      the HTML documentation and the man pages
 #   make man       the man pages only
 #   make install   libvaccel, its headers, tools, man pages, the udev rule
@@ -59,7 +62,7 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell abi-check abi-baseline \
 	bench docs man install uninstall clean sparse debug-kernel module-debug \
-	fuzz fuzzer dkms dkms-source dkms-remove kcsan module-kcsan
+	fuzz fuzzer dkms dkms-source dkms-remove kcsan module-kcsan cts
 
 all: module umd
 
@@ -176,6 +179,10 @@ bench: deps
 	@scripts/bench-opencl.sh || true
 	@scripts/bench-host.sh merge $(VACCEL_CACHE)/bench/results.json
 	@scripts/bench-opencl.sh merge $(VACCEL_CACHE)/bench/results.json
+
+cts: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/cts.sh $(CTS)
 
 docs: deps
 	@scripts/docs.sh
