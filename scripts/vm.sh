@@ -460,6 +460,14 @@ stage_share() {
 
 # --- QEMU ---------------------------------------------------------------
 
+# probe_reason LOG: why the KVM probe boot failed, in a few words.
+probe_reason() {
+	local line
+	line=$(grep -a -m1 -i -E 'assert|error|fail|unsupported|not supported' "$1" 2>/dev/null |
+		sed -e 's/^qemu-system-x86_64: //' | cut -c1-120)
+	echo "${line:-the probe boot did not finish}"
+}
+
 qemu_accel_args() {
 	local want=${VACCEL_VM_ACCEL:-auto} cache=$VACCEL_CACHE/vm/kvm-probe.$krel
 
@@ -469,11 +477,16 @@ qemu_accel_args() {
 			if [ ! -f "$cache" ]; then
 				info "probing KVM with a test boot"
 				: >"$work/out.log"
-				if run_qemu probe "-accel kvm -cpu host" 60 &&
+				# QEMU's complaints stay in probe.log: a KVM that
+				# cannot run the guest is a reason for TCG, not an
+				# error of the user's.
+				if run_qemu probe "-accel kvm -cpu host" 60 \
+					>"$work/probe.log" 2>&1 &&
 				   grep -q '=== vaccel: probe ok' "$work/out.log"; then
 					echo kvm >"$cache"
 				else
 					echo tcg >"$cache"
+					info "KVM cannot boot the guest here: $(probe_reason "$work/probe.log"); using TCG (slower; QEMU's words in $work/probe.log)"
 				fi
 			fi
 			want=$(cat "$cache")
