@@ -37,7 +37,7 @@ if [ "$1" = workload ]; then
 	echo "\$ vaccel-sample"
 	vaccel-sample || echo "vaccel-sample failed"
 	echo
-	for e in vadd saxpy matmul reduce; do
+	for e in hello vadd saxpy matmul reduce; do
 		echo "\$ example-$e"
 		example-$e || echo "example-$e failed"
 		echo

@@ -371,10 +371,15 @@ for members in 0 0,1 0,1,2,3; do
 	done
 done
 # The examples without a kernel, on the first and the last device: a UMD
-# on the raw uapi, and two processes sharing a dma-buf at two priorities.
+# on the raw uapi, and two processes sharing a dma-buf at two priorities;
+# and hello, the first program, built as a user builds it.
 for d in 0 3; do
 	vt_check "example.uapi(-d $d)" example-uapi -d $d
 	vt_check "example.share(-d $d)" example-share -d $d
+	vt_check "example.hello($d)" sh -c "example-hello $d >/tmp/hello.out 2>&1 &&
+		grep -qx 'hello from work-item 0 of 1000' /tmp/hello.out &&
+		grep -qx 'hello: 1000 squares from /dev/accel/accel$d, all right' /tmp/hello.out ||
+		{ cat /tmp/hello.out; exit 1; }"
 done
 vt_unload
 
