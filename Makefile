@@ -36,6 +36,17 @@
 #                  per release of libvaccel
 #   make clean     remove the build outputs
 #
+# The steps the targets above run, which also run alone:
+#   make deps      install what is missing (scripts/install-deps.sh)
+#   make module    the module only, make umd libvaccel, the tools and examples
+#   make vmtests   the VM test programs, make fuzzer vaccel-fuzz,
+#   make benches   the benchmark programs
+#   make sparse    sparse over every module source
+#   make debug-kernel  the debug kernel (KASAN, KCOV, lockdep), once, cached
+#   make module-debug  the module against it, make module-kcsan against
+#                  the KCSAN variant
+#   make dkms-source   the DKMS source tree (DKMS_SOURCE_TREE=)
+#
 # Build outputs live in the cache, outside the work tree: $(O), by default
 # $(VACCEL_CACHE)/build.  KDIR= builds the module against another tree.
 # O is ours, not Kbuild's: the kernel's make gets an empty O=.
