@@ -10,7 +10,8 @@
 #   host      tests/host: uapi layout on 32 and 64 bit, exported symbols, ...
 #   isa       tests/isa: soft-float and the RV64 interpreter against
 #             qemu-riscv64
-#   docs      the Sphinx build (HTML and man pages), warnings are errors
+#   docs      the Sphinx build (HTML and man pages), warnings are errors;
+#             the documentation checked against the tree (tests/docs)
 #   packaging dkms add/build in scratch trees, the udev rule, make install
 #             into a stage, a program built with the staged libvaccel.pc,
 #             make uninstall, the man pages rendered by groff, libvaccel.so
@@ -160,6 +161,11 @@ done
 
 info "documentation"
 step docs.build "$logs/docs.log" scripts/docs.sh
+# Checked against the tree: names, options, targets, versions.
+tests/docs/run.sh "$build/umd" >"$logs/docs-tree.log" 2>&1
+collect "$logs/docs-tree.log"
+grep -q -E '^(ok|not ok) ' "$logs/docs-tree.log" ||
+	report "not ok docs.run: no result, see $logs/docs-tree.log"
 
 info "packaging"
 # Everything happens in scratch directories under $logs: the machine's
