@@ -163,7 +163,8 @@
 #			missing builtin refused with their messages
 #   vaccel_cc_opencl_library	tests/vm/kernels/opencl_lib.cl builds into a
 #			module; a program calling every overload of the
-#			device library's families (generated from opencl-c.h)
+#			device library's families (generated from opencl-c.h),
+#			then one of what OpenCL C 3.0 adds (-cl-std=CL3.0),
 #			links with opencl.bc, nothing left undefined
 #   cl_lower_layout	the IR step on 40 generated kernels of random
 #			parameter lists: each entry reads the argument block

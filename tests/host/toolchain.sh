@@ -456,7 +456,8 @@ __kernel void k(__global ulong *o) { o[0] = get_global_id(0); }' \
 # build into a module; then a program generated from opencl-c.h's
 # declarations, one call of every overload of the library's families
 # (with the extensions vaccel-cc enables) and printf, links with opencl.bc
-# leaving no function undefined.
+# leaving no function undefined; and the same for OpenCL C 3.0's
+# additions.
 vaccel_cc_opencl_library() {
 	local d=$TC/cl-lib lib=$UMD_O/lib/vaccel k n link nm
 	link=$(command -v llvm-link-14 || command -v llvm-link) || { echo "no llvm-link"; return 1; }
@@ -473,12 +474,28 @@ vaccel_cc_opencl_library() {
 		grep -qvx R_RISCV_RELATIVE && { echo "relocations other than R_RISCV_RELATIVE"; return 1; }
 	printf '__kernel void k(void) { }\n' >"$d/cmd.cl"
 	"$VACCEL_CC" -v -c -o "$d/cmd.o" "$d/cmd.cl" 2>"$d/cmds" || { echo "vaccel-cc -v failed"; return 1; }
-	python3 - "$d/every.cl" "$(grep -m1 -- ' -emit-llvm' "$d/cmds")" <<'PY' || return 1
+	# Every overload of OpenCL C 1.2, then of what OpenCL C 3.0 adds
+	# without its optional features (opencl_c30.cl), each in its mode.
+	local std min
+	for std in CL1.2:3500 CL3.0:300; do
+		min=${std#*:} std=${std%:*}
+		vaccel_cc_opencl_every "$d" "$std" "$min" "$link" "$nm" "$lib" || return 1
+	done
+}
+
+# vaccel_cc_opencl_every DIR STD MIN LINK NM LIB: a program that calls every
+# overload that opencl-c.h declares in -cl-std=STD of the library's
+# functions (at least MIN), built as vaccel-cc builds it, links with
+# opencl.bc leaving nothing undefined.
+vaccel_cc_opencl_every() {
+	local d=$1 std=$2 min=$3 link=$4 nm=$5 lib=$6 n
+	python3 - "$d/every.cl" "$(grep -m1 -- ' -emit-llvm' "$d/cmds")" "$std" <<'PY' || return 1
 import re, shlex, subprocess, sys
-out, cmd = sys.argv[1], shlex.split(sys.argv[2])
+out, cmd, std = sys.argv[1], shlex.split(sys.argv[2]), sys.argv[3]
 # The front end's flags, without the source and the output.
 flags = [a for i, a in enumerate(cmd[1:], 1)
          if a not in ('-c', '-o') and cmd[i - 1] != '-o' and not a.endswith('.cl')]
+flags.append('-cl-std=' + std)
 names = set("""atomic_add atomic_sub atomic_xchg atomic_inc atomic_dec atomic_cmpxchg
 atomic_min atomic_max atomic_and atomic_or atomic_xor abs abs_diff add_sat sub_sat hadd
 rhadd clamp clz mad_hi mad_sat max min mul_hi rotate upsample popcount mad24 mul24
@@ -501,6 +518,14 @@ for n in ['', '2', '3', '4', '8', '16']:
         names.add('convert_' + t + n)
         if t not in ('float', 'double'):
             names.add('convert_' + t + n + '_sat')
+if std == 'CL3.0':
+    names = set("""get_global_linear_id get_local_linear_id get_enqueued_local_size ctz
+work_group_barrier atomic_work_item_fence atomic_init atomic_store_explicit
+atomic_load_explicit atomic_exchange_explicit atomic_compare_exchange_strong_explicit
+atomic_compare_exchange_weak_explicit atomic_fetch_add_explicit atomic_fetch_sub_explicit
+atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_and_explicit
+atomic_fetch_min_explicit atomic_fetch_max_explicit atomic_flag_test_and_set_explicit
+atomic_flag_clear_explicit""".split())
 # The declarations are opencl-c.h's: vaccel-cc declares the builtins from
 # clang's table instead (-fdeclare-opencl-builtins), which -E does not show,
 # so the overloads come from the header, and the program is compiled with
@@ -535,8 +560,11 @@ with open(out, 'w') as f:
             % '\n'.join(calls))
 PY
 	n=$(grep -c '(void)' "$d/every.cl")
-	[ "$n" -gt 3500 ] || { echo "only $n overloads generated"; return 1; }
+	[ "$n" -gt "$min" ] || { echo "$std: only $n overloads generated"; return 1; }
 	# The front end's command, on every.cl: its source and output replaced.
+	# In 3.0, opencl-c.h declares more than clang's table (the atomics
+	# without a scope): the program is built with the header, whose
+	# mangled names are the table's, so that the library has both.
 	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/cmds")"
 	local cmd=() skip=0 a
 	for a in "$@"; do
@@ -544,17 +572,20 @@ PY
 			skip=0
 		elif [ "$a" = -o ]; then
 			skip=1
+		elif [ "$std" = CL3.0 ] && [ "$a" = -fdeclare-opencl-builtins ]; then
+			unset 'cmd[-1]'	# and its -Xclang
 		elif [ "$a" != "$d/cmd.cl" ]; then
 			cmd+=("$a")
 		fi
 	done
-	"${cmd[@]}" -O0 -w -o "$d/every.bc" "$d/every.cl" || { echo "the front end failed"; return 1; }
+	"${cmd[@]}" "-cl-std=$std" -O0 -w -o "$d/every.bc" "$d/every.cl" ||
+		{ echo "$std: the front end failed"; return 1; }
 	"$link" -o "$d/linked.bc" "$d/every.bc" "$lib/opencl.bc" ||
 		{ echo "llvm-link failed"; return 1; }
 	# The header's address is the one the IR step provides (cl_abi.h).
 	"$nm" --undefined-only "$d/linked.bc" | grep -vw __vaccel_header_va >"$d/undefined"
 	if [ -s "$d/undefined" ]; then
-		echo "not in the device library: $(head -n 5 "$d/undefined" | tr '\n' ' ')"
+		echo "$std: not in the device library: $(head -n 5 "$d/undefined" | tr '\n' ' ')"
 		return 1
 	fi
 }
