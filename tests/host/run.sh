@@ -904,7 +904,7 @@ trace_build() {
 		return 0
 	# shellcheck disable=SC2046
 	"$CC" -std=gnu11 -O1 -g $CFLAGS -Wno-unused-parameter $SAN $UAPI_INC \
-		$(pkg-config --cflags libtracefs libtraceevent cairo) "$t"/*.c \
+		$(pkg-config --cflags libtracefs libtraceevent cairo) "$t"/*.c "$t/../json.c" \
 		-o "$O/bin/vaccel-trace-san" \
 		$(pkg-config --libs libtracefs libtraceevent cairo) -lm
 }

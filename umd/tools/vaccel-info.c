@@ -26,6 +26,8 @@
 #include <drm/vaccel_accel.h>
 #include <vaccel.h>
 
+#include "json.h"
+
 #define PROG	"vaccel-info"
 
 static void usage(FILE *f)
@@ -56,130 +58,9 @@ static void usage(FILE *f)
 		"  device_memory {size, base, free} (size 0: none),\n"
 		"  cost_model {system_ns_per_kib, peer_ns_per_kib} (0: off)\n"
 		"    (null before uapi 1.7),\n"
-		"  engines [{class, instance, hw_queue_depth, preemption, supported []}].\n"
+		"  engines [{class, instance, hw_queue_depth, compute_units, preemption,\n"
+		"    supported []}].\n"
 		"A device that cannot be read is {path or index, error}.\n");
-}
-
-/*
- * JSON output: a small writer that indents by two spaces and puts the
- * commas.  @first[d] is set while the object or array at depth d has no
- * member yet.
- */
-struct json {
-	FILE *f;
-	int depth;
-	bool first[8];
-};
-
-/* Writes @s as a JSON string: escapes, and U+FFFD for bytes not UTF-8. */
-static void json_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		unsigned int n = 0, i;
-
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-			continue;
-		}
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-			continue;
-		}
-		if (*p < 0x80) {
-			fputc(*p++, f);
-			continue;
-		}
-		/* A UTF-8 sequence: lead byte, then n continuation bytes. */
-		if (*p >= 0xc2 && *p <= 0xdf)
-			n = 1;
-		else if (*p >= 0xe0 && *p <= 0xef)
-			n = 2;
-		else if (*p >= 0xf0 && *p <= 0xf4)
-			n = 3;
-		for (i = 1; n && i <= n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = 0;
-		if (!n) {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		fwrite(p, 1, n + 1, f);
-		p += n + 1;
-	}
-	fputc('"', f);
-}
-
-/* Starts a member: the comma, the indentation and "@key": (none in arrays). */
-static void json_member(struct json *j, const char *key)
-{
-	if (!j->first[j->depth])
-		fputc(',', j->f);
-	j->first[j->depth] = false;
-	fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
-	if (key) {
-		json_string(j->f, key);
-		fputs(": ", j->f);
-	}
-}
-
-static void json_open(struct json *j, const char *key, char bracket)
-{
-	if (j->depth >= 0)
-		json_member(j, key);
-	fputc(bracket, j->f);
-	j->first[++j->depth] = true;
-}
-
-static void json_close(struct json *j, char bracket)
-{
-	if (!j->first[j->depth--])
-		fprintf(j->f, "\n%*s", 2 * (j->depth + 1), "");
-	fputc(bracket, j->f);
-}
-
-static void json_str(struct json *j, const char *key, const char *v)
-{
-	json_member(j, key);
-	json_string(j->f, v);
-}
-
-static void json_u64(struct json *j, const char *key, uint64_t v)
-{
-	json_member(j, key);
-	fprintf(j->f, "%" PRIu64, v);
-}
-
-/* @v, or null when it is 0: a limit the module does not report. */
-static void json_u64_or_null(struct json *j, const char *key, uint64_t v)
-{
-	json_member(j, key);
-	if (v)
-		fprintf(j->f, "%" PRIu64, v);
-	else
-		fputs("null", j->f);
-}
-
-/* An address, as a string: JSON numbers are exact to 2^53 only. */
-static void json_addr(struct json *j, const char *key, uint64_t v)
-{
-	json_member(j, key);
-	fprintf(j->f, "\"0x%016" PRIx64 "\"", v);
-}
-
-static void json_bool(struct json *j, const char *key, bool v)
-{
-	json_member(j, key);
-	fputs(v ? "true" : "false", j->f);
-}
-
-static void json_null(struct json *j, const char *key)
-{
-	json_member(j, key);
-	fputs("null", j->f);
 }
 
 static void print_caps(uint32_t caps, struct json *j)
@@ -568,7 +449,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct json json = { .f = stdout, .depth = -1 };
+	struct json json;
 	unsigned long index = 0;
 	bool by_index = false, as_json = false;
 	int opt, status;
@@ -605,6 +486,7 @@ int main(int argc, char **argv)
 	if (!as_json)
 		return show_all(argc, argv, by_index, index, NULL);
 
+	json_init(&json, stdout, false);
 	json_open(&json, NULL, '{');
 	json_str(&json, "format", "vaccel-info 1");
 	json_open(&json, "devices", '[');

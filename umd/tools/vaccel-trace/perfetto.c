@@ -13,77 +13,78 @@
  * depths are counters ("C").  Times are microseconds with nanosecond
  * decimals, from the first event.  The raw events of gpu_scheduler and
  * dma_fence go along as instant events on a thread of their own per CPU,
- * so nothing recorded is lost to the viewer.
+ * so nothing recorded is lost to the viewer.  The writer is the tools'
+ * (json.h), in its compact layout: an event a line.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 
+#include "../json.h"
 #include "trace.h"
 
-/* A JSON string body: escapes what JSON requires. */
-static void vt_json_str(FILE *f, const char *s)
+/* An event's common members: phase, name, category, process, thread, time. */
+static void vt_event(struct json *j, const struct vt_timeline *tl, const char *ph,
+		     const char *name, const char *cat, int pid, int tid, uint64_t ts)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	json_open(j, NULL, '{');
+	json_str(j, "ph", ph);
+	if (!strcmp(ph, "i"))
+		json_str(j, "s", "t");
+	if (name)
+		json_str(j, "name", name);
+	if (cat)
+		json_str(j, "cat", cat);
+	json_i64(j, "pid", pid);
+	if (tid >= 0)
+		json_i64(j, "tid", tid);
+	json_ns_as_us(j, "ts", ts >= tl->t0 ? ts - tl->t0 : 0);
 }
 
-static void vt_ts(FILE *f, const struct vt_timeline *tl, uint64_t ts)
+/* A metadata event: @what of the process @pid or its thread @tid. */
+static void vt_meta(struct json *j, const char *what, int pid, int tid, const char *key,
+		    const char *str, int num)
 {
-	uint64_t rel = ts >= tl->t0 ? ts - tl->t0 : 0;
-
-	fprintf(f, "%" PRIu64 ".%03" PRIu64, rel / 1000, rel % 1000);
+	json_open(j, NULL, '{');
+	json_str(j, "ph", "M");
+	json_str(j, "name", what);
+	json_i64(j, "pid", pid);
+	json_i64(j, "tid", tid);
+	json_open(j, "args", '{');
+	if (str)
+		json_str(j, key, str);
+	else
+		json_i64(j, key, num);
+	json_close(j, '}');
+	json_close(j, '}');
 }
 
-static void vt_sep(FILE *f, bool *first)
-{
-	if (!*first)
-		fputs(",\n", f);
-	*first = false;
-}
-
-static void vt_write_meta(FILE *f, const struct vt_timeline *tl, bool *first)
+static void vt_write_meta(struct json *j, const struct vt_timeline *tl)
 {
 	int last_pid = -1;
+	char name[32];
 	size_t i;
 
 	for (i = 0; i < tl->ntracks; i++) {
 		const struct vt_track *t = &tl->tracks[i];
 
 		if (t->pid != last_pid) {
-			vt_sep(f, first);
-			fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"vaccel%u\"}}",
-				t->pid, t->dev);
+			snprintf(name, sizeof(name), "vaccel%u", t->dev);
+			vt_meta(j, "process_name", t->pid, 0, "name", name, 0);
 			last_pid = t->pid;
 		}
-		vt_sep(f, first);
-		fprintf(f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": ",
-			t->pid, t->tid);
-		vt_json_str(f, t->name);
-		fputs("}}", f);
-		vt_sep(f, first);
-		fprintf(f, "{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": %d, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
-			t->pid, t->tid, t->sort);
+		vt_meta(j, "thread_name", t->pid, t->tid, "name", t->name, 0);
+		vt_meta(j, "thread_sort_index", t->pid, t->tid, "sort_index", NULL, t->sort);
 	}
 }
 
 /* gpu_scheduler's and dma_fence's events, as instants per CPU. */
-static void vt_write_raw(FILE *f, const struct vt_timeline *tl,
-			 const struct vt_events *ev, bool *first)
+static void vt_write_raw(struct json *j, const struct vt_timeline *tl,
+			 const struct vt_events *ev)
 {
 	uint32_t cpus_named[64] = {};
+	char name[32];
 	size_t i;
-	unsigned int j;
+	unsigned int k;
 
 	for (i = 0; i < ev->n; i++) {
 		const struct vt_event *e = &ev->v[i];
@@ -93,94 +94,100 @@ static void vt_write_raw(FILE *f, const struct vt_timeline *tl,
 			continue;
 		if (e->cpu < 64 * 32 && !(cpus_named[e->cpu / 32] & (1u << (e->cpu % 32)))) {
 			cpus_named[e->cpu / 32] |= 1u << (e->cpu % 32);
-			vt_sep(f, first);
-			fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"kernel (gpu_scheduler, dma_fence)\"}}");
-			vt_sep(f, first);
-			fprintf(f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": %d, \"args\": {\"name\": \"cpu %u\"}}",
-				tid, e->cpu);
+			vt_meta(j, "process_name", 0, 0, "name",
+				"kernel (gpu_scheduler, dma_fence)", 0);
+			snprintf(name, sizeof(name), "cpu %u", e->cpu);
+			vt_meta(j, "thread_name", 0, tid, "name", name, 0);
 		}
-		vt_sep(f, first);
-		fputs("{\"ph\": \"i\", \"s\": \"t\", \"name\": ", f);
-		vt_json_str(f, strchr(e->name, ':') + 1);
-		fprintf(f, ", \"cat\": ");
-		vt_json_str(f, e->name);
-		fprintf(f, ", \"pid\": 0, \"tid\": %d, \"ts\": ", tid);
-		vt_ts(f, tl, e->ts);
-		fprintf(f, ", \"args\": {\"pid\": %d", e->pid);
-		for (j = 0; j < e->nfields; j++) {
-			fputs(", ", f);
-			vt_json_str(f, e->fields[j].key);
-			fputs(": ", f);
-			if (e->fields[j].str)
-				vt_json_str(f, e->fields[j].str);
+		vt_event(j, tl, "i", strchr(e->name, ':') + 1, e->name, 0, tid, e->ts);
+		json_open(j, "args", '{');
+		json_i64(j, "pid", e->pid);
+		for (k = 0; k < e->nfields; k++) {
+			if (e->fields[k].str)
+				json_str(j, e->fields[k].key, e->fields[k].str);
 			else
-				fprintf(f, "%" PRId64, e->fields[j].num);
+				json_i64(j, e->fields[k].key, e->fields[k].num);
 		}
-		fputs("}}", f);
+		json_close(j, '}');
+		json_close(j, '}');
 	}
+}
+
+/* A flow's end at the start of slice @s: "s" leaves it, "f" arrives. */
+static void vt_flow(struct json *j, const struct vt_timeline *tl, const char *ph,
+		    uint64_t id, const struct vt_track *t, uint64_t ts)
+{
+	json_open(j, NULL, '{');
+	json_str(j, "ph", ph);
+	if (!strcmp(ph, "f"))
+		json_str(j, "bp", "e");
+	json_str(j, "name", "submit");
+	json_str(j, "cat", "flow");
+	json_u64(j, "id", id);
+	json_i64(j, "pid", t->pid);
+	json_i64(j, "tid", t->tid);
+	json_ns_as_us(j, "ts", ts >= tl->t0 ? ts - tl->t0 : 0);
+	json_close(j, '}');
+}
+
+/* The model's arguments of an event: JSON members it wrote as it read them. */
+static void vt_args(struct json *j, const char *members)
+{
+	json_open(j, "args", '{');
+	json_members(j, members);
+	json_close(j, '}');
 }
 
 int vt_write_perfetto(const struct vt_timeline *tl, const struct vt_events *ev,
 		      FILE *f)
 {
-	bool first = true;
+	struct json j;
 	size_t i;
 
-	fputs("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"generator\": \"vaccel-trace\"",
-	      f);
-	fprintf(f, ", \"lost_events\": %" PRIu64 "},\n\"traceEvents\": [\n", ev->lost);
-	vt_write_meta(f, tl, &first);
+	json_init(&j, f, true);
+	json_open(&j, NULL, '{');
+	json_str(&j, "displayTimeUnit", "ns");
+	json_open(&j, "otherData", '{');
+	json_str(&j, "generator", "vaccel-trace");
+	json_u64(&j, "lost_events", ev->lost);
+	json_close(&j, '}');
+	json_open(&j, "traceEvents", '[');
+	vt_write_meta(&j, tl);
 	for (i = 0; i < tl->nslices; i++) {
 		const struct vt_slice *s = &tl->slices[i];
 		const struct vt_track *t = &tl->tracks[s->track];
-		uint64_t dur = s->end - s->start;
 
-		vt_sep(f, &first);
-		fputs("{\"ph\": \"X\", \"name\": ", f);
-		vt_json_str(f, s->name);
-		fprintf(f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": ",
-			s->depth ? "workgroup" : "buffer", t->pid, t->tid);
-		vt_ts(f, tl, s->start);
-		fprintf(f, ", \"dur\": %" PRIu64 ".%03" PRIu64 ", \"args\": {%s}}",
-			dur / 1000, dur % 1000, s->args);
-		if (s->flow_out) {
-			vt_sep(f, &first);
-			fprintf(f, "{\"ph\": \"s\", \"name\": \"submit\", \"cat\": \"flow\", \"id\": %" PRIu64
-				", \"pid\": %d, \"tid\": %d, \"ts\": ", s->flow_out, t->pid, t->tid);
-			vt_ts(f, tl, s->start);
-			fputc('}', f);
-		}
-		if (s->flow_in) {
-			vt_sep(f, &first);
-			fprintf(f, "{\"ph\": \"f\", \"bp\": \"e\", \"name\": \"submit\", \"cat\": \"flow\", \"id\": %" PRIu64
-				", \"pid\": %d, \"tid\": %d, \"ts\": ", s->flow_in, t->pid, t->tid);
-			vt_ts(f, tl, s->start);
-			fputc('}', f);
-		}
+		vt_event(&j, tl, "X", s->name, s->depth ? "workgroup" : "buffer", t->pid,
+			 t->tid, s->start);
+		json_ns_as_us(&j, "dur", s->end - s->start);
+		vt_args(&j, s->args);
+		json_close(&j, '}');
+		if (s->flow_out)
+			vt_flow(&j, tl, "s", s->flow_out, t, s->start);
+		if (s->flow_in)
+			vt_flow(&j, tl, "f", s->flow_in, t, s->start);
 	}
 	for (i = 0; i < tl->ninstants; i++) {
 		const struct vt_instant *in = &tl->instants[i];
 		const struct vt_track *t = &tl->tracks[in->track];
 
-		vt_sep(f, &first);
-		fputs("{\"ph\": \"i\", \"s\": \"t\", \"name\": ", f);
-		vt_json_str(f, in->name);
-		fprintf(f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": ",
-			vt_instant_kind_name(in->kind), t->pid, t->tid);
-		vt_ts(f, tl, in->ts);
-		fprintf(f, ", \"args\": {%s}}", in->args);
+		vt_event(&j, tl, "i", in->name, vt_instant_kind_name(in->kind), t->pid, t->tid,
+			 in->ts);
+		vt_args(&j, in->args);
+		json_close(&j, '}');
 	}
 	for (i = 0; i < tl->ncounters; i++) {
 		const struct vt_counter *c = &tl->counters[i];
 
-		vt_sep(f, &first);
-		fputs("{\"ph\": \"C\", \"name\": ", f);
-		vt_json_str(f, c->name);
-		fprintf(f, ", \"pid\": %d, \"ts\": ", tl->tracks[c->track].pid);
-		vt_ts(f, tl, c->ts);
-		fprintf(f, ", \"args\": {\"value\": %" PRId64 "}}", c->value);
+		vt_event(&j, tl, "C", c->name, NULL, tl->tracks[c->track].pid, -1, c->ts);
+		json_open(&j, "args", '{');
+		json_i64(&j, "value", c->value);
+		json_close(&j, '}');
+		json_close(&j, '}');
 	}
-	vt_write_raw(f, tl, ev, &first);
-	fputs("\n]}\n", f);
+	vt_write_raw(&j, tl, ev);
+	json_close(&j, ']');
+	json_close(&j, '}');
+	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }
