@@ -70,7 +70,8 @@ for b in "$bin"/bench_*; do
 	{
 		case $b in
 		# They reload the module: dispatch slices, compute units.
-		*/bench_compute | */bench_launch) BENCH_JSON=$out/$name.metrics "$b" "$ko" $params 2>&1 ;;
+		*/bench_compute | */bench_launch | */bench_unified)
+			BENCH_JSON=$out/$name.metrics "$b" "$ko" $params 2>&1 ;;
 		*) BENCH_JSON=$out/$name.metrics "$b" 2>&1 ;;
 		esac
 		echo $? >"$out/$name.status"
