@@ -12,6 +12,8 @@
 #                            man page describes, both ways
 #   docs.make_targets        every target of the Makefile's .PHONY is in
 #                            the Makefile's help and in building.rst
+#   docs.pictures            the pictures shown exist; the SVGs are
+#                            well-formed
 #   docs.versions            the versions in the samples (code blocks) of
 #                            the README and Documentation are the tree's:
 #                            the uapi's (uapi/drm/vaccel_accel.h), the
@@ -98,6 +100,40 @@ if [ ${#missing[@]} -eq 0 ]; then
 	ok make_targets
 else
 	not_ok make_targets "not documented: ${missing[*]}"
+fi
+
+# --- pictures ------------------------------------------------------------------
+
+# Every picture the README and the pages show exists, and every SVG of
+# Documentation/images is well-formed XML (the forge and Sphinx show it).
+out=$(python3 - README.md Documentation/*.rst <<'PY'
+import glob, os, re, sys
+import xml.dom.minidom
+
+bad = []
+for path in sys.argv[1:]:
+    text = open(path, encoding='utf-8').read()
+    if path.endswith('.md'):
+        refs = re.findall(r'!\[[^\]]*\]\(([^)\s]+)\)', text)
+    else:
+        refs = re.findall(r'^\s*\.\. (?:image|figure):: (\S+)', text, re.M)
+    for ref in refs:
+        if '://' in ref:
+            continue
+        if not os.path.isfile(os.path.join(os.path.dirname(path), ref)):
+            bad.append(f'{path}: {ref} does not exist')
+for svg in glob.glob('Documentation/images/*.svg'):
+    try:
+        xml.dom.minidom.parse(svg)
+    except Exception as e:
+        bad.append(f'{svg}: not well-formed: {e}')
+print('\n'.join(bad))
+PY
+)
+if [ -z "$out" ]; then
+	ok pictures
+else
+	not_ok pictures "$(echo "$out" | head -n 5 | tr '\n' ';')"
 fi
 
 # --- versions -----------------------------------------------------------------
