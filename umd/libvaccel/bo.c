@@ -148,13 +148,6 @@ static void vaccel_bo_remove_locked(struct vaccel_device *dev,
 	}
 }
 
-static void vaccel_gem_close(struct vaccel_device *dev, uint32_t handle)
-{
-	struct drm_gem_close arg = { .handle = handle };
-
-	drmIoctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &arg);
-}
-
 /* One VM_BIND operation on the whole of [@va, @va + @size). */
 static int vaccel_vm_bind_one(struct vaccel_device *dev, uint32_t op,
 			      uint32_t flags, uint32_t handle, uint64_t va,
@@ -261,7 +254,7 @@ err_free_va:
 err_free_bo:
 	free(bo);
 err_close:
-	vaccel_gem_close(dev, handle);
+	drmCloseBufferHandle(dev->fd, handle);
 	return ret;
 }
 
@@ -389,7 +382,7 @@ VACCEL_EXPORT int vaccel_bo_import(struct vaccel_device *dev, int fd,
 	info.handle = handle;
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_INFO, &info)) {
 		ret = -errno;
-		vaccel_gem_close(dev, handle);
+		drmCloseBufferHandle(dev->fd, handle);
 		goto out_unlock;
 	}
 
@@ -436,7 +429,7 @@ VACCEL_EXPORT void vaccel_bo_free(struct vaccel_bo *bo)
 	     !vaccel_vm_bind_one(dev, DRM_VACCEL_VM_BIND_OP_UNMAP, 0, 0, bo->va,
 				 bo->size)) && bo->va_owned)
 		vaccel_va_space_free(vaccel_dev_va(dev), bo->va, bo->size);
-	vaccel_gem_close(dev, bo->handle);
+	drmCloseBufferHandle(dev->fd, bo->handle);
 	pthread_mutex_unlock(&dev->bo_lock);
 	free(bo);
 }
@@ -535,7 +528,7 @@ int vaccel_bo_wrap(struct vaccel_device *dev, uint32_t handle, uint64_t size,
 
 	bo = calloc(1, sizeof(*bo));
 	if (!bo) {
-		vaccel_gem_close(dev, handle);
+		drmCloseBufferHandle(dev->fd, handle);
 		return -ENOMEM;
 	}
 	bo->dev = dev;
@@ -595,13 +588,13 @@ int vaccel_bo_import_wrapped(struct vaccel_device *dev, int fd, uint32_t flags,
 	info.handle = handle;
 	if (drmIoctl(dev->fd, DRM_IOCTL_VACCEL_BO_INFO, &info)) {
 		ret = -errno;
-		vaccel_gem_close(dev, handle);
+		drmCloseBufferHandle(dev->fd, handle);
 		goto out_unlock;
 	}
 	bo = calloc(1, sizeof(*bo));
 	if (!bo) {
 		ret = -ENOMEM;
-		vaccel_gem_close(dev, handle);
+		drmCloseBufferHandle(dev->fd, handle);
 		goto out_unlock;
 	}
 	bo->dev = dev;

@@ -67,11 +67,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <linux/sync_file.h>
+#include <libsync.h>
 
 #include "vaccel_priv.h"
 
@@ -1672,9 +1671,8 @@ int vaccel_unified_event_reset(struct vaccel_event *ev)
 /* One sync_file of every member's fence at @point, merged. */
 int vaccel_unified_event_export(struct vaccel_event *ev, uint64_t point, int *fd)
 {
-	struct sync_merge_data merge;
 	unsigned int i;
-	int cur, next, ret;
+	int cur, next, merged, ret;
 
 	ret = vaccel_event_export_sync_file_point(ev->members[0], point, &cur);
 	if (ret)
@@ -1683,15 +1681,14 @@ int vaccel_unified_event_export(struct vaccel_event *ev, uint64_t point, int *fd
 		ret = vaccel_event_export_sync_file_point(ev->members[i], point, &next);
 		if (ret)
 			break;
-		memset(&merge, 0, sizeof(merge));
-		strcpy(merge.name, "vaccel-unified");
-		merge.fd2 = next;
-		ret = ioctl(cur, SYNC_IOC_MERGE, &merge) ? -errno : 0;
+		merged = sync_merge("vaccel-unified", cur, next);
+		/* errno before close() can change it. */
+		ret = merged < 0 ? -errno : 0;
 		close(next);
 		if (ret)
 			break;
 		close(cur);
-		cur = merge.fence;
+		cur = merged;
 	}
 	if (ret) {
 		close(cur);
