@@ -7,6 +7,10 @@
 #
 #   docs.layout_driver       every file of drivers/accel/vaccel/ is named
 #                            in the README's layout and in driver.rst
+#   docs.readme_pages        every page of Documentation/ is in the
+#                            README's "Where to go next"
+#   docs.module_parameters   every module parameter is in building.rst's
+#                            table and in vaccel(4)
 #   docs.man_page.TOOL       every tool has a man page in Documentation/man
 #   docs.man_options.TOOL    the options TOOL --help prints are those its
 #                            man page describes, both ways
@@ -44,6 +48,35 @@ if [ ${#missing[@]} -eq 0 ]; then
 	ok layout_driver
 else
 	not_ok layout_driver "not named: ${missing[*]}"
+fi
+
+# --- the README's map of the documentation -----------------------------------
+
+missing=()
+next_steps=$(sed -n '/^## Where to go next/,/^## /p' README.md)
+for f in Documentation/*.rst; do
+	b=$(basename "$f")
+	[ "$b" = index.rst ] && continue
+	grep -q -F -- "$b" <<<"$next_steps" || missing+=("$b")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	ok readme_pages
+else
+	not_ok readme_pages "not in the README's \"Where to go next\": ${missing[*]}"
+fi
+
+# --- module parameters ---------------------------------------------------------
+
+missing=()
+for p in $(grep -h -o -E 'module_param[a-z_]*\([a-z_0-9]+' drivers/accel/vaccel/*.c |
+	   sed 's/.*(//' | sort -u); do
+	grep -q -F "\`\`$p\`\`" Documentation/building.rst || missing+=("$p (building.rst)")
+	grep -q -F -- "$p" Documentation/man/vaccel.rst || missing+=("$p (vaccel(4))")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	ok module_parameters
+else
+	not_ok module_parameters "not documented: ${missing[*]}"
 fi
 
 # --- the tools and their man pages -------------------------------------------
