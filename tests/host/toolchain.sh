@@ -396,6 +396,12 @@ vaccel_cc_opencl() {
 	# -E, -S, -c; -x cl for another suffix; -cl-std.
 	out=$("$VACCEL_CC" -E -DTC_N=3 "$d/k.cl") || { echo "-E failed"; return 1; }
 	echo "$out" | grep -q 'get_global_id' || { echo "-E: no source"; return 1; }
+	# The device's OpenCL version, the language's, for each -cl-std.
+	printf 'ocl __OPENCL_VERSION__ c __OPENCL_C_VERSION__\n' >"$d/ver.cl"
+	out=$("$VACCEL_CC" -E "$d/ver.cl" | grep '^ocl') || { echo "-E ver.cl failed"; return 1; }
+	[ "$out" = "ocl 300 c 120" ] || { echo "versions: $out, not ocl 300 c 120"; return 1; }
+	out=$("$VACCEL_CC" -E -cl-std=CL3.0 "$d/ver.cl" | grep '^ocl')
+	[ "$out" = "ocl 300 c 300" ] || { echo "-cl-std=CL3.0: $out, not ocl 300 c 300"; return 1; }
 	(cd "$d" && "$VACCEL_CC" -S k.cl) || { echo "-S failed"; return 1; }
 	grep -q '__vaccel_kernel_ids' "$d/k.s" || { echo "-S: no kernel in k.s"; return 1; }
 	cp "$d/k.cl" "$d/k.txt"
@@ -502,7 +508,7 @@ rhadd clamp clz mad_hi mad_sat max min mul_hi rotate upsample popcount mad24 mul
 degrees mix radians step smoothstep sign cross dot distance length normalize
 fast_distance fast_length fast_normalize isequal isnotequal isgreater isgreaterequal
 isless islessequal islessgreater isfinite isinf isnan isnormal isordered isunordered
-signbit any all bitselect select sqrt fma mad fabs fmin fmax floor ceil trunc round rint
+signbit any all bitselect select sqrt fma mad fabs fmin fmax floor ceil trunc round rint nextafter
 copysign native_sqrt half_sqrt async_work_group_copy async_work_group_strided_copy
 wait_group_events prefetch vload_half""".split())
 for op in 'add sub xchg inc dec cmpxchg min max and or xor'.split():

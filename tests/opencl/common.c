@@ -5,7 +5,7 @@
  * DOC: common - common, relational and geometric built-ins
  *
  * clamp, min, max, step, sign and select, isnan, isinf, isequal, signbit,
- * any and all are exact: printed in hex.  mix, dot, cross, length,
+ * any, all and nextafter are exact: printed in hex.  mix, dot, cross, length,
  * distance and normalize may differ by a few ULP (the specification
  * leaves mix implementation-defined and bounds the geometric functions):
  * the program checks them against double-precision references computed
@@ -19,7 +19,7 @@ static const char *src =
 	"{\n"
 	"	size_t i = get_global_id(0);\n"
 	"	float4 x = a[i], y = b[i];\n"
-	"	__global int *s = o + i * 28;\n"
+	"	__global int *s = o + i * 32;\n"
 	"	vstore4(as_int4(clamp(x, -1.5f, 2.25f)), 0, s);\n"
 	"	vstore4(as_int4(clamp(x, fmin(y, 0.0f), fmax(y, 0.0f))), 1, s);\n"
 	"	vstore4(as_int4(step(y, x)), 2, s);\n"
@@ -30,6 +30,7 @@ static const char *src =
 	"	s[25] = as_int(max(x.x, y.y));\n"
 	"	s[26] = as_int(min(x.z, y.w));\n"
 	"	s[27] = select(7, 9, (int)(x.x < y.x));\n"
+	"	vstore4(as_int4(nextafter(x, y)), 7, s);\n"
 	"}\n"
 	"__kernel void approx(__global const float4 *a, __global const float4 *b, __global float *o)\n"
 	"{\n"
@@ -71,7 +72,7 @@ int main(void)
 {
 	struct clt t;
 	size_t n = N;
-	cl_int o[N * 28];
+	cl_int o[N * 32];
 	cl_float f[N * 16];
 	int i, k;
 
@@ -95,8 +96,8 @@ int main(void)
 	CHECK(clEnqueueReadBuffer(t.queue, mf, CL_TRUE, 0, sizeof(f), f, 0, NULL, NULL));
 	for (i = 0; i < N; i++) {
 		printf("exact %d:", i);
-		for (k = 0; k < 28; k++)
-			printf(" %x", o[i * 28 + k]);
+		for (k = 0; k < 32; k++)
+			printf(" %x", o[i * 32 + k]);
 		printf("\n");
 	}
 	for (i = 0; i < N; i++) {

@@ -12,6 +12,7 @@
  * have a fraction; a larger one, an infinity or a NaN is its own result.
  * The sign of the argument is kept, so that -0.5 rounds to -0.0.
  * native_sqrt and half_sqrt are sqrt, which is correctly rounded.
+ * nextafter steps the bits of its first argument.
  *
  * Every one is correctly rounded: mad is fma.
  */
@@ -85,6 +86,32 @@ FOR_WIDTHS(V_2S, float, fmin, float, float)
 FOR_WIDTHS(V_2S, double, fmin, double, double)
 FOR_WIDTHS(V_2S, float, fmax, float, float)
 FOR_WIDTHS(V_2S, double, fmax, double, double)
+
+/*
+ * nextafter: the value next to @x towards @y, one step of the bits of
+ * @x's magnitude, up when @y is farther from zero on @x's side, else
+ * down; from a zero, the smallest subnormal of @y's sign.  x == y gives
+ * y (so that nextafter(-0.0, 0.0) is 0.0), a NaN a NaN, and the largest
+ * finite value steps to the infinity.
+ */
+#define NEXTAFTER(T, UT, as_T, as_UT, SIGN)				\
+	T OVERLOAD nextafter(T x, T y)					\
+	{								\
+		UT u = as_UT(x);					\
+									\
+		if (x != x || y != y)					\
+			return x + y;					\
+		if (x == y)						\
+			return y;					\
+		if (x == (T)0)						\
+			return as_T((as_UT(y) & SIGN) | 1);		\
+		u = (x < y) == (x > (T)0) ? u + 1 : u - 1;		\
+		return as_T(u);						\
+	}								\
+	FOR_WIDTHS(V_2, T, nextafter, T, T)
+
+NEXTAFTER(float, uint, as_float, as_uint, 0x80000000u)
+NEXTAFTER(double, ulong, as_double, as_ulong, 0x8000000000000000ul)
 
 #define TERNARY(f)							\
 	float OVERLOAD f(float a, float b, float c)			\
