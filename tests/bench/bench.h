@@ -255,4 +255,33 @@ static inline __u64 bench_engine_instructions(void)
 	return total;
 }
 
+/*
+ * bench_reload() - reload the module, for a benchmark that compares
+ * parameters: @argv[1] is its file and @argv[2...] the parameters make
+ * bench loaded it with (scripts/guest/bench.sh passes them), then the
+ * parameters of @extra_fmt (NULL: none), which win.
+ */
+__attribute__((format(printf, 3, 4)))
+static inline void bench_reload(int argc, char **argv, const char *extra_fmt, ...)
+{
+	char cmd[4096];
+	size_t len;
+	va_list ap;
+	int i;
+
+	len = snprintf(cmd, sizeof(cmd), "rmmod vaccel && insmod %s", argv[1]);
+	for (i = 2; i < argc && len < sizeof(cmd); i++)
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", argv[i]);
+	if (extra_fmt && len + 1 < sizeof(cmd)) {
+		cmd[len++] = ' ';
+		va_start(ap, extra_fmt);
+		len += vsnprintf(cmd + len, sizeof(cmd) - len, extra_fmt, ap);
+		va_end(ap);
+	}
+	if (len >= sizeof(cmd))
+		bench_die("module parameters too long");
+	if (system(cmd))
+		bench_die("%s: failed", cmd);
+}
+
 #endif /* BENCH_H */

@@ -278,21 +278,14 @@ static void keep_best(double *best, double t)
  */
 static void reload(int argc, char **argv, unsigned int slice, bool one_unit)
 {
-	char cmd[4096];
-	size_t len;
-	int i;
+	char extra[64] = "";
+	int n = 0;
 
-	len = snprintf(cmd, sizeof(cmd), "rmmod vaccel && insmod %s", argv[1]);
-	for (i = 2; i < argc && len < sizeof(cmd); i++)
-		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", argv[i]);
-	if (slice && len < sizeof(cmd))
-		len += snprintf(cmd + len, sizeof(cmd) - len, " dispatch_slice=%u", slice);
-	if (one_unit && len < sizeof(cmd))
-		len += snprintf(cmd + len, sizeof(cmd) - len, " compute_units=1");
-	if (len >= sizeof(cmd))
-		bench_die("module parameters too long");
-	if (system(cmd))
-		bench_die("%s: failed", cmd);
+	if (slice)
+		n = snprintf(extra, sizeof(extra), "dispatch_slice=%u ", slice);
+	if (one_unit)
+		snprintf(extra + n, sizeof(extra) - n, "compute_units=1");
+	bench_reload(argc, argv, "%s", extra);
 }
 
 /* The module's dispatch_slice, as loaded. */

@@ -261,22 +261,13 @@ static void short_launches(struct eng *e, double *t_short, double *t_long)
 	}
 }
 
-/* Reloads the module with @params and compute_units=@units. */
+/* Reloads the module with @params and compute_units=@units (0: theirs). */
 static void reload(int argc, char **argv, unsigned int units)
 {
-	char cmd[4096];
-	size_t len;
-	int i;
-
-	len = snprintf(cmd, sizeof(cmd), "rmmod vaccel && insmod %s", argv[1]);
-	for (i = 2; i < argc && len < sizeof(cmd); i++)
-		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", argv[i]);
-	if (units && len < sizeof(cmd))
-		len += snprintf(cmd + len, sizeof(cmd) - len, " compute_units=%u", units);
-	if (len >= sizeof(cmd))
-		bench_die("module parameters too long");
-	if (system(cmd))
-		bench_die("%s: failed", cmd);
+	if (units)
+		bench_reload(argc, argv, "compute_units=%u", units);
+	else
+		bench_reload(argc, argv, NULL);
 }
 
 /* (d): the best times with one unit and with two. */

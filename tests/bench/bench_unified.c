@@ -142,24 +142,6 @@ static double run_pair(struct setup *a, struct setup *b)
 	return t / 1e6;
 }
 
-/* Reloads the module with its parameters @argv[2...], then @extra (or none). */
-static void reload(int argc, char **argv, const char *extra)
-{
-	char cmd[4096];
-	size_t len;
-	int i;
-
-	len = snprintf(cmd, sizeof(cmd), "rmmod vaccel && insmod %s", argv[1]);
-	for (i = 2; i < argc && len < sizeof(cmd); i++)
-		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", argv[i]);
-	if (extra && len < sizeof(cmd))
-		len += snprintf(cmd + len, sizeof(cmd) - len, " %s", extra);
-	if (len >= sizeof(cmd))
-		bench_die("module parameters too long");
-	if (system(cmd))
-		bench_die("%s: failed", cmd);
-}
-
 /* One device (its module now loaded with two units): best of REPS, in ms. */
 static double time_one(const uint64_t *want)
 {
@@ -188,7 +170,7 @@ int main(int argc, char **argv)
 
 	bench_name = "unified";
 	if (units)
-		reload(argc, argv, "compute_units=1");
+		bench_reload(argc, argv, "compute_units=1");
 	setup(&one, 0, 0);
 	setup(&two, 0, 2);
 	setup(&pa, 0, 0);
@@ -213,9 +195,9 @@ int main(int argc, char **argv)
 	teardown(&pa);
 	teardown(&pb);
 	if (units) {
-		reload(argc, argv, "compute_units=2");
+		bench_reload(argc, argv, "compute_units=2");
 		tu = time_one(want);
-		reload(argc, argv, NULL);
+		bench_reload(argc, argv, NULL);
 	}
 
 	speedup = t1 / t2;
