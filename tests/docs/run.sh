@@ -35,6 +35,15 @@ cd "$root" || exit 1
 ok() { echo "ok docs.$1"; }
 not_ok() { echo "not ok docs.$1: $2"; }
 
+# verdict NAME WHY: ok NAME if missing[] is empty, else not ok, WHY and them.
+verdict() {
+	if [ ${#missing[@]} -eq 0 ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$2: ${missing[*]}"
+	fi
+}
+
 # --- the driver's files ------------------------------------------------------
 
 missing=()
@@ -44,11 +53,7 @@ for f in drivers/accel/vaccel/*.c; do
 	grep -q -w -- "$b" <<<"$readme_layout" || missing+=("$b (README.md, Layout)")
 	grep -q -w -- "$b" Documentation/driver.rst || missing+=("$b (Documentation/driver.rst)")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-	ok layout_driver
-else
-	not_ok layout_driver "not named: ${missing[*]}"
-fi
+verdict layout_driver "not named"
 
 # --- the README's map of the documentation -----------------------------------
 
@@ -59,25 +64,18 @@ for f in Documentation/*.rst; do
 	[ "$b" = index.rst ] && continue
 	grep -q -F -- "$b" <<<"$next_steps" || missing+=("$b")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-	ok readme_pages
-else
-	not_ok readme_pages "not in the README's \"Where to go next\": ${missing[*]}"
-fi
+verdict readme_pages "not in the README's \"Where to go next\""
 
 # --- module parameters ---------------------------------------------------------
 
 missing=()
+# shellcheck disable=SC2013 # the names are words
 for p in $(grep -h -o -E 'module_param[a-z_]*\([a-z_0-9]+' drivers/accel/vaccel/*.c |
 	   sed 's/.*(//' | sort -u); do
 	grep -q -F "\`\`$p\`\`" Documentation/building.rst || missing+=("$p (building.rst)")
 	grep -q -F -- "$p" Documentation/man/vaccel.rst || missing+=("$p (vaccel(4))")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-	ok module_parameters
-else
-	not_ok module_parameters "not documented: ${missing[*]}"
-fi
+verdict module_parameters "not documented"
 
 # --- the tools and their man pages -------------------------------------------
 
@@ -129,11 +127,7 @@ for t in $(sed -n '/^\.PHONY:/,/[^\\]$/p' Makefile | sed -e 's/^\.PHONY://' -e '
 	grep -q -E "make $t([^-a-z]|$)" <<<"$help" || missing+=("$t (Makefile's help)")
 	grep -q -E "make $t([^-a-z]|$)" Documentation/building.rst || missing+=("$t (building.rst)")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-	ok make_targets
-else
-	not_ok make_targets "not documented: ${missing[*]}"
-fi
+verdict make_targets "not documented"
 
 # --- pictures ------------------------------------------------------------------
 
