@@ -5,6 +5,7 @@
  * json.c - the JSON writer of the tools (json.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "json.h"
 
@@ -90,11 +91,14 @@ void json_open(struct json *j, const char *key, char bracket)
 {
 	json_member(j, key);
 	fputc(bracket, j->f);
-	if (j->depth + 1 < JSON_MAX_DEPTH) {
-		j->depth++;
-		j->first[j->depth] = true;
-		j->kind[j->depth] = bracket;
+	/* The tools nest a few levels: deeper is a bug of theirs. */
+	if (j->depth + 1 >= JSON_MAX_DEPTH) {
+		fprintf(stderr, "json: nested deeper than %d levels\n", JSON_MAX_DEPTH);
+		abort();
 	}
+	j->depth++;
+	j->first[j->depth] = true;
+	j->kind[j->depth] = bracket;
 }
 
 /* Closes the innermost object ('}') or array (']'). */
