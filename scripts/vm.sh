@@ -325,6 +325,30 @@ copy_module() {
 	esac
 }
 
+# The modules in a /lib/modules tree of their own, indexed by the host's
+# depmod, so that modprobe works in the guest as on a real machine (the
+# plan runs the README's loading commands); /init insmods them in
+# dependency order through /vaccel/modules.
+stage_modules() {
+	local n rel kmods=$stage/lib/modules/$krel f
+	mkdir -p "$kmods"
+	: >"$kmods/modules.order"
+	for n in "${modorder[@]}"; do
+		rel=${modpath[$n]#"$moddir"/}
+		rel=${rel%.ko*}.ko
+		mkdir -p "$kmods/${rel%/*}"
+		copy_module "${modpath[$n]}" "$kmods/$rel"
+		ln -s "/lib/modules/$krel/$rel" "$stage/vaccel/modules/$n.ko"
+		echo "$rel" >>"$kmods/modules.order"
+	done
+	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
+	for f in modules.builtin modules.builtin.modinfo; do
+		[ ! -f "$moddir/$f" ] || cp "$moddir/$f" "$kmods/"
+	done
+	depmod -b "$stage" "$krel" ||
+		die "depmod -b $stage $krel failed"
+}
+
 # Copies a binary's shared libraries (and the dynamic loader) to the
 # same paths inside the initramfs.
 copy_libs() {
@@ -352,6 +376,10 @@ stage_tools() {
 		cp -a /usr/lib/locale/C.utf8 "$stage/usr/lib/locale/"
 	fi
 	cp "${VACCEL_PLAN:-$root/tests/vm/plan.sh}" "$stage/vaccel/plan.sh"
+	# The README's commands that load the module on a real machine: the
+	# plan runs them as written.
+	sed -n '/^## Loading the module on a real machine/,/^## [^L]/p' "$root/README.md" |
+		sed -n '/^```sh$/,/^```$/{/^```/d;p}' >"$stage/vaccel/readme-load.sh"
 	cp "$here/guest/sample.sh" "$here/guest/bench.sh" "$here/guest/fuzz.sh" "$stage/vaccel/"
 
 	for f in "$build"/umd/bin/* "$build"/tests/vm/bin/* \
@@ -407,10 +435,7 @@ build_initramfs() {
 		 ${share:+virtio_pci 9pnet_virtio 9p}; do
 		visit_module "$n"
 	done
-	for n in "${modorder[@]}"; do
-		copy_module "${modpath[$n]}" "$stage/vaccel/modules/$n.ko"
-	done
-	printf '%s\n' "${modorder[@]}" >"$stage/vaccel/modules.order"
+	stage_modules
 
 	# exec runs a program of the host, in the host's root: the tools, the
 	# tests and what they need would only slow its boot down.

@@ -186,6 +186,51 @@ run_memory() {
 	vt_run test_mem_leak
 }
 
+# vt_readme_load: the README's "Loading the module on a real machine" run
+# as written (vm.sh copies its commands to /vaccel/readme-load.sh), after
+# every module /init loaded is unloaded: its modprobe must find vaccel's
+# dependencies through modules.dep, its insmod load the module with the
+# parameters it gives, and vaccel-info list the devices.  Its `make` is
+# the host's step; the build tree's paths it names are linked to the
+# guest's copies.  /init's modules are loaded again at the end.
+vt_readme_load() {
+	name=docs.readme_load_module
+	script=/vaccel/readme-load.sh
+	ko=$(sed -n 's/^insmod \([^ ]*vaccel\.ko\).*/\1/p' $script)
+	ndev=$(sed -n 's/^insmod .* devices=\([0-9]*\).*/\1/p' $script)
+	if [ -z "$ko" ] || ! grep -q '^modprobe ' $script; then
+		vt_not_ok $name "no modprobe and insmod lines in the README's section"
+		return
+	fi
+	mkdir -p "${ko%/*}/umd"
+	ln -sf $KO "$ko"
+	ln -sfn /vaccel/bin "${ko%/*}/umd/bin"
+	for m in $(sed '1!G;h;$!d' /vaccel/modules.order); do
+		rmmod "$m" 2>/dev/null
+	done
+	left=
+	for m in $(cat /vaccel/modules.order); do
+		grep -q "^$m " /proc/modules && left="$left $m"
+	done
+	if [ -n "$left" ]; then
+		vt_not_ok $name "could not unload$left before the commands"
+	elif ! out=$(grep -v '^make' $script | sh -e 2>&1); then
+		vt_not_ok $name "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	elif [ ! -e /sys/module/vaccel ]; then
+		vt_not_ok $name "the commands succeeded but vaccel is not loaded"
+	elif [ -n "$ndev" ] && [ "$(ls /dev/accel | grep -c '^accel')" != "$ndev" ]; then
+		vt_not_ok $name "$(ls /dev/accel | tr '\n' ' ')where devices=$ndev"
+	elif ! echo "$out" | grep -q accel0; then
+		vt_not_ok $name "vaccel-info did not list accel0: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+	else
+		vt_ok $name
+	fi
+	rmmod vaccel 2>/dev/null
+	for m in $(cat /vaccel/modules.order); do
+		grep -q "^$m " /proc/modules || insmod "/vaccel/modules/$m.ko"
+	done
+}
+
 # The smoke subset (plan=smoke on the kernel command line, vm.sh's
 # VACCEL_VM_PLAN=smoke): what `make check` runs on the stock kernel, which
 # users load, after the whole plan ran on the debug kernel.  One load of
@@ -218,6 +263,7 @@ if [ "${plan:-full}" = smoke ]; then
 	vt_load timeout_ms=300
 	vt_run test_trace
 	vt_unload
+	vt_readme_load
 	exit 0
 fi
 
