@@ -20,8 +20,10 @@
 #   vm        the whole VM plan on the debug kernel (sanitizers, kmemleak,
 #             fault injection, the fuzzer's regressions and a short
 #             fixed-seed campaign), then the smoke subset on the stock
-#             kernel users load, its results named stock.*, then
-#             programs built on the host run by vm.sh exec (tests/vm-exec)
+#             kernel users load, its results named stock.*, and the
+#             documentation's sample outputs compared with its real ones
+#             (tests/docs/samples.py), then programs built on the host
+#             run by vm.sh exec (tests/vm-exec)
 #   opencl    tests/opencl: each OpenCL program on PoCL on the host and on
 #             vaccel in one dev VM boot, outputs compared; the ICD's
 #             argument checks and event logic on the fake device; faults,
@@ -384,6 +386,12 @@ fi
 info "VM smoke tests on the stock kernel"
 VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
 collect "$logs/vm-stock.log" stock. 40
+# The documentation's sample outputs against the smoke plan's real ones.
+python3 tests/docs/samples.py "$logs/vm-stock.log" README.md \
+	Documentation/*.rst Documentation/man/*.rst >"$logs/docs-samples.log" 2>&1
+collect "$logs/docs-samples.log"
+grep -q -E '^(ok|not ok) ' "$logs/docs-samples.log" ||
+	report "not ok docs.samples: no result, see $logs/docs-samples.log"
 
 info "programs of the host in the dev VM (vm.sh exec)"
 tests/vm-exec/run.sh >"$logs/vm-exec.log" 2>&1

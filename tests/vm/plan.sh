@@ -231,6 +231,22 @@ vt_readme_load() {
 	done
 }
 
+# vt_samples: the commands whose output the README and Documentation show,
+# run with the module loaded as `make run` loads it; their output goes to
+# the log for tests/docs/samples.py, which compares the samples with it.
+vt_samples() {
+	for cmd in vaccel-info vaccel-sample example-hello example-vadd \
+		   example-uapi example-share; do
+		echo "sample: \$ $cmd"
+		if out=$($cmd 2>&1); then
+			vt_ok "sample.run($cmd)"
+		else
+			vt_not_ok "sample.run($cmd)" "exit status $?"
+		fi
+		echo "$out" | sed 's/^/sample| /'
+	done
+}
+
 # The smoke subset (plan=smoke on the kernel command line, vm.sh's
 # VACCEL_VM_PLAN=smoke): what `make check` runs on the stock kernel, which
 # users load, after the whole plan ran on the debug kernel.  One load of
@@ -239,6 +255,7 @@ vt_readme_load() {
 if [ "${plan:-full}" = smoke ]; then
 	vt_load
 	run_all
+	vt_samples
 	vt_run test_bo
 	vt_run test_vm_bind
 	vt_run test_prime
