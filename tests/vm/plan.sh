@@ -202,9 +202,12 @@ vt_readme_load() {
 		vt_not_ok $name "no modprobe and insmod lines in the README's section"
 		return
 	fi
-	mkdir -p "${ko%/*}/umd"
+	# umd/bin may be there already, made for the libraries' paths.
+	mkdir -p "${ko%/*}/umd/bin"
 	ln -sf $KO "$ko"
-	ln -sfn /vaccel/bin "${ko%/*}/umd/bin"
+	for f in /vaccel/bin/*; do
+		ln -sf "$f" "${ko%/*}/umd/bin/"
+	done
 	for m in $(sed '1!G;h;$!d' /vaccel/modules.order); do
 		rmmod "$m" 2>/dev/null
 	done
