@@ -56,6 +56,23 @@ echo "TAP version 13" >"$tap"
 echo "TAP version 13"
 tap_n=0
 
+# phase NAME: a part of the run begins (NAME empty: the run ends).  Each
+# part's time and number of checks go to $logs/phases, a line each
+# ("NAME<TAB>seconds<TAB>checks"), to which the table of testing.rst,
+# "How long it takes", is compared at the end.
+phase_name= phase_t0= phase_n0=
+run_t0=$(date +%s)
+: >"$logs/phases"
+phase() {
+	local now
+	now=$(date +%s)
+	[ -z "$phase_name" ] ||
+		printf '%s\t%s\t%s\n' "$phase_name" $((now - phase_t0)) \
+			$((tap_n - phase_n0)) >>"$logs/phases"
+	phase_name=$1 phase_t0=$now phase_n0=$tap_n
+	[ -z "$1" ] || info "$1"
+}
+
 # report LINE: one result, `ok <name>` or `not ok <name>: <why>`.
 report() {
 	printf '%s\n' "$1" | tap_stream -s "$tap_n" -c "$logs/tap.count" | emit
@@ -103,7 +120,7 @@ collect() {
 
 cd "$root" || exit 1
 
-info "build"
+phase "build"
 step build.module_w1 "$logs/module.log" make --no-print-directory module W=1
 no_warnings build.module_w1_warnings "$logs/module.log"
 step build.debug_kernel "$logs/debug-kernel.log" scripts/debug-kernel/build.sh
@@ -112,7 +129,7 @@ no_warnings build.module_debug_w1_warnings "$logs/module-debug.log"
 step build.umd "$logs/umd.log" make --no-print-directory umd
 step build.vmtests "$logs/vmtests.log" make --no-print-directory vmtests
 
-info "static checks"
+phase "static checks"
 make --no-print-directory sparse >"$logs/sparse.log" 2>&1
 if grep -q -E 'warning:|error:' "$logs/sparse.log"; then
 	report "not ok static.sparse: see $logs/sparse.log"
@@ -148,12 +165,12 @@ for f in $(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
 	fi
 done
 
-info "host tests"
+phase "host tests"
 tests/host/run.sh O="$build/host" UMD_O="$build/umd" >"$logs/host.log" 2>&1
 collect "$logs/host.log"
 grep -q -E '^(ok|not ok) ' "$logs/host.log" || report "not ok host.run: no result, see $logs/host.log"
 
-info "ISA tests"
+phase "ISA tests"
 for t in fp rv; do
 	tests/isa/run-$t.sh >"$logs/isa-$t.log" 2>&1
 	collect "$logs/isa-$t.log"
@@ -161,7 +178,7 @@ for t in fp rv; do
 		report "not ok isa.run_$t: no result, see $logs/isa-$t.log"
 done
 
-info "documentation"
+phase "documentation"
 step docs.build "$logs/docs.log" scripts/docs.sh
 # Checked against the tree: names, options, targets, versions.
 tests/docs/run.sh "$build/umd" >"$logs/docs-tree.log" 2>&1
@@ -169,7 +186,7 @@ collect "$logs/docs-tree.log"
 grep -q -E '^(ok|not ok) ' "$logs/docs-tree.log" ||
 	report "not ok docs.run: no result, see $logs/docs-tree.log"
 
-info "packaging"
+phase "packaging"
 # Everything happens in scratch directories under $logs: the machine's
 # /usr/src, /var/lib/dkms, /usr and udev are never touched.
 pkg=$logs/packaging
@@ -351,7 +368,7 @@ abi_detects_removal() {
 }
 step packaging.abi_detects_removal "$pkg/abi-removed.log" abi_detects_removal
 
-info "KUnit"
+phase "KUnit"
 scripts/kunit.sh >"$logs/kunit.log" 2>&1
 collect "$logs/kunit.log" "" 60
 # KUnit's own KTAP, as the kernel printed it, for tools that read KTAP.
@@ -362,7 +379,7 @@ if [ -f "$VACCEL_CACHE/kunit-build/test.log" ]; then
 		>"$logs/kunit.ktap" 2>/dev/null || rm -f "$logs/kunit.ktap"
 fi
 
-info "VM tests on the debug kernel"
+phase "VM tests on the debug kernel"
 VACCEL_KERNEL=debug scripts/vm.sh test >"$logs/vm.log" 2>&1
 collect "$logs/vm.log" "" 80
 
@@ -383,7 +400,7 @@ else
 	report "not ok vm.trace_drawn: see $logs/trace-draw.log"
 fi
 
-info "VM smoke tests on the stock kernel"
+phase "VM smoke tests on the stock kernel"
 VACCEL_KERNEL=stock VACCEL_VM_PLAN=smoke scripts/vm.sh test >"$logs/vm-stock.log" 2>&1
 collect "$logs/vm-stock.log" stock. 40
 # The documentation's sample outputs against the smoke plan's real ones.
@@ -393,17 +410,27 @@ collect "$logs/docs-samples.log"
 grep -q -E '^(ok|not ok) ' "$logs/docs-samples.log" ||
 	report "not ok docs.samples: no result, see $logs/docs-samples.log"
 
-info "programs of the host in the dev VM (vm.sh exec)"
+phase "programs of the host in the dev VM (vm.sh exec)"
 tests/vm-exec/run.sh >"$logs/vm-exec.log" 2>&1
 collect "$logs/vm-exec.log" "" 40
 grep -q -E '^(ok|not ok) ' "$logs/vm-exec.log" ||
 	report "not ok vm.exec.run: no result, see $logs/vm-exec.log"
 
-info "OpenCL: PoCL and vaccel compared, the ICD on the fake device"
+phase "OpenCL: PoCL and vaccel compared, the ICD on the fake device"
 tests/opencl/run.sh O="$build/opencl" UMD_O="$build/umd" >"$logs/opencl.log" 2>&1
 collect "$logs/opencl.log" "" 40
 grep -q -E '^(ok|not ok) ' "$logs/opencl.log" ||
 	report "not ok opencl.run: no result, see $logs/opencl.log"
+
+# The run's parts, their times and counts, against the documented ones.
+phase ""
+printf '%s\t%s\t%s\n' "make check" $(($(date +%s) - run_t0)) "$tap_n" >>"$logs/phases"
+awk -F'\t' '{ printf "# %-62s %5d s %5d checks\n", $1, $2, $3 }' "$logs/phases" | emit
+python3 tests/docs/phases.py Documentation/testing.rst "$logs/phases" \
+	>"$logs/docs-phases.log" 2>&1
+collect "$logs/docs-phases.log"
+grep -q -E '^(ok|not ok) ' "$logs/docs-phases.log" ||
+	report "not ok docs.check_phases: no result, see $logs/docs-phases.log"
 
 # The plan, what failed, where the stream is, and the line CI reads.
 grep -a -E '^(ok|not ok) ' "$tap" >"$results"
