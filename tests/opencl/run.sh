@@ -26,6 +26,11 @@
 #			work-items' lines come in any order)
 #   api.<case>		api.c on the fake device (tests/host/fake_vaccel.c):
 #			one check per case it prints
+#   api.build_cache	the build cache: a second run compiles nothing, a
+#			changed clang invalidates it
+#   api.warm_compilers	warm.c: the same modules and logs with the warm
+#			compiler processes as without, a tool whose server
+#			is gone runs cold, the servers end with the process
 #   vm.<scenario>	scenarios.c in the VM, one check per scenario:
 #			exit 0 within its alarm
 # Exits 1 if any check failed.
@@ -99,7 +104,7 @@ for p in $PROGRAMS; do
 		show "$O/$p.build.log"
 	fi
 done
-for p in api scenarios; do
+for p in api scenarios warm; do
 	cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lm -pthread \
 		>"$O/$p.build.log" 2>&1 || { echo "# $p does not build"; show "$O/$p.build.log"; }
 done
@@ -175,6 +180,45 @@ cache_runs() {
 }
 if [ -x "$O/bin/api" ] && [ -f "$O/bin/fake_vaccel.so" ]; then
 	if why=$(cache_runs); then ok api.build_cache; else not_ok api.build_cache "$why"; fi
+fi
+
+# --- the warm compiler processes, on the fake device --------------------------------
+
+# warm.c with the servers and without (VACCEL_CL_WARM=0), the cache off,
+# each with a TMPDIR of its own: the modules are the same but for their
+# debug information (which names the build's temporary directory), so are
+# the build logs; and when the process has ended, its servers have too
+# and taken their directory with them.
+warm_runs() {
+	local d=$O/warm-check mode i
+	rm -rf "$d" && mkdir -p "$d/tmp-cold" "$d/tmp-warm"
+	for mode in cold warm; do
+		env $([ $mode = cold ] && echo VACCEL_CL_WARM=0) TMPDIR="$d/tmp-$mode" \
+			VACCEL_CL_CACHE=0 VACCEL_DEVICE_DIR="$O/fake" LD_PRELOAD="$O/bin/fake_vaccel.so" \
+			OCL_ICD_VENDORS="$vendors" VT_CL_PLATFORM=vaccel HOME="$O/home" \
+			timeout 300 "$O/bin/warm" $mode "$d/$mode" >"$d/$mode.out" 2>&1 ||
+			{ echo "$mode: $(tail -n 2 "$d/$mode.out" | tr '\n' ' ')"; return 1; }
+	done
+	for i in 1 2; do
+		llvm-objcopy-14 --strip-debug "$d/cold.$i" "$d/cold.$i.s" &&
+			llvm-objcopy-14 --strip-debug "$d/warm.$i" "$d/warm.$i.s" ||
+			{ echo "module $i: llvm-objcopy-14 failed"; return 1; }
+		cmp -s "$d/cold.$i.s" "$d/warm.$i.s" ||
+			{ echo "module $i differs from the one built without servers"; return 1; }
+	done
+	cmp -s "$d/cold.log" "$d/warm.log" ||
+		{ echo "the build logs differ: $(diff "$d/cold.log" "$d/warm.log" | head -n 3 | tr '\n' ' ')"; return 1; }
+	for i in $(seq 50); do
+		[ -z "$(ls -A "$d/tmp-warm")" ] && return 0
+		sleep 0.1
+	done
+	echo "5 s after the process: $(ls "$d/tmp-warm"/* | tr '\n' ' ')left"
+	return 1
+}
+if [ -x "$O/bin/warm" ] && [ -f "$O/bin/fake_vaccel.so" ]; then
+	if why=$(warm_runs); then ok api.warm_compilers; else not_ok api.warm_compilers "$why"; fi
+else
+	not_ok api.warm_compilers "warm.c or fake_vaccel.so did not build"
 fi
 
 # --- vaccel in one VM boot --------------------------------------------------------

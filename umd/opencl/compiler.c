@@ -12,7 +12,8 @@
  * section), the device library, code generation and the link.  The
  * compiler runs in a process of its own: a crash of the compiler is a
  * failed build, never a crashed application, and the application does not
- * map libLLVM.
+ * map libLLVM.  After the first build, those processes are children of
+ * servers that loaded the tools once (warm.c).
  *
  * The build log is vaccel-cc's messages, clang's diagnostics with their
  * line numbers, the source being named ``program.cl``.
@@ -118,6 +119,8 @@ static const char *const vcl_lib_files[] = {
 
 static char vcl_cc[PATH_MAX];
 static struct stat vcl_cc_stat, vcl_lib_stat[ARRAY_SIZE(vcl_lib_files) + VCL_TOOLS];
+/* vaccel-cc's library directory and the tools it runs, for warm.c. */
+static char vcl_lib_dir[PATH_MAX], vcl_tool[VCL_TOOLS][PATH_MAX];
 
 /* Finds vaccel-cc, the device library and the tools it uses, once per process. */
 static void vcl_cc_find(void)
@@ -165,6 +168,8 @@ static void vcl_cc_find(void)
 	if (fgets(lib, sizeof(lib), f)) {
 		lib[strcspn(lib, "\n")] = '\0';
 		slash = strrchr(lib, '/');
+		if (slash)
+			snprintf(vcl_lib_dir, sizeof(vcl_lib_dir), "%.*s", (int)(slash - lib), lib);
 		for (k = 0; slash && k < ARRAY_SIZE(vcl_lib_files); k++) {
 			if ((size_t)(slash - lib) + strlen(vcl_lib_files[k]) + 2 > sizeof(lib))
 				break;
@@ -177,6 +182,7 @@ static void vcl_cc_find(void)
 			break;
 		lib[strcspn(lib, "\n")] = '\0';
 		stat(lib, &vcl_lib_stat[k]);
+		snprintf(vcl_tool[k - ARRAY_SIZE(vcl_lib_files)], PATH_MAX, "%s", lib);
 	}
 	pclose(f);
 }
@@ -401,9 +407,10 @@ static int vcl_mkdir(char *dir, size_t size)
 static int vcl_run_cc(const char *dir, char **words, int count, const char *const *extra,
 		      char **log)
 {
+	const char *const real[VCL_WARM_TOOLS] = { vcl_tool[0], vcl_tool[1], NULL };
 	char logpath[PATH_MAX + 8];
 	posix_spawn_file_actions_t fa;
-	char **argv;
+	char **argv, **env;
 	size_t size;
 	pid_t pid;
 	int status, i, n = 0, ret;
@@ -424,8 +431,12 @@ static int vcl_run_cc(const char *dir, char **words, int count, const char *cons
 	posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	/* The servers start at the first build that the cache did not answer. */
+	vcl_warm_start(vcl_lib_dir, real);
+	env = vcl_warm_env();
+	ret = posix_spawn(&pid, argv[0], &fa, NULL, argv, env ? env : environ);
 	posix_spawn_file_actions_destroy(&fa);
+	vcl_warm_env_free(env);
 	free(argv);
 	if (ret) {
 		if (asprintf(log, "error: cannot run %s: %s\n", vcl_cc_path(), strerror(ret)) < 0)

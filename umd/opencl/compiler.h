@@ -40,6 +40,18 @@ int vcl_compile_object(const char *source, char **words, int count, unsigned int
 int vcl_link(unsigned int n, void *const *bcs, const size_t *sizes, char **words, int count,
 	     void **elf, size_t *elf_size, char **log);
 
+/*
+ * The warm compiler processes (warm.c): vcl_warm_start() starts a server
+ * of each tool, once per process (@real: clang's and ld.lld's paths, the
+ * IR step is @lib_dir's); vcl_warm_env() is the environment vaccel-cc
+ * runs in to use them, NULL when there are none (free it with
+ * vcl_warm_env_free()).
+ */
+#define VCL_WARM_TOOLS	3	/* clang, ld.lld, vaccel-cl-lower */
+void vcl_warm_start(const char *lib_dir, const char *const real[VCL_WARM_TOOLS]);
+char **vcl_warm_env(void);
+void vcl_warm_env_free(char **env);
+
 int vcl_symbolize(const void *elf, size_t size, uint64_t addr, char *out, size_t out_size);
 
 #endif /* VACCEL_CL_COMPILER_H */
