@@ -11,11 +11,13 @@
  * (MODE warm: the tool must then run cold), then a program with an error,
  * and writes the binaries to OUT.1, OUT.2 and the error's build log to
  * OUT.log.  In MODE warm it checks that the first build started the three
- * servers ($TMPDIR/vaccel-cl-warm.*: a socket per tool); in MODE cold that
- * it started none.  The build cache must be off (VACCEL_CL_CACHE=0).
+ * servers ($TMPDIR/vaccel-cl-warm.*: a socket per tool), none of them a
+ * child of this process; in MODE cold that it started none.  The build cache must be off (VACCEL_CL_CACHE=0).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clt.h"
@@ -100,6 +102,8 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/%s.sock", dir, tools[i]);
 			EXPECT(!access(path, F_OK));
 		}
+		/* The servers are no children of ours: a wait for all ends. */
+		EXPECT(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD);
 		/* Without its socket, clang runs cold: the build still works. */
 		snprintf(path, sizeof(path), "%s/clang.sock", dir);
 		EXPECT(!unlink(path));

@@ -14,6 +14,13 @@
  * answer (the server is gone, or the request is too large), it runs the
  * tool itself (DIR/NAME.real), so that a build never fails for want of a
  * server.
+ *
+ *	vaccel-cl-warm --detach PRELOAD TOOL
+ *
+ * is how the ICD starts a server: it runs TOOL with PRELOAD (the server)
+ * as LD_PRELOAD in a child of its own and exits at once, so that the
+ * server is no child of the application's (a program that waits for all
+ * its children would wait for it forever).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -124,6 +131,17 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int status;
 
+	if (argc == 4 && !strcmp(argv[1], "--detach")) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid > 0)
+			return 0;
+		if (!setenv("LD_PRELOAD", argv[2], 1))
+			execv(argv[3], argv + 3);
+		_exit(127);
+	}
 	if (argc < 1 || strlen(argv[0]) + 8 > sizeof(path)) {
 		fprintf(stderr, "vaccel-cl-warm: run as DIR/TOOL by vaccel-cc\n");
 		return 2;

@@ -24,7 +24,10 @@
  *
  * The servers live in a directory of their own (``$TMPDIR/vaccel-cl-warm.
  * XXXXXX``, mode 0700), hold a pipe whose other end only this process
- * has, and end with it (also when it calls exec).  ``VACCEL_CL_WARM=0``
+ * has, and end with it (also when it calls exec).  They are started
+ * through ``vaccel-cl-warm --detach``, so that none is a child of the
+ * application: a program that waits for all its children does not wait
+ * for them.  ``VACCEL_CL_WARM=0``
  * turns them off; set-user-ID programs never start them.
  */
 #define _GNU_SOURCE
@@ -41,6 +44,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compiler.h"
@@ -175,10 +179,10 @@ static int vcw_spawn(unsigned int k, const char *real, const char *preload,
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	posix_spawn_file_actions_t fa;
 	char path[PATH_MAX], **env;
-	char *argv[] = { (char *)real, NULL };
+	char *argv[] = { (char *)client, "--detach", (char *)preload, (char *)real, NULL };
+	int fd, ret, status;
 	size_t n;
 	pid_t pid;
-	int fd, ret;
 
 	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s.sock", vcw_dir,
 			     vcw_tools[k].name) >= sizeof(addr.sun_path))
@@ -200,10 +204,9 @@ static int vcw_spawn(unsigned int k, const char *real, const char *preload,
 		close(fd);
 		return ret;
 	}
-	env = vcw_env_copy(3, &n);
+	env = vcw_env_copy(2, &n);
 	if (!env || vcw_setenv(env, &n, VCW_ENV_DIR, vcw_dir) ||
-	    vcw_setenv(env, &n, VCW_ENV_NAME, vcw_tools[k].name) ||
-	    vcw_setenv(env, &n, "LD_PRELOAD", preload)) {
+	    vcw_setenv(env, &n, VCW_ENV_NAME, vcw_tools[k].name)) {
 		vcl_warm_env_free(env);
 		close(fd);
 		return -ENOMEM;
@@ -214,12 +217,17 @@ static int vcw_spawn(unsigned int k, const char *real, const char *preload,
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	posix_spawn_file_actions_adddup2(&fa, fd, VCW_LISTEN_FD);
 	posix_spawn_file_actions_adddup2(&fa, parent_fd, VCW_PARENT_FD);
-	ret = -posix_spawn(&pid, real, &fa, NULL, argv, env);
+	/* Through the client's --detach: the server is no child of ours. */
+	ret = -posix_spawn(&pid, client, &fa, NULL, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	vcl_warm_env_free(env);
 	close(fd);
 	if (ret)
 		return ret;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -ECHILD;
 	/* vaccel-cc runs the client by this name; it finds the server by it. */
 	snprintf(path, sizeof(path), "%s/%s", vcw_dir, vcw_tools[k].name);
 	return symlink(client, path) ? -errno : 0;
