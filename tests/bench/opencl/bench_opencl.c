@@ -59,7 +59,7 @@
 
 #define SAMPLES_EX	5
 #define SAMPLES_RT	200
-#define BUILDS		3
+#define BUILDS		5
 
 static struct {
 	cl_platform_id platform, pocl;
