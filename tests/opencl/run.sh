@@ -30,7 +30,8 @@
 #			changed clang invalidates it
 #   api.warm_compilers	warm.c: the same modules and logs with the warm
 #			compiler processes as without, a tool whose server
-#			is gone runs cold, the servers end with the process
+#			drops the request runs cold, the servers end with
+#			the process
 #   vm.<scenario>	scenarios.c in the VM, one check per scenario:
 #			exit 0 within its alarm
 # Exits 1 if any check failed.

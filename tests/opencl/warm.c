@@ -7,8 +7,9 @@
  *
  *	warm MODE OUT
  *
- * builds a program, then another after the clang server's socket is gone
- * (MODE warm: the tool must then run cold), then a program with an error,
+ * builds a program, then another with clang's server replaced by one that
+ * drops every request (MODE warm: the tool must then run cold), then a
+ * program with an error,
  * and writes the binaries to OUT.1, OUT.2 and the error's build log to
  * OUT.log.  In MODE warm it checks that the first build started the three
  * servers ($TMPDIR/vaccel-cl-warm.*: a socket per tool), none of them a
@@ -17,6 +18,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +58,30 @@ static void warm_dir(char *out, size_t size)
 		if (!strncmp(e->d_name, "vaccel-cl-warm.", 15))
 			snprintf(out, size, "%s/%s", tmp, e->d_name);
 	closedir(d);
+}
+
+/* A server that takes each connection and closes it unanswered. */
+static void *dropper(void *arg)
+{
+	int fd = (int)(intptr_t)arg, c;
+
+	while ((c = accept(fd, NULL, NULL)) >= 0)
+		close(c);
+	return NULL;
+}
+
+static void dropper_start(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	pthread_t t;
+	int fd;
+
+	EXPECT(strlen(path) < sizeof(addr.sun_path));
+	strcpy(addr.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	EXPECT(fd >= 0 && !bind(fd, (struct sockaddr *)&addr, sizeof(addr)) && !listen(fd, 8));
+	EXPECT(!pthread_create(&t, NULL, dropper, (void *)(intptr_t)fd));
+	pthread_detach(t);
 }
 
 static void save(cl_program p, const char *out, int n)
@@ -104,9 +133,14 @@ int main(int argc, char **argv)
 		}
 		/* The servers are no children of ours: a wait for all ends. */
 		EXPECT(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD);
-		/* Without its socket, clang runs cold: the build still works. */
+		/*
+		 * clang's server replaced by one that drops every request, as
+		 * a server that died loading the tool would: clang runs cold,
+		 * and the build still works.
+		 */
 		snprintf(path, sizeof(path), "%s/clang.sock", dir);
 		EXPECT(!unlink(path));
+		dropper_start(path);
 	}
 	p = clt_build(&t, good[1], "");
 	save(p, argv[2], 2);

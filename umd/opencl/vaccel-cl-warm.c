@@ -11,9 +11,9 @@
  * descriptors to the server of NAME (DIR/NAME.sock), waits until the run
  * ends, and exits as the run did: with its exit status, or with 128 and
  * the number of the signal that ended it.  When the server does not
- * answer (the server is gone, or the request is too large), it runs the
- * tool itself (DIR/NAME.real), so that a build never fails for want of a
- * server.
+ * start the run (the server is gone or died loading the tool, or the
+ * request is too large), it runs the tool itself (DIR/NAME.real), so
+ * that a build never fails for want of a server.
  *
  *	vaccel-cl-warm --detach PRELOAD TOOL
  *
@@ -113,9 +113,20 @@ static int vcw_remote(const char *path, int argc, char **argv)
 		close(fd);
 		return -1;
 	}
-	/* From here on the tool runs: its status, or that the server died. */
+	/*
+	 * Until the server says the tool started, nothing ran: a server that
+	 * died loading the tool, or could not take the request, leaves the
+	 * run to the client.
+	 */
 	do
-		n = read(fd, &status, sizeof(status));
+		n = recv(fd, &status, sizeof(status), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || memcmp(&status, VCW_STARTED, 1)) {
+		close(fd);
+		return -1;
+	}
+	do
+		n = recv(fd, &status, sizeof(status), 0);
 	while (n < 0 && errno == EINTR);
 	close(fd);
 	if (n != sizeof(status)) {

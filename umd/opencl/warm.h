@@ -19,13 +19,16 @@
  * request carries the client's standard input, output and error
  * (SCM_RIGHTS) and, as NUL-terminated strings: VCW_MAGIC, the working
  * directory, the number of arguments, the arguments, the number of
- * environment strings and those.  The reply is the run's wait status, an
- * int.
+ * environment strings and those.  The replies are VCW_STARTED (one byte)
+ * when the tool's main is about to be called, then the run's wait status,
+ * an int.  A client that does not see VCW_STARTED may run the tool
+ * itself: it has not run.
  */
 #ifndef VACCEL_CL_WARM_H
 #define VACCEL_CL_WARM_H
 
 #define VCW_MAGIC		"vaccel-cl-warm 1"
+#define VCW_STARTED		"S"
 /* The largest request; a larger one runs the tool cold. */
 #define VCW_MAX_REQUEST		(128 * 1024)
 /* The descriptors a server inherits: its socket and the ICD's pipe. */

@@ -131,6 +131,10 @@ static void vcw_run(int conn)
 	for (i = 0; i < 3; i++)
 		if (dup2(fds[i], i) < 0)
 			_exit(126);
+	/* From here on the run is the tool's: the client must not run it again. */
+	if (send(conn, VCW_STARTED, 1, MSG_NOSIGNAL) != 1)
+		_exit(126);
+	close(conn);
 	for (argc = 0; argv[argc]; argc++)
 		;
 	/* The tool's own path: clang finds its installation from argv[0]. */
