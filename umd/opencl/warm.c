@@ -162,12 +162,11 @@ static bool vcw_is_elf(const char *path)
 /* Removes what vcw_spawn() made for tool @k. */
 static void vcw_unlink(unsigned int k)
 {
-	static const char *const suffix[] = { ".sock", "", ".real" };
 	char path[PATH_MAX];
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", vcw_dir, vcw_tools[k].name, suffix[i]);
+	for (i = 0; i < VCW_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", vcw_dir, vcw_tools[k].name, vcw_file_suffix[i]);
 		unlink(path);
 	}
 }

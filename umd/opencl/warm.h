@@ -34,6 +34,10 @@
 /* The descriptors a server inherits: its socket and the ICD's pipe. */
 #define VCW_LISTEN_FD		3
 #define VCW_PARENT_FD		4
+/* What a warm directory holds for each tool NAME: NAME and these suffixes. */
+static const char *const vcw_file_suffix[] = { ".sock", "", ".real" };
+#define VCW_FILES	3
+
 /* The environment of a server: the directory and the tool's NAME. */
 #define VCW_ENV_DIR		"VACCEL_CL_WARM_DIR"
 #define VCW_ENV_NAME		"VACCEL_CL_WARM_NAME"

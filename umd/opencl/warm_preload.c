@@ -146,12 +146,11 @@ static void vcw_run(int conn)
 /* Removes the server's socket and links, and the directory with the last. */
 static void vcw_cleanup(const char *dir, const char *name)
 {
-	static const char *const suffix[] = { ".sock", "", ".real" };
 	char path[PATH_MAX];
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffix[i]);
+	for (i = 0; i < VCW_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", dir, name, vcw_file_suffix[i]);
 		unlink(path);
 	}
 	rmdir(dir);
