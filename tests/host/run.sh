@@ -649,6 +649,7 @@ MODULE=$O/kernels/module_kernel.elf
 READELF=$(command -v llvm-readelf-14 || command -v llvm-readelf || echo llvm-readelf-14)
 OBJDUMP=$(command -v llvm-objdump-14 || command -v llvm-objdump || echo llvm-objdump-14)
 LLVM_DIS=$(command -v llvm-dis-14 || command -v llvm-dis || echo llvm-dis-14)
+OBJCOPY=$(command -v llvm-objcopy-14 || command -v llvm-objcopy || echo llvm-objcopy-14)
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 
 # expect_fail WHAT PATTERN COMMAND...: COMMAND fails, saying PATTERN.

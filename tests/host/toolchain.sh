@@ -675,6 +675,97 @@ sys.exit(bad)
 PY
 }
 
+# A program in parts (split.c): tests/opencl/parts.c's source, lowered in
+# one part and in two, and linked by vaccel-cc with VACCEL_CL_JOBS=1 and
+# =2.  The parts keep disjoint entries that together are the whole's, the
+# local variables and the kernels' metadata are defined once, in part 0;
+# the two modules export the same kernels and local variables and carry
+# the same metadata.  A program of one kernel stays one part.
+cl_lower_parts() {
+	local d=$TC/cl-parts lib=$UMD_O/lib/vaccel
+	rm -rf "$d" && mkdir -p "$d"
+	python3 - "$ROOT/tests/opencl/parts.c" "$d/parts.cl" <<'PY' || return 1
+import ast, re, sys
+s = open(sys.argv[1]).read()
+body = s[s.index('static const char *src ='):]
+body = body[:body.index(';\n')]
+pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', body)
+open(sys.argv[2], 'w').write(''.join(ast.literal_eval('"%s"' % p) for p in pieces))
+PY
+	"$VACCEL_CC" -v -c -o "$d/gen.o" "$d/parts.cl" 2>"$d/cmds" ||
+		{ echo "vaccel-cc failed on parts.cl"; return 1; }
+	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/cmds")"
+	"$@" -o "$d/gen.bc" 2>/dev/null || true
+	[ -s "$d/gen.bc" ] || { echo "no front-end bitcode"; return 1; }
+	"$lib/vaccel-cl-lower" --parts 1 -o "$d/one.bc" "$d/gen.bc" "$lib/opencl.bc" &&
+		"$lib/vaccel-cl-lower" --parts 2 -o "$d/two.bc" "$d/gen.bc" "$lib/opencl.bc" ||
+		{ echo "the IR step failed"; return 1; }
+	[ -f "$d/two.1.bc" ] || { echo "parts.cl was not split in two (no two.1.bc)"; return 1; }
+	[ -e "$d/two.2.bc" ] && { echo "--parts 2 wrote a third part"; return 1; }
+	[ -e "$d/one.1.bc" ] && { echo "--parts 1 wrote a second part"; return 1; }
+	local f
+	for f in one two two.1; do
+		"$LLVM_DIS" -o "$d/$f.ll" "$d/$f.bc" || { echo "llvm-dis $f.bc failed"; return 1; }
+	done
+	python3 - "$d" <<'PY' || return 1
+import re, sys
+d = sys.argv[1]
+def read(name):
+    ir = open('%s/%s.ll' % (d, name)).read()
+    entries = set(re.findall(r'^define void @(__vaccel_cl_\w+)\(', ir, re.M))
+    names = set(re.findall(r'^@(__vaccel_kernel_\w+) = alias', ir, re.M))
+    locals_def = set(re.findall(r'^@(\S+) = (?!external )[^=]*addrspace\(3\) global .*section "\.bss\.vaccel\.local"', ir, re.M))
+    locals_decl = set(re.findall(r'^@(\S+) = external [^=]*addrspace\(3\) global', ir, re.M))
+    asm = 'module asm' in ir
+    return entries, names, locals_def, locals_decl, asm
+one, p0, p1 = read('one'), read('two'), read('two.1')
+bad = []
+if len(one[0]) != 7:
+    bad.append('the whole has %d entries, not 7' % len(one[0]))
+if p0[0] & p1[0] or p0[0] | p1[0] != one[0] or not p0[0] or not p1[0]:
+    bad.append('the parts\' entries %s and %s are not a partition of %s'
+               % (sorted(p0[0]), sorted(p1[0]), sorted(one[0])))
+for e, n in ((p0[0], p0[1]), (p1[0], p1[1])):
+    want = {x.replace('__vaccel_cl_', '__vaccel_kernel_') for x in e}
+    if n != want:
+        bad.append('a part names kernels %s for entries %s' % (sorted(n), sorted(e)))
+if p0[2] != one[2] or p1[2]:
+    bad.append('local variables defined %s and %s, not once as %s'
+               % (sorted(p0[2]), sorted(p1[2]), sorted(one[2])))
+if not p1[3] or not p1[3] <= one[2]:
+    bad.append('part 1 declares local variables %s' % sorted(p1[3]))
+if not p0[4] or p1[4]:
+    bad.append('the metadata is not in part 0 alone')
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+	VACCEL_CL_JOBS=1 "$VACCEL_CC" -v -o "$d/one.elf" "$d/parts.cl" 2>"$d/one.cmds" &&
+		VACCEL_CL_JOBS=2 "$VACCEL_CC" -v -o "$d/two.elf" "$d/parts.cl" 2>"$d/two.cmds" ||
+		{ echo "vaccel-cc failed to link parts.cl"; return 1; }
+	[ "$(grep -c -- '-disable-llvm-optzns' "$d/two.cmds")" = 2 ] ||
+		{ echo "VACCEL_CL_JOBS=2: not two code generator runs"; return 1; }
+	[ "$(grep -c -- '-disable-llvm-optzns' "$d/one.cmds")" = 1 ] ||
+		{ echo "VACCEL_CL_JOBS=1: not one code generator run"; return 1; }
+	for f in one two; do
+		"$READELF" -sW "$d/$f.elf" | awk '$5 == "GLOBAL" && $7 != "UND" &&
+			$8 ~ /^__vaccel_(kernel|cl_local)/ { print $8 }' | sort >"$d/$f.syms"
+		"$OBJCOPY" --dump-section .vaccel.cl.kernels="$d/$f.meta" "$d/$f.elf" "$d/$f.tmp" ||
+			{ echo "$f.elf: no .vaccel.cl.kernels"; return 1; }
+	done
+	[ "$(wc -l <"$d/one.syms")" -ge 10 ] || { echo "one.elf: few symbols"; return 1; }
+	cmp -s "$d/one.syms" "$d/two.syms" ||
+		{ echo "the modules export different symbols:"; diff "$d/one.syms" "$d/two.syms"; return 1; }
+	cmp -s "$d/one.meta" "$d/two.meta" || { echo "the modules' metadata differ"; return 1; }
+	printf '__kernel void k(__global int *o) { o[0] = 1; }\n' >"$d/single.cl"
+	VACCEL_CL_JOBS=4 "$VACCEL_CC" -v -o "$d/single.elf" "$d/single.cl" 2>"$d/single.cmds" ||
+		{ echo "vaccel-cc failed on one kernel"; return 1; }
+	[ "$(grep -c -- '-disable-llvm-optzns' "$d/single.cmds")" = 1 ] ||
+		{ echo "a program of one kernel was split"; return 1; }
+	VACCEL_CL_JOBS=two "$VACCEL_CC" -o "$d/bad.elf" "$d/single.cl" 2>"$d/bad.err"
+	[ $? = 2 ] && grep -q 'VACCEL_CL_JOBS=two: not a number' "$d/bad.err" ||
+		{ echo "VACCEL_CL_JOBS=two: not a usage error"; return 1; }
+}
+
 check vaccel_cc_modes vaccel_cc_modes
 check vaccel_cc_cxx vaccel_cc_cxx
 check vaccel_cc_embed vaccel_cc_embed
@@ -686,3 +777,4 @@ check vaccel_cc_cmake vaccel_cc_cmake
 check vaccel_cc_opencl vaccel_cc_opencl
 check vaccel_cc_opencl_library vaccel_cc_opencl_library
 check cl_lower_layout cl_lower_layout
+check cl_lower_parts cl_lower_parts

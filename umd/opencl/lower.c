@@ -42,12 +42,15 @@
  *   stays ``dso_local``, so reached PC-relative, even when made external,
  *   and the C API cannot clear that: the step makes a new global.)
  *
- * Then the device library (bitcode of the same clang) is linked in,
- * everything but the entries and the local variables becomes internal,
- * and the ``default<O2>`` pipeline inlines the builtins into the kernels:
- * get_global_id() is a CSR read, a load of the offset and an add.  The
- * result goes to vaccel-cc for codegen and linking, as a kernel written
- * in C does.
+ * Then the device library (bitcode of the same clang) is linked in and
+ * everything but the entries and the local variables becomes internal
+ * (vaccel_cl_lower()).  vaccel_cl_optimize() runs the ``default<O2>``
+ * pipeline, which inlines the builtins into the kernels: get_global_id()
+ * is a CSR read, a load of the offset and an add.  It optimises the
+ * module whole, or each part of it that split.c makes so that a large
+ * program is optimised and compiled on several CPUs at once.  The result
+ * goes to vaccel-cc for codegen and linking, as a kernel written in C
+ * does.
  */
 
 #include <stdarg.h>
@@ -746,9 +749,6 @@ static LLVMTargetMachineRef target_machine(struct lower *l)
 	LLVMTargetRef target;
 	char *msg = NULL;
 
-	LLVMInitializeRISCVTargetInfo();
-	LLVMInitializeRISCVTarget();
-	LLVMInitializeRISCVTargetMC();
 	if (LLVMGetTargetFromTriple(triple, &target, &msg)) {
 		lower_log(l, "error: target %s: %s\n", triple, msg ? msg : "unknown");
 		LLVMDisposeMessage(msg);
@@ -768,6 +768,13 @@ static LLVMTargetMachineRef target_machine(struct lower *l)
  * @log: receives the messages, NUL-terminated; may be NULL
  * @log_size: bytes at @log
  *
+ * Lowers the kernels and the local variables, links the library and
+ * makes internal all but the entries and the local variables.  The module
+ * is then whole but not optimised: vaccel_cl_optimize() finishes it, as a
+ * whole or in the parts of vaccel_cl_partition() (split.c).  The RISC-V
+ * target is registered here, once, before any part is optimised on a
+ * thread of its own.
+ *
  * Return: 0, or -1 with the reason in @log.
  */
 int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
@@ -780,16 +787,15 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		.log = log,
 		.log_size = log_size,
 	};
-	LLVMPassBuilderOptionsRef options;
-	LLVMTargetMachineRef tm;
-	LLVMErrorRef err;
 	LLVMValueRef f, next;
 	unsigned int kernels = 0;
-	char *msg = NULL;
 	int ret = -1;
 
 	if (log && log_size)
 		log[0] = '\0';
+	LLVMInitializeRISCVTargetInfo();
+	LLVMInitializeRISCVTarget();
+	LLVMInitializeRISCVTargetMC();
 	if (strncmp(LLVMGetTarget(m), "riscv64", 7)) {
 		lower_log(&l, "error: the module is for %s, not for the device (riscv64)\n",
 			  LLVMGetTarget(m));
@@ -834,10 +840,50 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		goto out;
 	}
 	internalize(&l);
-	ret = -1;
+out:
+	if (lib)
+		LLVMDisposeModule(lib);
+	if (l.dib)
+		LLVMDisposeDIBuilder(l.dib);
+	LLVMDisposeBuilder(l.b);
+	free(l.meta);
+	return ret;
+}
+
+/**
+ * vaccel_cl_optimize() - optimise a lowered module and finish it
+ * @m: a module that vaccel_cl_lower() made, or a part of one
+ *	(vaccel_cl_keep_part()); changed in place
+ * @log: receives the messages, NUL-terminated; may be NULL
+ * @log_size: bytes at @log
+ *
+ * Runs the ``default<O2>`` pipeline, which inlines the builtins into the
+ * kernels, then resolves the library's way to the header and verifies the
+ * result.  Modules of different contexts may be optimised at the same
+ * time, on threads of their own.
+ *
+ * Return: 0, or -1 with the reason in @log.
+ */
+int vaccel_cl_optimize(LLVMModuleRef m, char *log, size_t log_size)
+{
+	struct lower l = {
+		.ctx = LLVMGetModuleContext(m),
+		.m = m,
+		.log = log,
+		.log_size = log_size,
+	};
+	LLVMPassBuilderOptionsRef options;
+	LLVMTargetMachineRef tm;
+	LLVMErrorRef err;
+	char *msg = NULL;
+	int ret = -1;
+
+	if (log && log_size)
+		log[0] = '\0';
 	tm = target_machine(&l);
 	if (!tm)
-		goto out;
+		return -1;
+	l.b = LLVMCreateBuilderInContext(l.ctx);
 	options = LLVMCreatePassBuilderOptions();
 	err = LLVMRunPasses(m, "default<O2>", tm, options);
 	LLVMDisposePassBuilderOptions(options);
@@ -857,11 +903,6 @@ int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 	ret = 0;
 out:
 	LLVMDisposeMessage(msg);
-	if (lib)
-		LLVMDisposeModule(lib);
-	if (l.dib)
-		LLVMDisposeDIBuilder(l.dib);
 	LLVMDisposeBuilder(l.b);
-	free(l.meta);
 	return ret;
 }

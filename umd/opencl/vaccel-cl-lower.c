@@ -4,17 +4,23 @@
  *
  * vaccel-cl-lower - the IR step of OpenCL C as a program, for vaccel-cc:
  *
- *	vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc... LIBRARY.bc
+ *	vaccel-cl-lower [--source NAME] [--parts N] -o OUT.bc IN.bc... LIBRARY.bc
  *
  * Reads the bitcode clang-14 made of OpenCL C sources for the device (one,
  * or several that link into one program, as clLinkProgram() links
  * compiled programs) and the device library's (the last input), lowers
- * the program with the library (lower.c), and writes the result.
- * Messages go to stderr, prefixed with the source's name (--source, by
- * default the first input's); the exit status is 0, 1 for a program it
- * cannot lower, 2 for a usage error.
+ * the program with the library (lower.c), optimises it and writes the
+ * result.  With --parts N, a large program of several kernels is written
+ * in up to N parts, optimised at the same time (split.c): part 0 to
+ * OUT.bc, part k to OUT.k.bc; N of 0 is the number of CPUs the program
+ * may run on.  Each part compiles to an object of its own, and the
+ * objects link into one module.  Messages go to stderr, prefixed with the
+ * source's name (--source, by default the first input's); the exit status
+ * is 0, 1 for a program it cannot lower, 2 for a usage error.
  */
+#define _GNU_SOURCE
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +36,63 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: vaccel-cl-lower [--source NAME] -o OUT.bc IN.bc... LIBRARY.bc\n");
+	fprintf(f, "usage: vaccel-cl-lower [--source NAME] [--parts N] -o OUT.bc IN.bc... LIBRARY.bc\n");
+}
+
+/* The CPUs this process may run on, at least 1. */
+static unsigned int cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (unsigned int)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+/*
+ * Optimises @m, lowered, and writes it to @out: whole, or in up to
+ * @max_parts parts, part k in @out with .k before its .bc.
+ */
+static int finish(LLVMModuleRef m, const char *out, unsigned int max_parts, char *log,
+		  size_t log_size)
+{
+	char (*names)[PATH_MAX] = NULL;
+	const char *paths[VACCEL_CL_MAX_PARTS];
+	unsigned int *part_of, nparts, k;
+	size_t stem;
+	int ret;
+
+	nparts = vaccel_cl_partition(m, max_parts, &part_of);
+	if (nparts < 2) {
+		if (vaccel_cl_optimize(m, log, log_size))
+			return -1;
+		if (!LLVMWriteBitcodeToFile(m, out))
+			return 0;
+		snprintf(log, log_size, "error: cannot write %s\n", out);
+		return -1;
+	}
+	stem = strlen(out);
+	if (stem > 3 && !strcmp(out + stem - 3, ".bc"))
+		stem -= 3;
+	names = calloc(nparts, sizeof(*names));
+	if (!names || stem + 16 > PATH_MAX) {
+		snprintf(log, log_size, "error: %s\n", names ? "the output's name is too long" :
+			 "out of memory");
+		free(names);
+		free(part_of);
+		return -1;
+	}
+	paths[0] = out;
+	for (k = 1; k < nparts; k++) {
+		snprintf(names[k], PATH_MAX, "%.*s.%u.bc", (int)stem, out, k);
+		paths[k] = names[k];
+	}
+	ret = vaccel_cl_optimize_parts(m, nparts, part_of, paths, log, log_size);
+	free(names);
+	free(part_of);
+	return ret;
 }
 
 /*
@@ -112,8 +174,8 @@ int main(int argc, char **argv)
 	const char *out = NULL, *source = NULL, **inputs, *lib_path, *in;
 	LLVMContextRef ctx;
 	LLVMModuleRef m, lib, more;
-	unsigned int n = 0, k;
-	char log[4096];
+	unsigned int n = 0, k, max_parts = 1;
+	char log[4096], *end;
 	int i, ret = 1;
 
 	/* As many inputs as clLinkProgram() gives: at most every argument. */
@@ -131,6 +193,16 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
 			source = argv[++i];
+		} else if (!strcmp(argv[i], "--parts") && i + 1 < argc) {
+			unsigned long v = strtoul(argv[++i], &end, 10);
+
+			if (!*argv[i] || *end || v > 1024) {
+				fprintf(stderr, "vaccel-cl-lower: --parts %s: not a number of parts\n",
+					argv[i]);
+				free(inputs);
+				return 2;
+			}
+			max_parts = v ? (unsigned int)v : cpus();
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "vaccel-cl-lower: unknown option %s\n", argv[i]);
 			usage(stderr);
@@ -163,10 +235,9 @@ int main(int argc, char **argv)
 	}
 	lib = !m ? NULL : ctx == warm_ctx ? warm_lib : read_bitcode(ctx, lib_path, 1);
 	if (m && lib) {
-		if (vaccel_cl_lower(m, lib, log, sizeof(log)))
+		if (vaccel_cl_lower(m, lib, log, sizeof(log)) ||
+		    finish(m, out, max_parts, log, sizeof(log)))
 			fprintf(stderr, "%s: %s", source ? source : in, log);
-		else if (LLVMWriteBitcodeToFile(m, out))
-			fprintf(stderr, "vaccel-cl-lower: %s: cannot write\n", out);
 		else
 			ret = 0;
 		lib = NULL;
