@@ -653,7 +653,8 @@ static void lib_prune(LLVMModuleRef m, LLVMModuleRef lib)
 	}
 }
 
-static bool is_entry(LLVMValueRef f)
+/* Whether @f is an entry (lower_kernel()), by its name. */
+bool vaccel_cl_is_entry(LLVMValueRef f)
 {
 	return !strncmp(LLVMGetValueName(f), VACCEL_CL_ENTRY_PREFIX,
 			strlen(VACCEL_CL_ENTRY_PREFIX));
@@ -665,7 +666,7 @@ static void internalize(struct lower *l)
 	LLVMValueRef f, g;
 
 	for (f = LLVMGetFirstFunction(l->m); f; f = LLVMGetNextFunction(f)) {
-		if (LLVMIsDeclaration(f) || is_entry(f))
+		if (LLVMIsDeclaration(f) || vaccel_cl_is_entry(f))
 			continue;
 		LLVMSetLinkage(f, LLVMInternalLinkage);
 	}
@@ -708,7 +709,7 @@ static void resolve_header(struct lower *l)
 			continue;
 		}
 		e = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-		if (!is_entry(e)) {
+		if (!vaccel_cl_is_entry(e)) {
 			tp = true;
 			continue;
 		}
@@ -732,7 +733,7 @@ static void resolve_header(struct lower *l)
 	for (e = LLVMGetFirstFunction(l->m); e; e = LLVMGetNextFunction(e)) {
 		LLVMValueRef block;
 
-		if (LLVMIsDeclaration(e) || !is_entry(e))
+		if (LLVMIsDeclaration(e) || !vaccel_cl_is_entry(e))
 			continue;
 		LLVMPositionBuilderBefore(l->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
 		block = LLVMGetParam(e, 0);

@@ -9,6 +9,7 @@
 #ifndef VACCEL_CL_LOWER_H
 #define VACCEL_CL_LOWER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <llvm-c/Core.h>
@@ -19,6 +20,7 @@
 #define VACCEL_CL_MAX_PARTS	8
 
 /* lower.c */
+bool vaccel_cl_is_entry(LLVMValueRef f);
 int vaccel_cl_lower(LLVMModuleRef m, LLVMModuleRef lib, char *log,
 		    size_t log_size);
 int vaccel_cl_optimize(LLVMModuleRef m, char *log, size_t log_size);

@@ -72,11 +72,11 @@ struct split_table {
 	struct split_pair *sorted;	/* the functions by address, for lookups */
 };
 
+/* An entry that this module defines and exports (not another part's). */
 static bool is_entry(LLVMValueRef f)
 {
 	return !LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage &&
-	       !strncmp(LLVMGetValueName(f), VACCEL_CL_ENTRY_PREFIX,
-			strlen(VACCEL_CL_ENTRY_PREFIX));
+	       vaccel_cl_is_entry(f);
 }
 
 static int cmp_pair(const void *a, const void *b)
