@@ -675,6 +675,18 @@ sys.exit(bad)
 PY
 }
 
+# cl_source FILE.c OUT.cl: the OpenCL C of a test program, its string src.
+cl_source() {
+	python3 - "$1" "$2" <<'PY'
+import ast, re, sys
+s = open(sys.argv[1]).read()
+body = s[s.index('static const char *src ='):]
+body = body[:body.index(';\n')]
+pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', body)
+open(sys.argv[2], 'w').write(''.join(ast.literal_eval('"%s"' % p) for p in pieces))
+PY
+}
+
 # A program in parts (split.c): tests/opencl/parts.c's source, lowered in
 # one part and in two, and linked by vaccel-cc with VACCEL_CL_JOBS=1 and
 # =2.  The parts keep disjoint entries that together are the whole's, the
@@ -684,14 +696,7 @@ PY
 cl_lower_parts() {
 	local d=$TC/cl-parts lib=$UMD_O/lib/vaccel
 	rm -rf "$d" && mkdir -p "$d"
-	python3 - "$ROOT/tests/opencl/parts.c" "$d/parts.cl" <<'PY' || return 1
-import ast, re, sys
-s = open(sys.argv[1]).read()
-body = s[s.index('static const char *src ='):]
-body = body[:body.index(';\n')]
-pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', body)
-open(sys.argv[2], 'w').write(''.join(ast.literal_eval('"%s"' % p) for p in pieces))
-PY
+	cl_source "$ROOT/tests/opencl/parts.c" "$d/parts.cl" || return 1
 	"$VACCEL_CC" -v -c -o "$d/gen.o" "$d/parts.cl" 2>"$d/cmds" ||
 		{ echo "vaccel-cc failed on parts.cl"; return 1; }
 	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/cmds")"
@@ -761,6 +766,17 @@ PY
 		{ echo "vaccel-cc failed on one kernel"; return 1; }
 	[ "$(grep -c -- '-disable-llvm-optzns' "$d/single.cmds")" = 1 ] ||
 		{ echo "a program of one kernel was split"; return 1; }
+	# The fault scenario's program: bad, the faulting kernel, in part 1.
+	cl_source "$ROOT/tests/opencl/scenarios.c" "$d/scenarios.cl" &&
+		"$VACCEL_CC" -v -c -o "$d/scenarios.o" "$d/scenarios.cl" 2>"$d/scenarios.cmds" ||
+		{ echo "vaccel-cc failed on the scenarios' program"; return 1; }
+	eval "set -- $(grep -m1 -- ' -emit-llvm' "$d/scenarios.cmds")"
+	"$@" -o "$d/scenarios.bc" 2>/dev/null || true
+	"$lib/vaccel-cl-lower" --parts 2 -o "$d/scen.bc" "$d/scenarios.bc" "$lib/opencl.bc" &&
+		"$LLVM_DIS" -o "$d/scen.1.ll" "$d/scen.1.bc" ||
+		{ echo "the scenarios' program is not built in two parts"; return 1; }
+	grep -q '^define void @__vaccel_cl_bad(' "$d/scen.1.ll" ||
+		{ echo "the scenarios' faulting kernel is not in part 1"; return 1; }
 	VACCEL_CL_JOBS=two "$VACCEL_CC" -o "$d/bad.elf" "$d/single.cl" 2>"$d/bad.err"
 	[ $? = 2 ] && grep -q 'VACCEL_CL_JOBS=two: not a number' "$d/bad.err" ||
 		{ echo "VACCEL_CL_JOBS=two: not a usage error"; return 1; }

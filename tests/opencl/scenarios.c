@@ -12,7 +12,10 @@
  *   fault		a kernel writes to an unmapped address: its event ends
  *			negative, the context's pfn_notify gets a message
  *			naming the kernel and "program.cl:<line>" of the
- *			store, and the queue then runs a new kernel correctly
+ *			store, and the queue then runs a new kernel correctly;
+ *			the program builds in two parts on the VM's two CPUs,
+ *			the faulting kernel in part 1 (heavy, never run, is
+ *			part 0; tests/host/toolchain.sh checks that it splits)
  *   hang		an endless loop: the time limit ends it, its event
  *			ends CL_OUT_OF_RESOURCES, and the context and queue
  *			run new work correctly
@@ -70,6 +73,20 @@ static const char *src =
 	"	for (int r = 0; r < rounds; r++)\n"
 	"		x = x * 1103515245 + 12345;\n"
 	"	p[i] = x;\n"
+	"}\n"
+	/* Never run: it makes the program large enough to build in parts. */
+	"#define ROUND(k) a += b ^ k; b ^= rotate(a, 7u); c += popcount(b) + clz(c | 1u); \\\n"
+	"	d = mad24(d, c, a); a = mul_hi(a, d) + hadd(b, c);\n"
+	"__kernel void heavy(__global uint *p, uint n)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	uint a = p[i], b = a ^ 0x9e3779b9u, c = a * 3u, d = a + 7u;\n"
+	"	for (uint r = 0; r < n; r++) {\n"
+	"		ROUND(1u) ROUND(2u) ROUND(3u) ROUND(4u) ROUND(5u) ROUND(6u) ROUND(7u) ROUND(8u)\n"
+	"		ROUND(9u) ROUND(10u) ROUND(11u) ROUND(12u) ROUND(13u) ROUND(14u) ROUND(15u)\n"
+	"		ROUND(16u)\n"
+	"	}\n"
+	"	p[i] = a ^ b ^ c ^ d;\n"
 	"}\n";
 
 static void setup(void)
