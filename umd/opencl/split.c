@@ -193,6 +193,21 @@ static unsigned long split_weigh(struct split_table *t, unsigned int root, unsig
 	return total;
 }
 
+struct split_entry {
+	unsigned long weight;		/* instructions it reaches */
+	unsigned int index;		/* among the entries, in module order */
+};
+
+/* Heaviest first; of equal weight, the earlier entry first. */
+static int cmp_heaviest(const void *a, const void *b)
+{
+	const struct split_entry *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /**
  * vaccel_cl_partition() - deal a lowered program's kernels out to parts
  * @m: the module vaccel_cl_lower() made
@@ -211,9 +226,10 @@ static unsigned long split_weigh(struct split_table *t, unsigned int root, unsig
 unsigned int vaccel_cl_partition(LLVMModuleRef m, unsigned int max_parts,
 				 unsigned int **part_of)
 {
-	unsigned long weights[VACCEL_CL_MAX_PARTS] = { 0 }, *weight = NULL, total = 0;
-	unsigned int *entries = NULL, *order = NULL, *stack = NULL, *parts = NULL;
-	unsigned int nentries = 0, nparts = 1, i, j, k;
+	unsigned long load[VACCEL_CL_MAX_PARTS] = { 0 }, total = 0;
+	struct split_entry *entries = NULL;
+	unsigned int *stack = NULL, *parts = NULL;
+	unsigned int nentries = 0, nparts = 1, i, k;
 	struct split_table t;
 
 	*part_of = NULL;
@@ -222,17 +238,15 @@ unsigned int vaccel_cl_partition(LLVMModuleRef m, unsigned int max_parts,
 	if (max_parts < 2 || split_table_build(&t, m))
 		return 1;
 	entries = calloc(t.n + 1, sizeof(*entries));
-	order = calloc(t.n + 1, sizeof(*order));
 	stack = calloc(t.n + 1, sizeof(*stack));
-	weight = calloc(t.n + 1, sizeof(*weight));
-	if (!entries || !order || !stack || !weight)
+	if (!entries || !stack)
 		goto out;
 	for (i = 0; i < t.n; i++) {
 		if (!is_entry(t.fns[i].f))
 			continue;
-		weight[nentries] = split_weigh(&t, i, nentries + 1, stack);
-		total += weight[nentries];
-		entries[nentries++] = i;
+		entries[nentries].weight = split_weigh(&t, i, nentries + 1, stack);
+		entries[nentries].index = nentries;
+		total += entries[nentries++].weight;
 	}
 	nparts = nentries < max_parts ? nentries : max_parts;
 	if (nparts < 2 || total < SPLIT_MIN_INSTRUCTIONS) {
@@ -244,27 +258,20 @@ unsigned int vaccel_cl_partition(LLVMModuleRef m, unsigned int max_parts,
 		nparts = 1;
 		goto out;
 	}
-	/* Heaviest first (insertion sort: a program has few kernels). */
-	for (i = 0; i < nentries; i++) {
-		for (j = i; j && weight[order[j - 1]] < weight[i]; j--)
-			order[j] = order[j - 1];
-		order[j] = i;
-	}
+	qsort(entries, nentries, sizeof(*entries), cmp_heaviest);
 	for (i = 0; i < nentries; i++) {
 		unsigned int lightest = 0;
 
 		for (k = 1; k < nparts; k++)
-			if (weights[k] < weights[lightest])
+			if (load[k] < load[lightest])
 				lightest = k;
-		parts[order[i]] = lightest;
-		weights[lightest] += weight[order[i]];
+		parts[entries[i].index] = lightest;
+		load[lightest] += entries[i].weight;
 	}
 	*part_of = parts;
 out:
 	free(entries);
-	free(order);
 	free(stack);
-	free(weight);
 	split_table_free(&t);
 	return nparts;
 }
