@@ -483,7 +483,7 @@ vaccel_cc_opencl_library() {
 	# Every overload of OpenCL C 1.2, then of what OpenCL C 3.0 adds
 	# without its optional features (opencl_c30.cl), each in its mode.
 	local std min
-	for std in CL1.2:3500 CL3.0:300; do
+	for std in CL1.2:8000 CL3.0:300; do
 		min=${std#*:} std=${std%:*}
 		vaccel_cc_opencl_every "$d" "$std" "$min" "$link" "$nm" "$lib" || return 1
 	done
@@ -521,9 +521,10 @@ for n in ['', '2', '3', '4', '8', '16']:
         if n:
             names.add('vstorea_half' + n + m)
     for t in 'char uchar short ushort int uint long ulong float double'.split():
-        names.add('convert_' + t + n)
-        if t not in ('float', 'double'):
-            names.add('convert_' + t + n + '_sat')
+        for r in ['', '_rte', '_rtz', '_rtp', '_rtn']:
+            names.add('convert_' + t + n + r)
+            if t not in ('float', 'double'):
+                names.add('convert_' + t + n + '_sat' + r)
 if std == 'CL3.0':
     names = set("""get_global_linear_id get_local_linear_id get_enqueued_local_size ctz
 work_group_barrier atomic_work_item_fence atomic_init atomic_store_explicit
