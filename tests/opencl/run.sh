@@ -54,7 +54,8 @@ done
 here=$ROOT/tests/opencl
 failed=0
 
-PROGRAMS="vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert convert_all args
+PROGRAMS="vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert convert_all
+	  shuffle args
 	  buffers events kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
 
