@@ -22,6 +22,8 @@
 #   make cts       the Khronos OpenCL-CTS (CTS_SRC=its checkout, fetched
 #                  outside the tree) on vaccel in the dev VM and on PoCL;
 #                  CTS="api buffers:buffer_fill_int,..." picks binaries
+#   make math-exhaustive  every float through the math library's cores
+#                  on the host, against MPFR (hours; MATH_FUNCTIONS="exp ...")
 #   make docs      the HTML documentation and the man pages
 #   make man       the man pages only
 #   make install   libvaccel, its headers, tools, man pages, the udev rule
@@ -73,7 +75,7 @@ $(shell mkdir -p $(O) && if [ "$$(cat $(O)/.root 2>/dev/null)" != "$(ROOT)" ]; t
 
 .PHONY: all module umd vmtests benches deps run check kunit vmtest shell abi-check abi-baseline \
 	bench docs man install uninstall clean sparse debug-kernel module-debug \
-	fuzz fuzzer dkms dkms-source dkms-remove kcsan module-kcsan cts
+	fuzz fuzzer dkms dkms-source dkms-remove kcsan module-kcsan cts math-exhaustive
 
 all: module umd
 
@@ -194,6 +196,15 @@ bench: deps
 cts: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/cts.sh $(CTS)
+
+# Each function on a CPU of its own; a line per function, as math_cores
+# prints them, and the status of the worst.
+MATH_FUNCTIONS ?= exp exp2 exp10 expm1
+math-exhaustive: deps
+	@mkdir -p $(O)/host/bin
+	$(CC) -std=gnu11 -O2 -ffp-contract=off -I$(ROOT)/umd/opencl -o $(O)/host/bin/math_cores \
+		tests/host/math_cores.c -lmpfr -lgmp -lm
+	@echo $(MATH_FUNCTIONS) | tr ' ' '\n' | xargs -P $$(nproc) -I{} $(O)/host/bin/math_cores 1 {}
 
 docs: deps
 	@scripts/docs.sh

@@ -346,6 +346,16 @@ device_builtins() {
 	"$O/bin/host_builtins" 200000
 }
 
+# The math library's cores (umd/opencl/device/math/) compiled for the host,
+# without contraction as the device library is, against MPFR on every
+# 4099th float and the special values: every result correctly rounded.
+math_cores() {
+	# shellcheck disable=SC2086 # CFLAGS and SAN are words
+	"$CC" -std=gnu11 -O2 -g $CFLAGS $SAN -ffp-contract=off -I"$ROOT/umd/opencl" \
+		"$ROOT/tests/host/math_cores.c" -o "$O/bin/math_cores" -lmpfr -lgmp -lm || return 1
+	"$O/bin/math_cores" 4099
+}
+
 # vaccel_add_kernel(): a CMake project configured and built against the
 # build tree, a header change rebuilding the module.
 vaccel_cc_cmake() {
@@ -790,6 +800,7 @@ check vaccel_cc_int128 vaccel_cc_int128
 check vaccel_cc_long_double vaccel_cc_long_double
 check vaccel_cc_stack_sizes vaccel_cc_stack_sizes
 check device_builtins device_builtins
+check math_cores math_cores
 check vaccel_cc_cmake vaccel_cc_cmake
 check vaccel_cc_opencl vaccel_cc_opencl
 check vaccel_cc_opencl_library vaccel_cc_opencl_library

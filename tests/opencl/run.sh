@@ -55,7 +55,7 @@ here=$ROOT/tests/opencl
 failed=0
 
 PROGRAMS="vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert convert_all
-	  shuffle args
+	  shuffle math args
 	  buffers events kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
 
@@ -83,7 +83,7 @@ mkdir -p "$O/bin" "$O/pocl" "$O/vaccel" "$O/pocl-vendors" "$O/pocl-cache" "$O/ho
 
 missing=
 for pkg in ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo \
-	   python3-pyopencl; do
+	   python3-pyopencl libmpfr-dev; do
 	dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null | grep -q '^install ok installed$' ||
 		missing="$missing $pkg"
 done
@@ -92,13 +92,16 @@ if [ -z "$missing" ]; then
 else
 	not_ok packages "missing:$missing (run scripts/install-deps.sh)"
 fi
-CFLAGS=(-O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11)
+# math.c includes the math library's cores (umd/opencl/device/math), built
+# as the device library is, without contraction, and links MPFR.
+CFLAGS=(-O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 -ffp-contract=off
+	-I"$ROOT/umd/opencl")
 
 # --- build ----------------------------------------------------------------
 
 built=
 for p in $PROGRAMS; do
-	if cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lm -pthread \
+	if cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lmpfr -lgmp -lm -pthread \
 		>"$O/$p.build.log" 2>&1; then
 		built="$built $p"
 	else

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * DOC: math - the math library's accuracy against MPFR
+ *
+ * Each function runs on edge values (zeros, subnormals, the thresholds of
+ * overflow and underflow, integers, infinities, NaN) and on 16,384
+ * random values, half over the range where its result is finite and
+ * neither 0 nor 1, half over every float.  Its error on each is measured
+ * in ULP against MPFR's value at 160 bits (OpenCL's ULP: the gap between
+ * the two floats around the exact value), NaN must give NaN, and an
+ * infinite or zero result must be the correctly rounded one, its sign
+ * included.  stdout gets
+ * one line per function: within the specification's bound or not, the
+ * same on every correct implementation; stderr the largest error and how
+ * many results were not correctly rounded.
+ *
+ * On vaccel, the result must also be, bit for bit, that of the core the
+ * device library is built from (umd/opencl/device/math/), compiled here
+ * for the host: a difference is printed on stdout, which then differs
+ * from PoCL's.
+ */
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include "clt.h"
+#include "device/math/exp.h"
+
+#define NRANDOM	16384
+
+struct function {
+	const char *name;
+	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+	float (*core)(float);
+	double ulp;		/* the specification's bound */
+	float lo, hi;		/* where the result is finite and not 0 or 1 */
+};
+
+static int mpfr_exp10_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_exp10(r, x, rnd);
+}
+
+static const struct function functions[] = {
+	{ "exp", mpfr_exp, vcl_expf, 3, -104.0f, 89.0f },
+	{ "exp2", mpfr_exp2, vcl_exp2f, 3, -150.0f, 128.0f },
+	{ "exp10", mpfr_exp10_, vcl_exp10f, 3, -45.0f, 38.6f },
+	{ "expm1", mpfr_expm1, vcl_expm1f, 3, -18.0f, 89.0f },
+};
+#define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
+
+static const float edges[] = {
+	0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, 10.0f, -10.0f, 0x1p-149f, -0x1p-149f,
+	0x1p-126f, 0x1p-30f, -0x1p-30f, 0x1p-12f, 0x1.62e430p-1f, -0x1.62e430p-1f, 0.34657359f,
+	88.0f, 88.72283935546875f, 88.72284f, 89.0f, -87.33654f, -103.278931f, -103.972076f,
+	-104.0f, 127.0f, 127.99999f, 128.0f, -126.0f, -149.0f, -149.5f, -150.0f, 38.0f,
+	38.5318394f, 38.53184f, -37.9297f, -44.85f, -45.2f, -45.5f, 3.0f, 5.5f, 1e-7f, -1e-7f,
+	20.0f, -20.0f, -17.5f, 50.0f, 100.0f, -100.0f, 200.0f, -200.0f, 1e10f, -1e10f, FLT_MAX,
+	-FLT_MAX, INFINITY, -INFINITY, NAN, 0.1f, -0.1f, 1.5f, 16.0f, -16.0f,
+};
+#define NEDGES (sizeof(edges) / sizeof(edges[0]))
+#define NIN (NEDGES + NRANDOM)
+
+static uint64_t seed = 0x2545f4914f6cdd1dULL;
+
+static uint64_t next_random(void)
+{
+	uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);	/* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static float from_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* The error of @y in ULP of the exact value @z; 0 for y == z. */
+static double ulp_error(float y, mpfr_srcptr z, mpfr_ptr t)
+{
+	long e;
+
+	if (mpfr_zero_p(z))
+		return y == 0.0f ? 0.0 : INFINITY;
+	e = mpfr_get_exp(z) - 1;	/* |z| in [2^e, 2^(e+1)) */
+	if (e < -126)
+		e = -126;
+	mpfr_set_flt(t, y, MPFR_RNDN);
+	mpfr_sub(t, t, z, MPFR_RNDN);
+	mpfr_abs(t, t, MPFR_RNDN);
+	mpfr_mul_2si(t, t, 23 - e, MPFR_RNDN);
+	return mpfr_get_d(t, MPFR_RNDU);
+}
+
+int main(void)
+{
+	static float in[NIN], out[NIN];
+	size_t n = NIN, i, f;
+	struct clt t;
+	char platform[64] = "", src[4096];
+	int on_vaccel, len = 0;
+	mpfr_t x, z, tmp;
+
+	mpfr_inits2(160, x, z, tmp, (mpfr_ptr)0);
+	mpfr_set_emin(mpfr_get_emin_min());
+	mpfr_set_emax(mpfr_get_emax_max());
+
+	len += snprintf(src + len, sizeof(src) - len, "#define F(f) __kernel void k_##f("
+			"__global const float *in, __global float *out) "
+			"{ size_t i = get_global_id(0); out[i] = f(in[i]); }\n");
+	for (f = 0; f < NFUNCTIONS; f++)
+		len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions[f].name);
+
+	clt_init(&t);
+	CHECK(clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof(platform), platform, NULL));
+	on_vaccel = !strcmp(platform, "vaccel");
+	cl_program p = clt_build(&t, src, NULL);
+	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY, sizeof(in), NULL);
+	cl_mem mo = clt_buffer(&t, CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+
+	for (f = 0; f < NFUNCTIONS; f++) {
+		const struct function *fn = &functions[f];
+		double worst = 0.0;
+		float worst_x = 0.0f;
+		size_t not_cr = 0, bad = 0, core_diff = 0;
+		char name[32];
+
+		memcpy(in, edges, sizeof(edges));
+		for (i = NEDGES; i < NIN; i++) {
+			uint64_t r = next_random();
+
+			if (i % 2)
+				in[i] = fn->lo + (fn->hi - fn->lo) * (float)((r >> 40) * 0x1p-24);
+			else
+				in[i] = from_bits((uint32_t)r);
+		}
+		snprintf(name, sizeof(name), "k_%s", fn->name);
+		cl_kernel k = clt_kernel(p, name);
+
+		ARG(k, 0, mi); ARG(k, 1, mo);
+		CHECK(clEnqueueWriteBuffer(t.queue, mi, CL_TRUE, 0, sizeof(in), in, 0, NULL, NULL));
+		CHECK(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+		clReleaseKernel(k);
+
+		for (i = 0; i < NIN; i++) {
+			float y = out[i], ref;
+			double err;
+
+			if (on_vaccel && bits(y) != bits(fn->core(in[i])) &&
+			    !(isnan(y) && isnan(fn->core(in[i]))) && core_diff++ < 3)
+				printf("%s(%a): %a on the device, %a from the core\n", fn->name,
+				       in[i], y, fn->core(in[i]));
+			if (isnan(in[i])) {
+				if (!isnan(y) && bad++ < 3)
+					printf("%s(nan) = %a, not NaN\n", fn->name, y);
+				continue;
+			}
+			mpfr_set_flt(x, in[i], MPFR_RNDN);
+			fn->mpfr(z, x, MPFR_RNDN);
+			ref = mpfr_get_flt(z, MPFR_RNDN);
+			if (isinf(ref) || ref == 0.0f || isinf(y) || isnan(y)) {
+				if (bits(y) != bits(ref) && bad++ < 3)
+					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
+				if (bits(y) != bits(ref))
+					not_cr++;
+				continue;
+			}
+			err = ulp_error(y, z, tmp);
+			if (bits(y) != bits(ref))
+				not_cr++;
+			if (err > worst) {
+				worst = err;
+				worst_x = in[i];
+			}
+		}
+		if (bad || worst > fn->ulp)
+			printf("%s: WRONG: %zu special results wrong, %.3f ULP at %a (bound %g)\n",
+			       fn->name, bad, worst, worst_x, fn->ulp);
+		else
+			printf("%s: %zu values within %g ULP\n", fn->name, (size_t)NIN, fn->ulp);
+		fprintf(stderr, "%s on %s: largest error %.4f ULP at %a, %zu of %zu not correctly rounded\n",
+			fn->name, platform, worst, worst_x, not_cr, (size_t)NIN);
+	}
+	clReleaseMemObject(mi); clReleaseMemObject(mo);
+	clReleaseProgram(p);
+	clt_fini(&t);
+	mpfr_clears(x, z, tmp, (mpfr_ptr)0);
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math/core.h - what the math library's cores (math/\*.h) need, in the C
+ * that OpenCL C and C share, so that the device library and the host's
+ * accuracy tests compile the same source (opencl-library.rst, "The math
+ * library: design").
+ *
+ * - No contraction: every a * b + c is two roundings on both sides, and
+ *   fma() is written where one rounding is meant.  OpenCL C contracts by
+ *   default; the host test is built with -ffp-contract=off.
+ * - VCL_FN marks a core: static inline, so that each user has its copy.
+ * - vcl_u64, vcl_as_double() and vcl_as_u64(): the bits of a double.
+ * - vcl_pow2(k): 2^k as a double, for k of a normal double's exponent
+ *   (-1022 to 1023), exactly.
+ */
+#ifndef VACCEL_CL_MATH_CORE_H
+#define VACCEL_CL_MATH_CORE_H
+
+#ifdef __OPENCL_C_VERSION__
+#pragma OPENCL FP_CONTRACT OFF
+typedef ulong vcl_u64;
+#define vcl_as_double(u)	as_double(u)
+#define vcl_as_u64(d)		as_ulong(d)
+#else
+#include <math.h>
+#include <stdint.h>
+typedef uint64_t vcl_u64;
+
+static inline double vcl_as_double(vcl_u64 u)
+{
+	union { vcl_u64 u; double d; } v = { .u = u };
+
+	return v.d;
+}
+
+static inline vcl_u64 vcl_as_u64(double d)
+{
+	union { double d; vcl_u64 u; } v = { .d = d };
+
+	return v.u;
+}
+#endif
+
+#define VCL_FN	static inline
+
+VCL_FN double vcl_pow2(int k)
+{
+	return vcl_as_double((vcl_u64)(k + 1023) << 52);
+}
+
+#endif /* VACCEL_CL_MATH_CORE_H */
