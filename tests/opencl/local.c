@@ -8,11 +8,16 @@
  * __local array and once through a __local argument sized by
  * clSetKernelArg(size, NULL), each step behind barrier(); then a kernel
  * where each work-item reads its neighbour's value after the barrier.
- * Integer sums are exact: the printed sums must be identical.
+ * Integer sums are exact: the printed sums must be identical.  Last, a
+ * kernel with a kernel-scope __local array of 12 bytes and __local
+ * arguments of odd sizes prints whether each argument is aligned to its
+ * type's size, as a pointer to a type must be (up to 128 bytes for
+ * long16).
  */
 #include "clt.h"
 
 static const char *src =
+	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 	"__kernel void red_scope(__global const int *in, __global int *out)\n"
 	"{\n"
 	"	__local int s[64];\n"
@@ -43,6 +48,19 @@ static const char *src =
 	"	b[l] = -a[l];\n"
 	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
 	"	out[get_global_id(0)] = a[(l + 1) % n] + 1000 * b[(l + n - 1) % n];\n"
+	"}\n"
+	"__kernel void aligned(__local char *c, __local long16 *l, __local short3 *s,\n"
+	"		      __local double8 *d, __local float16 *f, __global int *out)\n"
+	"{\n"
+	"	__local int x[3];\n"
+	"	x[get_local_id(0)] = 7;\n"
+	"	c[0] = 1;\n"
+	"	barrier(CLK_LOCAL_MEM_FENCE);\n"
+	"	out[0] = (ulong)l % sizeof(long16) == 0;\n"
+	"	out[1] = (ulong)s % sizeof(short3) == 0;\n"
+	"	out[2] = (ulong)d % sizeof(double8) == 0;\n"
+	"	out[3] = (ulong)f % sizeof(float16) == 0;\n"
+	"	out[4] = x[0] + c[0];\n"
 	"}\n";
 
 #define N 256
@@ -59,7 +77,7 @@ int main(void)
 	clt_init(&t);
 	cl_program p = clt_build(&t, src, NULL);
 	cl_kernel k1 = clt_kernel(p, "red_scope"), k2 = clt_kernel(p, "red_arg");
-	cl_kernel k3 = clt_kernel(p, "neighbour");
+	cl_kernel k3 = clt_kernel(p, "neighbour"), k4 = clt_kernel(p, "aligned");
 	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in);
 	cl_mem mo = clt_buffer(&t, CL_MEM_READ_WRITE, sizeof(out), NULL);
 
@@ -81,8 +99,19 @@ int main(void)
 	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
 	for (i = 0; i < N; i++)
 		printf("rot %d %d\n", i, out[i]);
+	CHECK(clSetKernelArg(k4, 0, 3, NULL));
+	CHECK(clSetKernelArg(k4, 1, 128, NULL));
+	CHECK(clSetKernelArg(k4, 2, 3 * 8, NULL));
+	CHECK(clSetKernelArg(k4, 3, 64 + 8, NULL));
+	CHECK(clSetKernelArg(k4, 4, 64, NULL));
+	ARG(k4, 5, mo);
+	n = 3;
+	CHECK(clEnqueueNDRangeKernel(t.queue, k4, 1, NULL, &n, &n, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, 5 * sizeof(cl_int), out, 0, NULL, NULL));
+	printf("aligned long16 %d short3 %d double8 %d float16 %d, local %d\n", out[0], out[1],
+	       out[2], out[3], out[4]);
 	clReleaseMemObject(mi); clReleaseMemObject(mo);
-	clReleaseKernel(k1); clReleaseKernel(k2); clReleaseKernel(k3);
+	clReleaseKernel(k1); clReleaseKernel(k2); clReleaseKernel(k3); clReleaseKernel(k4);
 	clReleaseProgram(p);
 	clt_fini(&t);
 	return 0;

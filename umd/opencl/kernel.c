@@ -357,19 +357,54 @@ static size_t vcl_kernel_wg_size(cl_kernel k, int i)
 	return max ? max : 1;
 }
 
+/*
+ * A __local argument's alignment: the widest OpenCL C types' (long16,
+ * double16), since a pointer to a type must be aligned to its size.
+ */
+#define VCL_LOCAL_ARG_ALIGN	128
+
+/*
+ * The start of a launch's dynamic local memory, where the __local
+ * arguments go: after the module's own local variables, @static_local
+ * bytes from the local aperture's base, rounded up to 16 (libvaccel's and
+ * the IR step's rule).  The base is aligned far beyond
+ * VCL_LOCAL_ARG_ALIGN.
+ */
+static uint64_t vcl_dynamic_local_start(uint64_t static_local)
+{
+	return (static_local + 15) & ~(uint64_t)15;
+}
+
+/*
+ * Places a __local argument of @size bytes at *@at (bytes from the
+ * aperture's base), aligned to VCL_LOCAL_ARG_ALIGN, and moves *@at past
+ * it.  Returns where it goes, or UINT64_MAX if it would end past @limit.
+ */
+static uint64_t vcl_local_arg_place(uint64_t *at, uint64_t size, uint64_t limit)
+{
+	uint64_t where = (*at + VCL_LOCAL_ARG_ALIGN - 1) & ~(uint64_t)(VCL_LOCAL_ARG_ALIGN - 1);
+
+	if (where > limit || size > limit - where)
+		return UINT64_MAX;
+	*at = where + size;
+	return where;
+}
+
 /* Bytes of local memory @k uses: its variables' and its arguments'. */
 static cl_ulong vcl_kernel_local_locked(cl_kernel k, int i)
 {
 	struct vaccel_module_info mi;
-	cl_ulong total = 0;
+	uint64_t at = 0;
 	cl_uint a;
 
 	if (!vaccel_module_get_info(k->program->per_device[i].module, &mi))
-		total = mi.local_size;
+		at = mi.local_size;
+	at = vcl_dynamic_local_start(at);
 	for (a = 0; a < k->info->num_args; a++)
-		if (k->info->args[a].kind == VCL_ARG_LOCAL && k->args[a].set)
-			total += (k->args[a].local_size + 15) & ~(size_t)15;
-	return total;
+		if (k->info->args[a].kind == VCL_ARG_LOCAL && k->args[a].set &&
+		    vcl_local_arg_place(&at, k->args[a].local_size, UINT64_MAX / 2) == UINT64_MAX)
+			return UINT64_MAX;
+	return at;
 }
 
 static cl_ulong vcl_kernel_local(cl_kernel k, int i)
@@ -573,7 +608,9 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 	struct vcl_printf_action *printf_action = NULL;
 	const struct vcl_kernel_info *info;
 	unsigned char block[VACCEL_LAUNCH_MAX_ARGS];
-	uint32_t grid[3], wg[3], dynamic_local = 0;
+	uint32_t grid[3], wg[3];
+	struct vaccel_module_info mi;
+	uint64_t local_start, local_at;
 	size_t local[3], max_wg, total = 1, slab;
 	uint64_t start;
 	cl_uint split_dim;
@@ -641,6 +678,10 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		offset[d] = global_offset ? global_offset[d] : 0;
 	memcpy(block + VACCEL_CL_HEADER_OFFSET, offset, sizeof(offset));
 	memcpy(block + VACCEL_CL_HEADER_WORK_DIM, &work_dim, sizeof(work_dim));
+	if (vaccel_module_get_info(k->program->per_device[i].module, &mi))
+		return CL_INVALID_PROGRAM_EXECUTABLE;
+	local_start = vcl_dynamic_local_start(mi.local_size);
+	local_at = local_start;
 	pthread_mutex_lock(&k->lock);
 	for (a = 0; a < info->num_args; a++) {
 		const struct vcl_arg_info *ai = &info->args[a];
@@ -662,13 +703,15 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 			memcpy(block + ai->offset, &va, sizeof(va));
 			break;
 		case VCL_ARG_LOCAL:
-			va = dynamic_local;
-			memcpy(block + ai->offset, &va, sizeof(va));
-			if (v->local_size > q->device->info.max_local_size - dynamic_local) {
+			/* Its offset in the dynamic local memory. */
+			va = vcl_local_arg_place(&local_at, v->local_size,
+						 q->device->info.max_local_size);
+			if (va == UINT64_MAX) {
 				pthread_mutex_unlock(&k->lock);
 				return CL_OUT_OF_RESOURCES;
 			}
-			dynamic_local += (uint32_t)((v->local_size + 15) & ~(size_t)15);
+			va -= local_start;
+			memcpy(block + ai->offset, &va, sizeof(va));
 			break;
 		default:
 			memcpy(block + ai->offset, v->bytes, ai->size);
@@ -704,7 +747,7 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
 		grid[d] = d < work_dim ? (uint32_t)global_size[d] : 1;
 		wg[d] = (uint32_t)local[d];
 	}
-	opts.dynamic_local_size = dynamic_local;
+	opts.dynamic_local_size = (uint32_t)(local_at - local_start);
 	/* One launch, or a launch per slab of a grid too big for one. */
 	for (start = 0; !ret && total && start < global_size[split_dim]; start += slab) {
 		uint64_t size = global_size[split_dim], first = offset[split_dim] + start;
