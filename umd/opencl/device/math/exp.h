@@ -62,61 +62,57 @@ VCL_FN double vcl_exp_reduce(double x, double *k)
 	return (x - *k * VCL_LN2_HI) - *k * VCL_LN2_LO;
 }
 
+/* NaN, and past +-@lim the limits of the family: infinity and @low. */
+#define VCL_EXP_LIMITS(x, lim, low)					\
+	do {								\
+		if ((x) != (x))						\
+			return (x);					\
+		if ((x) > (lim))					\
+			return INFINITY;				\
+		if ((x) < -(lim))					\
+			return (low);					\
+	} while (0)
+
+/* e^r 2^k, rounded once to float. */
+VCL_FN float vcl_exp_scale(double r, double k)
+{
+	return (float)(vcl_exp_r(r) * vcl_pow2((int)k));
+}
+
 VCL_FN float vcl_expf(float x)
 {
 	double k, r;
 
-	if (x != x)
-		return x;
-	if (x > 200.0f)
-		return INFINITY;
-	if (x < -200.0f)
-		return 0.0f;
+	VCL_EXP_LIMITS(x, 200.0f, 0.0f);
 	r = vcl_exp_reduce(x, &k);
-	return (float)(vcl_exp_r(r) * vcl_pow2((int)k));
+	return vcl_exp_scale(r, k);
 }
 
 VCL_FN float vcl_exp2f(float x)
 {
-	double k, r;
+	double k;
 
-	if (x != x)
-		return x;
-	if (x > 200.0f)
-		return INFINITY;
-	if (x < -200.0f)
-		return 0.0f;
+	VCL_EXP_LIMITS(x, 200.0f, 0.0f);
 	k = rint((double)x);
-	r = ((double)x - k) * VCL_LN2;
-	return (float)(vcl_exp_r(r) * vcl_pow2((int)k));
+	return vcl_exp_scale(((double)x - k) * VCL_LN2, k);
 }
 
 VCL_FN float vcl_exp10f(float x)
 {
 	double k, r;
 
-	if (x != x)
-		return x;
-	if (x > 60.0f)
-		return INFINITY;
-	if (x < -60.0f)
-		return 0.0f;
+	VCL_EXP_LIMITS(x, 60.0f, 0.0f);
 	k = rint((double)x * VCL_LOG2_10);
 	r = ((double)x * VCL_LN10_HI - k * VCL_LN2_HI) +
 	    ((double)x * VCL_LN10_LO - k * VCL_LN2_LO);
-	return (float)(vcl_exp_r(r) * vcl_pow2((int)k));
+	return vcl_exp_scale(r, k);
 }
 
 VCL_FN float vcl_expm1f(float x)
 {
 	double k, r;
 
-	if (x != x)
-		return x;
-	if (x > 200.0f)
-		return INFINITY;
-	if (x < -200.0f)
-		return -1.0f;
+	VCL_EXP_LIMITS(x, 200.0f, -1.0f);
 	r = vcl_exp_reduce(x, &k);
 	if (k == 0.0)		/* r = x, but for the sign of a zero */
 		return (float)(vcl_expm1_q(x) * x);
