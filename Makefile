@@ -199,7 +199,7 @@ cts: deps
 
 # Each function on a CPU of its own; a line per function, as math_cores
 # prints them, and the status of the worst.
-MATH_FUNCTIONS ?= exp exp2 exp10 expm1 log log2 log10 log1p
+MATH_FUNCTIONS ?= exp exp2 exp10 expm1 log log2 log10 log1p rsqrt cbrt
 math-exhaustive: deps
 	@mkdir -p $(O)/host/bin
 	$(CC) -std=gnu11 -O2 -ffp-contract=off -I$(ROOT)/umd/opencl -o $(O)/host/bin/math_cores \

@@ -30,6 +30,7 @@
 #include <string.h>
 #include "device/math/exp.h"
 #include "device/math/log.h"
+#include "device/math/root.h"
 
 struct function {
 	const char *name;
@@ -42,6 +43,16 @@ static int mpfr_exp10_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
 	return mpfr_exp10(r, x, rnd);
 }
 
+/* 1 / sqrt(x): MPFR's rec_sqrt(-0) is +Inf, IEEE 754's rSqrt(-0) -Inf. */
+static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	if (mpfr_zero_p(x) && mpfr_signbit(x)) {
+		mpfr_set_inf(r, -1);
+		return 0;
+	}
+	return mpfr_rec_sqrt(r, x, rnd);
+}
+
 static const struct function functions[] = {
 	{ "exp", vcl_expf, mpfr_exp },
 	{ "exp2", vcl_exp2f, mpfr_exp2 },
@@ -51,6 +62,8 @@ static const struct function functions[] = {
 	{ "log2", vcl_log2f, mpfr_log2 },
 	{ "log10", vcl_log10f, mpfr_log10 },
 	{ "log1p", vcl_log1pf, mpfr_log1p },
+	{ "rsqrt", vcl_rsqrtf, mpfr_rsqrt_ },
+	{ "cbrt", vcl_cbrtf, mpfr_cbrt },
 };
 #define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
 
