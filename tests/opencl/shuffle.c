@@ -5,18 +5,51 @@
  * DOC: shuffle - shuffle() and shuffle2() for every type and width
  *
  * For each of the ten types, a kernel shuffles two vectors of m
- * components, for m and n of 2, 4, 8 and 16, with masks of n components
- * taken from a list of random 64-bit values: their high bits are set, and
- * must be ignored.  Eight work-items, each with masks of its own.  Every
- * result printed in hex.
+ * components into n, with masks of n components taken from a list of
+ * random 64-bit values: their high bits are set, and must be ignored.
+ * Each type takes four of the sixteen pairs (m, n) of 2, 4, 8 and 16,
+ * every m and every n once, turning with the type, so that each pair
+ * meets two or three types of different widths (the library's forms are
+ * one macro).  Eight work-items, each with masks of its own.  Every result
+ * printed in hex.
  */
 #include <stdint.h>
 #include "clt.h"
 
 #define ITEMS	8
-#define PER_ITEM 240	/* 4 widths m, n: (2 + 4 + 8 + 16) * 2 each */
+#define PER_ITEM 240	/* at most: n of 2, 4, 8, 16, twice each, for 4 m */
 
-static const char *src =
+/*
+ * The kernel of type @t, of mask type @mask: its pairs of widths (see the
+ * DOC above); *@used gets the number of results per work-item.
+ */
+static int kernel_source(char *p, size_t size, int t, const char *type, const char *mask,
+			 int *used)
+{
+	static const int w[] = { 2, 4, 8, 16 };
+	int len, i, j;
+
+	len = snprintf(p, size,
+		       "__kernel void sh_%s(__global const ulong *in, __global const ulong *mk,\n"
+		       "		    __global ulong *out)\n{\n"
+		       "	size_t i = get_global_id(0);\n"
+		       "	__global ulong *o = out + i * %d;\n"
+		       "	%s v[32];\n	int p = 0;\n\n"
+		       "	for (int j = 0; j < 32; j++)\n		v[j] = (%s)in[j];\n",
+		       type, PER_ITEM, type, type);
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < 4; j++) {
+			if ((i + j + t) % 4)
+				continue;
+			len += snprintf(p + len, size - len, "	ONE(%s, %s, %d, %d)\n", type, mask,
+					w[i], w[j]);
+			*used += 2 * w[j];
+		}
+	}
+	return len + snprintf(p + len, size - len, "}\n");
+}
+
+static const char *const header =
 	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 	"#define OUT_char(v) ((ulong)(uchar)(v))\n#define OUT_uchar(v) ((ulong)(v))\n"
 	"#define OUT_short(v) ((ulong)(ushort)(v))\n#define OUT_ushort(v) ((ulong)(v))\n"
@@ -33,27 +66,13 @@ static const char *src =
 	"		o[p++] = OUT_##T(r[j]);\t\t\t\t\\\n"
 	"		o[p++] = OUT_##T(s[j]);\t\t\t\t\\\n"
 	"	}\t\t\t\t\t\t\t\\\n"
-	"}\n"
-	"#define ONE_M(T, U, m) ONE(T, U, m, 2) ONE(T, U, m, 4) ONE(T, U, m, 8) ONE(T, U, m, 16)\n"
-	"#define KERNEL(T, U)\t\t\t\t\t\t\t\\\n"
-	"__kernel void sh_##T(__global const ulong *in, __global const ulong *mk,\t\\\n"
-	"		    __global ulong *out)\t\t\t\t\\\n"
-	"{\t\t\t\t\t\t\t\t\t\\\n"
-	"	size_t i = get_global_id(0);\t\t\t\t\\\n"
-	"	__global ulong *o = out + i * 240;\t\t\t\t\\\n"
-	"	T v[32];\t\t\t\t\t\t\t\\\n"
-	"	int p = 0;\t\t\t\t\t\t\t\\\n"
-	"\t\t\t\t\t\t\t\t\t\\\n"
-	"	for (int j = 0; j < 32; j++)\t\t\t\t\t\\\n"
-	"		v[j] = (T)in[j];\t\t\t\t\t\\\n"
-	"	ONE_M(T, U, 2) ONE_M(T, U, 4) ONE_M(T, U, 8) ONE_M(T, U, 16)\t\\\n"
-	"}\n"
-	"KERNEL(char, uchar) KERNEL(uchar, uchar) KERNEL(short, ushort) KERNEL(ushort, ushort)\n"
-	"KERNEL(int, uint) KERNEL(uint, uint) KERNEL(long, ulong) KERNEL(ulong, ulong)\n"
-	"KERNEL(float, uint) KERNEL(double, ulong)\n";
+	"}\n";
 
 static const char *const types[] = {
 	"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
+};
+static const char *const masks[] = {
+	"uchar", "uchar", "ushort", "ushort", "uint", "uint", "ulong", "ulong", "uint", "ulong",
 };
 
 int main(void)
@@ -61,8 +80,9 @@ int main(void)
 	uint64_t in[32], mk[ITEMS * 16], out[ITEMS * PER_ITEM], seed = 0;
 	size_t n = ITEMS, i;
 	struct clt t;
+	static char src[16384];
 	char name[16];
-	int ty, k;
+	int ty, k, len, used[10] = { 0 };
 
 	/* Values distinct in every type, exact in float. */
 	for (i = 0; i < 32; i++)
@@ -74,6 +94,12 @@ int main(void)
 		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 		mk[i] = z ^ (z >> 31);
 	}
+
+	len = snprintf(src, sizeof(src), "%s", header);
+	for (ty = 0; ty < 10; ty++)
+		len += kernel_source(src + len, sizeof(src) - len, ty, types[ty], masks[ty],
+				     &used[ty]);
+	EXPECT((size_t)len < sizeof(src));
 
 	clt_init(&t);
 	cl_program p = clt_build(&t, src, NULL);
@@ -91,7 +117,7 @@ int main(void)
 					  NULL));
 		for (i = 0; i < ITEMS; i++) {
 			printf("%s %zu:", types[ty], i);
-			for (k = 0; k < PER_ITEM; k++)
+			for (k = 0; k < used[ty]; k++)
 				printf(" %llx", (unsigned long long)out[i * PER_ITEM + k]);
 			printf("\n");
 		}
