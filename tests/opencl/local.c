@@ -12,7 +12,9 @@
  * kernel with a kernel-scope __local array of 12 bytes and __local
  * arguments of odd sizes prints whether each argument is aligned to its
  * type's size, as a pointer to a type must be (up to 128 bytes for
- * long16).
+ * long16); and a kernel with a local array gives one __local argument
+ * all the local memory that CL_KERNEL_LOCAL_MEM_SIZE, asked before the
+ * argument is set, leaves: the launch must fit.
  */
 #include "clt.h"
 
@@ -61,6 +63,14 @@ static const char *src =
 	"	out[2] = (ulong)d % sizeof(double8) == 0;\n"
 	"	out[3] = (ulong)f % sizeof(float16) == 0;\n"
 	"	out[4] = x[0] + c[0];\n"
+	"}\n"
+	"__kernel void fill(__local int *big, uint n, __global int *out)\n"
+	"{\n"
+	"	__local int x[3];\n"
+	"	x[0] = 5;\n"
+	"	big[0] = 1;\n"
+	"	big[n - 1] = 2;\n"
+	"	out[0] = big[0] + big[n - 1] + x[0];\n"
 	"}\n";
 
 #define N 256
@@ -78,6 +88,9 @@ int main(void)
 	cl_program p = clt_build(&t, src, NULL);
 	cl_kernel k1 = clt_kernel(p, "red_scope"), k2 = clt_kernel(p, "red_arg");
 	cl_kernel k3 = clt_kernel(p, "neighbour"), k4 = clt_kernel(p, "aligned");
+	cl_kernel k5 = clt_kernel(p, "fill");
+	cl_ulong max_local, used;
+	cl_uint big;
 	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in);
 	cl_mem mo = clt_buffer(&t, CL_MEM_READ_WRITE, sizeof(out), NULL);
 
@@ -110,8 +123,23 @@ int main(void)
 	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, 5 * sizeof(cl_int), out, 0, NULL, NULL));
 	printf("aligned long16 %d short3 %d double8 %d float16 %d, local %d\n", out[0], out[1],
 	       out[2], out[3], out[4]);
+	/* What CL_KERNEL_LOCAL_MEM_SIZE leaves, before the argument is set, fits. */
+	CHECK(clGetDeviceInfo(t.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(max_local), &max_local,
+			      NULL));
+	CHECK(clGetKernelWorkGroupInfo(k5, t.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(used), &used,
+				       NULL));
+	EXPECT(used < max_local);
+	big = (cl_uint)((max_local - used) / sizeof(cl_int));
+	CHECK(clSetKernelArg(k5, 0, big * sizeof(cl_int), NULL));
+	ARG(k5, 1, big);
+	ARG(k5, 2, mo);
+	n = 1;
+	CHECK(clEnqueueNDRangeKernel(t.queue, k5, 1, NULL, &n, &n, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(cl_int), out, 0, NULL, NULL));
+	printf("the rest of local memory in one argument: %d\n", out[0]);
 	clReleaseMemObject(mi); clReleaseMemObject(mo);
 	clReleaseKernel(k1); clReleaseKernel(k2); clReleaseKernel(k3); clReleaseKernel(k4);
+	clReleaseKernel(k5);
 	clReleaseProgram(p);
 	clt_fini(&t);
 	return 0;

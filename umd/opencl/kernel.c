@@ -390,20 +390,28 @@ static uint64_t vcl_local_arg_place(uint64_t *at, uint64_t size, uint64_t limit)
 	return where;
 }
 
-/* Bytes of local memory @k uses: its variables' and its arguments'. */
+/*
+ * Bytes of local memory @k uses: its variables' and its arguments', with
+ * the padding before each __local argument, set or not: a program that
+ * gives an argument what this leaves of the device's local memory gets a
+ * launch that fits.
+ */
 static cl_ulong vcl_kernel_local_locked(cl_kernel k, int i)
 {
 	struct vaccel_module_info mi;
-	uint64_t at = 0;
+	uint64_t at = 0, size;
 	cl_uint a;
 
 	if (!vaccel_module_get_info(k->program->per_device[i].module, &mi))
 		at = mi.local_size;
 	at = vcl_dynamic_local_start(at);
-	for (a = 0; a < k->info->num_args; a++)
-		if (k->info->args[a].kind == VCL_ARG_LOCAL && k->args[a].set &&
-		    vcl_local_arg_place(&at, k->args[a].local_size, UINT64_MAX / 2) == UINT64_MAX)
+	for (a = 0; a < k->info->num_args; a++) {
+		if (k->info->args[a].kind != VCL_ARG_LOCAL)
+			continue;
+		size = k->args[a].set ? k->args[a].local_size : 0;
+		if (vcl_local_arg_place(&at, size, UINT64_MAX / 2) == UINT64_MAX)
 			return UINT64_MAX;
+	}
 	return at;
 }
 
