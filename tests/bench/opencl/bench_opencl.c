@@ -57,7 +57,7 @@
 #include "reduce.cl.h"
 #include "build_program.cl.h"
 
-#define SAMPLES_EX	5
+#define SAMPLES_EX	15
 #define SAMPLES_RT	200
 #define BUILDS		5
 
