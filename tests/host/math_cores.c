@@ -28,44 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "device/math/exp.h"
-#include "device/math/log.h"
-#include "device/math/root.h"
-
-struct function {
-	const char *name;
-	float (*core)(float);
-	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
-};
-
-static int mpfr_exp10_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
-{
-	return mpfr_exp10(r, x, rnd);
-}
-
-/* 1 / sqrt(x): MPFR's rec_sqrt(-0) is +Inf, IEEE 754's rSqrt(-0) -Inf. */
-static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
-{
-	if (mpfr_zero_p(x) && mpfr_signbit(x)) {
-		mpfr_set_inf(r, -1);
-		return 0;
-	}
-	return mpfr_rec_sqrt(r, x, rnd);
-}
-
-static const struct function functions[] = {
-	{ "exp", vcl_expf, mpfr_exp },
-	{ "exp2", vcl_exp2f, mpfr_exp2 },
-	{ "exp10", vcl_exp10f, mpfr_exp10_ },
-	{ "expm1", vcl_expm1f, mpfr_expm1 },
-	{ "log", vcl_logf, mpfr_log },
-	{ "log2", vcl_log2f, mpfr_log2 },
-	{ "log10", vcl_log10f, mpfr_log10 },
-	{ "log1p", vcl_log1pf, mpfr_log1p },
-	{ "rsqrt", vcl_rsqrtf, mpfr_rsqrt_ },
-	{ "cbrt", vcl_cbrtf, mpfr_cbrt },
-};
-#define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
+#include "../opencl/math_functions.h"
 
 static uint32_t bits(float f)
 {

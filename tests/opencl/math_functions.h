@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math_functions.h - the functions of the device's math library that the
+ * accuracy tests know: each one's core (umd/opencl/device/math/), its
+ * correctly rounded reference in MPFR, the specification's bound and the
+ * range where its result is finite and not 0 or 1.  Shared by
+ * tests/opencl/math.c (the device against MPFR) and
+ * tests/host/math_cores.c (every STEP-th float through the cores), so that
+ * a new function is added in one place.  Needs <mpfr.h>, and
+ * -I umd/opencl -ffp-contract=off as the device library is built.
+ */
+#ifndef VACCEL_TESTS_MATH_FUNCTIONS_H
+#define VACCEL_TESTS_MATH_FUNCTIONS_H
+
+#include <mpfr.h>
+#include "device/math/exp.h"
+#include "device/math/log.h"
+#include "device/math/root.h"
+
+struct function {
+	const char *name;
+	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+	float (*core)(float);
+	double ulp;		/* the specification's bound */
+	float lo, hi;		/* where the result is finite and not 0 or 1 */
+};
+
+static int mpfr_exp10_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_exp10(r, x, rnd);
+}
+
+/* 1 / sqrt(x): MPFR's rec_sqrt(-0) is +Inf, IEEE 754's rSqrt(-0) -Inf. */
+static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	if (mpfr_zero_p(x) && mpfr_signbit(x)) {
+		mpfr_set_inf(r, -1);
+		return 0;
+	}
+	return mpfr_rec_sqrt(r, x, rnd);
+}
+
+static const struct function functions[] = {
+	{ "exp", mpfr_exp, vcl_expf, 3, -104.0f, 89.0f },
+	{ "exp2", mpfr_exp2, vcl_exp2f, 3, -150.0f, 128.0f },
+	{ "exp10", mpfr_exp10_, vcl_exp10f, 3, -45.0f, 38.6f },
+	{ "expm1", mpfr_expm1, vcl_expm1f, 3, -18.0f, 89.0f },
+	{ "log", mpfr_log, vcl_logf, 3, 0.0f, 1e6f },
+	{ "log2", mpfr_log2, vcl_log2f, 3, 0.0f, 1e6f },
+	{ "log10", mpfr_log10, vcl_log10f, 3, 0.0f, 1e6f },
+	{ "log1p", mpfr_log1p, vcl_log1pf, 2, -1.0f, 1e6f },
+	{ "rsqrt", mpfr_rsqrt_, vcl_rsqrtf, 2, 0.0f, 1e6f },
+	{ "cbrt", mpfr_cbrt, vcl_cbrtf, 2, -1e6f, 1e6f },
+};
+#define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
+
+#endif /* VACCEL_TESTS_MATH_FUNCTIONS_H */
