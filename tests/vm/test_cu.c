@@ -181,13 +181,17 @@ VTEST(units_reported)
 
 /*
  * Many workgroups of three kernels: every result is the one expected,
- * whatever the number of units, and every unit ran some of them.
+ * whatever the number of units, and every unit ran some of them. The spin
+ * kernel gives each unit eight workgroups of eight work-items, 6.4 million
+ * instructions: one unit on the debug kernel under TCG runs them in a few
+ * seconds; the wait allows six times VT_TIMEOUT_MS for a slow machine.
  */
 VTEST(results_identical)
 {
 	struct fx f = fx_open();
 	struct drm_vaccel_context_state s = vt_ctx_state(f.d.fd, f.ctx);
-	__u32 sgrid[3] = { 256, 1, 1 }, swg[3] = { 8, 1, 1 };
+	unsigned int items = 64 * expected_units();
+	__u32 sgrid[3] = { items, 1, 1 }, swg[3] = { 8, 1, 1 }, o = vt_syncobj(f.d.fd);
 	__u32 mgrid[3] = { 256 * 16, 1, 1 }, mwg[3] = { 256, 1, 1 };
 	__u32 cgrid[3] = { 5000, 1, 1 }, cwg[3] = { 64, 1, 1 };
 	__u64 spin = KERNEL(&f, spin_kernel), mirror = KERNEL(&f, mirror_kernel);
@@ -198,15 +202,17 @@ VTEST(results_identical)
 	unit_instructions(f.d.fd, s.engine_index, before, &units);
 	vt_pkt_dispatch(&f.c, spin, args(&f, 6364136223846793005ull, SPIN_ITERS, 0),
 			sgrid, swg, 0, 64);
-	vt_run(f.d.fd, f.ctx, &f.c);
+	vt_submit(f.d.fd, f.ctx, &f.c, 0, o);
+	VT_ASSERT_EQ(vt_syncobj_wait_ms(f.d.fd, o, 6 * VT_TIMEOUT_MS), 0);
+	VT_ASSERT_EQ(vt_fence_status(f.d.fd, o), 1);
 	vt_expect_not_faulted(f.d.fd, f.ctx);
-	for (i = 0; i < 256; i++)
+	for (i = 0; i < items; i++)
 		VT_ASSERT_EQ(VT_U64(&f.out, i * 8), spin_expected(i, SPIN_ITERS));
 	unit_instructions(f.d.fd, s.engine_index, after, &units);
 	for (i = 0; i < units; i++) {
 		printf("# results_identical: unit %u ran %llu instructions\n", i,
 		       after[i] - before[i]);
-		/* 32 workgroups of 100000 instructions: each unit takes some. */
+		/* Eight workgroups of 800000 instructions per unit: each takes some. */
 		VT_ASSERT(after[i] > before[i]);
 	}
 

@@ -18,6 +18,12 @@
  *	ok <program>.<case>
  *	not ok <program>.<case>: <why>
  *
+ * A case that takes VTEST_SLOW_S seconds or more also prints
+ *
+ *	# time: <program>.<case> <seconds> s
+ *
+ * so that the slowest cases of a plan can be found in its log.
+ *
  * Arguments on the command line select cases by name.  A case declared
  * with VTEST_NAMED() instead of VTEST() runs only when named: it needs a
  * module load of its own, which the plan gives it.
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct vtest_case {
@@ -41,6 +48,7 @@ struct vtest_case {
 };
 
 #define VTEST_MAX_CASES 256
+#define VTEST_SLOW_S	5
 extern struct vtest_case vtest_cases[VTEST_MAX_CASES];
 extern int vtest_ncases;
 
@@ -129,6 +137,14 @@ static inline int vtest_selected(const struct vtest_case *c, int argc,
 	return 0;
 }
 
+static inline double vtest_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static inline int vtest_main(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
@@ -136,6 +152,7 @@ static inline int vtest_main(int argc, char **argv)
 
 	for (i = 0; i < vtest_ncases; i++) {
 		struct vtest_case *c = &vtest_cases[i];
+		double start = vtest_now(), took;
 		int status;
 		pid_t pid;
 
@@ -154,6 +171,9 @@ static inline int vtest_main(int argc, char **argv)
 			failed++;
 			continue;
 		}
+		took = vtest_now() - start;
+		if (took >= VTEST_SLOW_S)
+			printf("# time: %s.%s %.0f s\n", prog, c->name, took);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 			printf("ok %s.%s\n", prog, c->name);
 		} else {
