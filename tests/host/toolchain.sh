@@ -519,7 +519,8 @@ degrees mix radians step smoothstep sign cross dot distance length normalize
 fast_distance fast_length fast_normalize isequal isnotequal isgreater isgreaterequal
 isless islessequal islessgreater isfinite isinf isnan isnormal isordered isunordered
 signbit any all bitselect select sqrt fma mad fabs fmin fmax floor ceil trunc round rint nextafter
-copysign native_sqrt half_sqrt async_work_group_copy async_work_group_strided_copy
+copysign native_sqrt half_sqrt fmod remainder remquo fdim maxmag minmag ldexp ilogb logb
+frexp fract modf nan async_work_group_copy async_work_group_strided_copy
 wait_group_events prefetch vload_half shuffle shuffle2""".split())
 for op in 'add sub xchg inc dec cmpxchg min max and or xor'.split():
     names.add('atom_' + op)
