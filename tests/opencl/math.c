@@ -44,7 +44,8 @@ static const float edges[] = {
 	-0.9999999f, -0x1p-26f, 0x1p-26f, 0x1.fffffep-126f, 0x1p+127f, 1e38f,
 };
 #define NEDGES (sizeof(edges) / sizeof(edges[0]))
-#define NIN (NEDGES + NRANDOM)
+/* At least NRANDOM random values, to a multiple of 64. */
+#define NIN ((NEDGES + NRANDOM + 63) / 64 * 64)
 
 static uint64_t seed = 0x2545f4914f6cdd1dULL;
 
@@ -93,7 +94,7 @@ static double ulp_error(float y, mpfr_srcptr z, mpfr_ptr t)
 int main(void)
 {
 	static float in[NIN], out[NIN];
-	size_t n = NIN, i, f;
+	size_t n = NIN, local = 64, i, f;
 	struct clt t;
 	char platform[64] = "", src[4096];
 	int on_vaccel, len = 0;
@@ -107,7 +108,20 @@ int main(void)
 			"__global const float *in, __global float *out) "
 			"{ size_t i = get_global_id(0); out[i] = f(in[i]); }\n");
 	for (f = 0; f < NFUNCTIONS; f++)
-		len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions[f].name);
+		if (!functions[f].device_form)
+			len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions[f].name);
+	/*
+	 * sincos on a float4 of the input: the sine, with the cosine in
+	 * __private memory, and the cosine, in __local memory (workgroups of
+	 * 64: NIN is a multiple of 64).
+	 */
+	len += snprintf(src + len, sizeof(src) - len,
+			"__kernel void k_sincos_sin(__global const float *in, __global float *out)"
+			" { size_t i = get_global_id(0); float4 c;"
+			" out[i] = sincos((float4)(in[i]), &c).s2; }\n"
+			"__kernel void k_sincos_cos(__global const float *in, __global float *out)"
+			" { size_t i = get_global_id(0); __local float4 c[64];"
+			" sincos((float4)(in[i]), &c[get_local_id(0)]); out[i] = c[get_local_id(0)].s1; }\n");
 
 	clt_init(&t);
 	CHECK(clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof(platform), platform, NULL));
@@ -137,7 +151,8 @@ int main(void)
 
 		ARG(k, 0, mi); ARG(k, 1, mo);
 		CHECK(clEnqueueWriteBuffer(t.queue, mi, CL_TRUE, 0, sizeof(in), in, 0, NULL, NULL));
-		CHECK(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+		CHECK(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &n,
+					     fn->device_form ? &local : NULL, 0, NULL, NULL));
 		CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
 		clReleaseKernel(k);
 

@@ -8,7 +8,10 @@
  * range where its result is finite and not 0 or 1.  Shared by
  * tests/opencl/math.c (the device against MPFR) and
  * tests/host/math_cores.c (every STEP-th float through the cores), so that
- * a new function is added in one place.  Needs <mpfr.h>, and
+ * a new function is added in one place.  An entry marked device_form is
+ * another form of a core already listed (sincos's two results): the host
+ * test skips it, the device test calls the kernel of its name.  Needs
+ * <mpfr.h>, and
  * -I umd/opencl -ffp-contract=off as the device library is built.
  */
 #ifndef VACCEL_TESTS_MATH_FUNCTIONS_H
@@ -18,6 +21,7 @@
 #include "device/math/exp.h"
 #include "device/math/log.h"
 #include "device/math/root.h"
+#include "device/math/trig.h"
 
 struct function {
 	const char *name;
@@ -25,6 +29,7 @@ struct function {
 	float (*core)(float);
 	double ulp;		/* the specification's bound */
 	float lo, hi;		/* where the result is finite and not 0 or 1 */
+	int device_form;	/* another form of a function above: device only */
 };
 
 static int mpfr_exp10_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
@@ -43,16 +48,22 @@ static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
 }
 
 static const struct function functions[] = {
-	{ "exp", mpfr_exp, vcl_expf, 3, -104.0f, 89.0f },
-	{ "exp2", mpfr_exp2, vcl_exp2f, 3, -150.0f, 128.0f },
-	{ "exp10", mpfr_exp10_, vcl_exp10f, 3, -45.0f, 38.6f },
-	{ "expm1", mpfr_expm1, vcl_expm1f, 3, -18.0f, 89.0f },
-	{ "log", mpfr_log, vcl_logf, 3, 0.0f, 1e6f },
-	{ "log2", mpfr_log2, vcl_log2f, 3, 0.0f, 1e6f },
-	{ "log10", mpfr_log10, vcl_log10f, 3, 0.0f, 1e6f },
-	{ "log1p", mpfr_log1p, vcl_log1pf, 2, -1.0f, 1e6f },
-	{ "rsqrt", mpfr_rsqrt_, vcl_rsqrtf, 2, 0.0f, 1e6f },
-	{ "cbrt", mpfr_cbrt, vcl_cbrtf, 2, -1e6f, 1e6f },
+	{ "exp", mpfr_exp, vcl_expf, 3, -104.0f, 89.0f, 0 },
+	{ "exp2", mpfr_exp2, vcl_exp2f, 3, -150.0f, 128.0f, 0 },
+	{ "exp10", mpfr_exp10_, vcl_exp10f, 3, -45.0f, 38.6f, 0 },
+	{ "expm1", mpfr_expm1, vcl_expm1f, 3, -18.0f, 89.0f, 0 },
+	{ "log", mpfr_log, vcl_logf, 3, 0.0f, 1e6f, 0 },
+	{ "log2", mpfr_log2, vcl_log2f, 3, 0.0f, 1e6f, 0 },
+	{ "log10", mpfr_log10, vcl_log10f, 3, 0.0f, 1e6f, 0 },
+	{ "log1p", mpfr_log1p, vcl_log1pf, 2, -1.0f, 1e6f, 0 },
+	{ "rsqrt", mpfr_rsqrt_, vcl_rsqrtf, 2, 0.0f, 1e6f, 0 },
+	{ "cbrt", mpfr_cbrt, vcl_cbrtf, 2, -1e6f, 1e6f, 0 },
+	{ "sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 0 },
+	{ "cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 0 },
+	{ "tan", mpfr_tan, vcl_tanf, 5, -20.0f, 20.0f, 0 },
+	/* sincos's two results, in float4s, the cosine in __local and __private. */
+	{ "sincos_sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 1 },
+	{ "sincos_cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 1 },
 };
 #define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
 

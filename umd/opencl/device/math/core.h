@@ -10,8 +10,11 @@
  * - No contraction: every a * b + c is two roundings on both sides, and
  *   fma() is written where one rounding is meant.  OpenCL C contracts by
  *   default; the host test is built with -ffp-contract=off.
- * - VCL_FN marks a core: static inline, so that each user has its copy.
- * - vcl_u64, vcl_as_double() and vcl_as_u64(): the bits of a double.
+ * - VCL_FN marks a core: static inline, so that each user has its copy;
+ *   VCL_TABLE a table of constants (math/tables.h), in __constant memory
+ *   on the device.
+ * - vcl_u64, vcl_as_double() and vcl_as_u64(): the bits of a double;
+ *   vcl_clz64(u): the leading zeros of a 64-bit value (64 for 0).
  * - vcl_pow2(k): 2^k as a double, for k of a normal double's exponent
  *   (-1022 to 1023), exactly.
  */
@@ -23,6 +26,7 @@
 typedef ulong vcl_u64;
 #define vcl_as_double(u)	as_double(u)
 #define vcl_as_u64(d)		as_ulong(d)
+#define vcl_clz64(u)		((int)clz((ulong)(u)))
 #else
 #include <math.h>
 #include <stdint.h>
@@ -41,9 +45,19 @@ static inline vcl_u64 vcl_as_u64(double d)
 
 	return v.u;
 }
+
+static inline int vcl_clz64(vcl_u64 u)
+{
+	return u ? __builtin_clzll(u) : 64;
+}
 #endif
 
 #define VCL_FN	static inline
+#ifdef __OPENCL_C_VERSION__
+#define VCL_TABLE	static __constant
+#else
+#define VCL_TABLE	static const
+#endif
 
 VCL_FN double vcl_pow2(int k)
 {

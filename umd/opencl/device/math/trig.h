@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math/trig.h - the cores of sin, cos, tan and sincos for float.
+ *
+ * Each is computed in double and rounded once to float.
+ *
+ * - Reduction: x = k pi/2 + r with |r| <= pi/4, and the quadrant k mod 4.
+ *   Up to |x| < 2^15, Cody and Waite's: pi/2 in three parts (tables.h),
+ *   the first two of 33 bits, so that k times each is exact and the first
+ *   subtraction is too.  Beyond, Payne and Hanek's: the float's mantissa
+ *   times a window of 192 bits of 2/pi (tables.h) in integer arithmetic,
+ *   which drops the bits that only add multiples of 4 and keeps at least
+ *   159 bits below the binary point; the quadrant is read from the two
+ *   bits above it, and the fraction, signed in [-1/2, 1/2), becomes a
+ *   double-double times pi/2.  Both give r to far better than a double's
+ *   precision, also for the floats closest to a multiple of pi/2.
+ * - sin(r) and cos(r) are their Taylor polynomials (to r^17 and r^18; the
+ *   first term left out is under 2^-62 of the result) by Horner's rule,
+ *   tan(r) their quotient.
+ * - |x| <= pi/4 is its own r, so that a zero keeps its sign.
+ */
+#ifndef VACCEL_CL_MATH_TRIG_H
+#define VACCEL_CL_MATH_TRIG_H
+
+#include "device/math/core.h"
+#include "device/math/tables.h"
+
+/* The window of 2/pi, in 32-bit words, and the product's limbs. */
+#define VCL_PH_WORDS	6
+#define VCL_PH_LIMBS	(VCL_PH_WORDS + 4)	/* 2 for the product, 2 read past it */
+
+/*
+ * Payne and Hanek's reduction of a finite |x| >= 2^15 (a double, so that
+ * the double functions can use it too): *q gets the quadrant, *lo the tail
+ * of r = return value + *lo.
+ */
+VCL_FN double vcl_reduce_large(double x, int *q, double *lo)
+{
+	vcl_u64 u = vcl_as_u64(x), m = (u & 0x000fffffffffffffUL) | 0x0010000000000000UL;
+	vcl_u64 limb[VCL_PH_LIMBS], m0 = m & 0xffffffffUL, m1 = m >> 32, carry = 0;
+	vcl_u64 hi, mid, low, h;
+	int e = (int)((u >> 52) & 0x7ff) - 1075;	/* |x| = m 2^e */
+	int w0 = e - 2 >= 0 ? (e - 2) / 32 : 0, point, i, neg, lz;
+	double a, b, rh, rl;
+
+	/* limb[] = m * window, the window's last word in limb[0]; zero above. */
+	for (i = 0; i < VCL_PH_LIMBS; i++)
+		limb[i] = 0;
+	for (i = 0; i < VCL_PH_WORDS; i++) {
+		vcl_u64 w = vcl_two_over_pi[w0 + VCL_PH_WORDS - 1 - i];
+		vcl_u64 p0 = w * m0, p1 = w * m1;
+
+		/* Add p0 at limb i and p1 at limb i + 1, 32 bits at a time. */
+		carry = limb[i] + (p0 & 0xffffffffUL);
+		limb[i] = carry & 0xffffffffUL;
+		carry = (carry >> 32) + limb[i + 1] + (p0 >> 32) + (p1 & 0xffffffffUL);
+		limb[i + 1] = carry & 0xffffffffUL;
+		carry = (carry >> 32) + limb[i + 2] + (p1 >> 32);
+		limb[i + 2] = carry & 0xffffffffUL;
+	}
+	/* The value is limb[] * 2^(e - 32 (w0 + WORDS)): the point's bit. */
+	point = 32 * (w0 + VCL_PH_WORDS) - e;
+	/* The two bits above the point, and 128 below it. */
+#define VCL_BITS64(b) \
+	(((b) % 32) ? ((limb[(b) / 32] | limb[(b) / 32 + 1] << 32) >> ((b) % 32)) | \
+		      (limb[(b) / 32 + 2] << (64 - (b) % 32)) : \
+		      (limb[(b) / 32] | limb[(b) / 32 + 1] << 32))
+	*q = (int)(VCL_BITS64(point) & 3);
+	hi = VCL_BITS64(point - 64);
+	low = VCL_BITS64(point - 128);
+#undef VCL_BITS64
+	/* A fraction of 1/2 or more is the next quadrant less the rest. */
+	neg = (hi >> 63) != 0;
+	if (neg) {
+		*q = (*q + 1) & 3;
+		low = ~low + 1;
+		hi = ~hi + (low == 0);
+	}
+	/* |fraction| = (hi 2^64 + low) 2^-128: normalise, then two doubles. */
+	lz = 0;
+	if (!hi) {
+		hi = low;
+		low = 0;
+		lz = 64;
+	}
+	i = vcl_clz64(hi) & 63;
+	if (i) {
+		hi = hi << i | low >> (64 - i);
+		low <<= i;
+		lz += i;
+	}
+	h = hi >> 11;
+	mid = ((hi & 0x7ff) << 42) | (low >> 22);
+	a = (double)h * vcl_pow2(-53 - lz);
+	b = (double)mid * vcl_pow2(-106 - lz);
+	/* r = (a + b) pi/2 as a double-double. */
+	rh = a * VCL_PIO2_HI;
+	rl = fma(a, VCL_PIO2_HI, -rh) + (a * VCL_PIO2_LO + b * VCL_PIO2_HI);
+	if (neg) {
+		rh = -rh;
+		rl = -rl;
+	}
+	if (x < 0) {
+		rh = -rh;
+		rl = -rl;
+		*q = (4 - *q) & 3;
+	}
+	*lo = rl;
+	return rh;
+}
+
+/* r and the quadrant of a finite float x. */
+VCL_FN double vcl_reduce_pio2f(float x, int *q)
+{
+	double k, lo;
+
+	if (x < 0x1p15f && x > -0x1p15f) {
+		if (x <= 0x1.921fb6p-1f && x >= -0x1.921fb6p-1f) {
+			*q = 0;
+			return x;
+		}
+		k = rint((double)x * VCL_TWO_OVER_PI);
+		*q = (int)k & 3;
+		return (((double)x - k * VCL_PIO2_1) - k * VCL_PIO2_2) - k * VCL_PIO2_3;
+	}
+	return vcl_reduce_large(x, q, &lo) + lo;
+}
+
+/* sin(r) and cos(r) for |r| <= pi/4. */
+VCL_FN double vcl_sin_r(double r)
+{
+	double z = r * r, p = -1.0 / 355687428096000.0;
+
+	p = fma(p, z, 1.0 / 1307674368000.0);
+	p = fma(p, z, -1.0 / 6227020800.0);
+	p = fma(p, z, 1.0 / 39916800.0);
+	p = fma(p, z, -1.0 / 362880.0);
+	p = fma(p, z, 1.0 / 5040.0);
+	p = fma(p, z, -1.0 / 120.0);
+	p = fma(p, z, 1.0 / 6.0);
+	return r == 0.0 ? r : fma(-p * z, r, r);	/* sin(-0) is -0 */
+}
+
+VCL_FN double vcl_cos_r(double r)
+{
+	double z = r * r, p = 1.0 / 6402373705728000.0;
+
+	p = fma(p, z, -1.0 / 20922789888000.0);
+	p = fma(p, z, 1.0 / 87178291200.0);
+	p = fma(p, z, -1.0 / 479001600.0);
+	p = fma(p, z, 1.0 / 3628800.0);
+	p = fma(p, z, -1.0 / 40320.0);
+	p = fma(p, z, 1.0 / 720.0);
+	p = fma(p, z, -1.0 / 24.0);
+	p = fma(p, z, 0.5);
+	return fma(-p, z, 1.0);
+}
+
+/* sin(x) and cos(x) of a float, in double. */
+VCL_FN void vcl_sincos_d(float x, double *s, double *c)
+{
+	int q;
+	double r = vcl_reduce_pio2f(x, &q), sr = vcl_sin_r(r), cr = vcl_cos_r(r);
+
+	switch (q) {
+	case 0:
+		*s = sr;
+		*c = cr;
+		break;
+	case 1:
+		*s = cr;
+		*c = -sr;
+		break;
+	case 2:
+		*s = -sr;
+		*c = -cr;
+		break;
+	default:
+		*s = -cr;
+		*c = sr;
+		break;
+	}
+}
+
+VCL_FN float vcl_sinf(float x)
+{
+	double s, c;
+
+	if (x - x != 0.0f)		/* infinity or NaN */
+		return x - x;
+	vcl_sincos_d(x, &s, &c);
+	return (float)s;
+}
+
+VCL_FN float vcl_cosf(float x)
+{
+	double s, c;
+
+	if (x - x != 0.0f)
+		return x - x;
+	vcl_sincos_d(x, &s, &c);
+	return (float)c;
+}
+
+VCL_FN float vcl_tanf(float x)
+{
+	double s, c;
+
+	if (x - x != 0.0f)
+		return x - x;
+	vcl_sincos_d(x, &s, &c);
+	return (float)(s / c);
+}
+
+VCL_FN float vcl_sincosf(float x, float *cosval)
+{
+	double s, c;
+
+	if (x - x != 0.0f) {
+		*cosval = x - x;
+		return x - x;
+	}
+	vcl_sincos_d(x, &s, &c);
+	*cosval = (float)c;
+	return (float)s;
+}
+
+#endif /* VACCEL_CL_MATH_TRIG_H */
