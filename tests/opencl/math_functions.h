@@ -22,6 +22,8 @@
 #include "device/math/log.h"
 #include "device/math/root.h"
 #include "device/math/trig.h"
+#include "device/math/atan.h"
+#include "device/math/hyperbolic.h"
 
 struct function {
 	const char *name;
@@ -61,6 +63,18 @@ static const struct function functions[] = {
 	{ "sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 0 },
 	{ "cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 0 },
 	{ "tan", mpfr_tan, vcl_tanf, 5, -20.0f, 20.0f, 0 },
+	{ "atan", mpfr_atan, vcl_atanf, 5, -100.0f, 100.0f, 0 },
+	{ "asin", mpfr_asin, vcl_asinf, 4, -1.0f, 1.0f, 0 },
+	{ "acos", mpfr_acos, vcl_acosf, 4, -1.0f, 1.0f, 0 },
+	{ "atanpi", mpfr_atanpi, vcl_atanpif, 5, -100.0f, 100.0f, 0 },
+	{ "asinpi", mpfr_asinpi, vcl_asinpif, 5, -1.0f, 1.0f, 0 },
+	{ "acospi", mpfr_acospi, vcl_acospif, 5, -1.0f, 1.0f, 0 },
+	{ "sinh", mpfr_sinh, vcl_sinhf, 4, -89.0f, 89.0f, 0 },
+	{ "cosh", mpfr_cosh, vcl_coshf, 4, -89.0f, 89.0f, 0 },
+	{ "tanh", mpfr_tanh, vcl_tanhf, 5, -10.0f, 10.0f, 0 },
+	{ "asinh", mpfr_asinh, vcl_asinhf, 4, -1e6f, 1e6f, 0 },
+	{ "acosh", mpfr_acosh, vcl_acoshf, 4, 1.0f, 1e6f, 0 },
+	{ "atanh", mpfr_atanh, vcl_atanhf, 5, -1.0f, 1.0f, 0 },
 	/* sincos's two results, in float4s, the cosine in __local and __private. */
 	{ "sincos_sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 1 },
 	{ "sincos_cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 1 },
