@@ -128,11 +128,18 @@ static inline struct vt_vgem_fence vt_vgem_fence_new(int vgem)
 	return f;
 }
 
+/*
+ * Signals the fence.  vgem signals a fence itself 10 s after attaching it
+ * and then answers ETIMEDOUT: on a slow machine (the debug kernel beside
+ * other VMs) a test can take that long to get here, and the fence is
+ * signalled either way.  A test that needs it pending until now checks
+ * that on its own.
+ */
 static inline void vt_vgem_fence_signal(struct vt_vgem_fence *f)
 {
 	struct vt_vgem_fence_signal s = { .fence = f->fence };
 
-	if (ioctl(f->vgem, VT_DRM_IOCTL_VGEM_FENCE_SIGNAL, &s))
+	if (ioctl(f->vgem, VT_DRM_IOCTL_VGEM_FENCE_SIGNAL, &s) && errno != ETIMEDOUT)
 		vtest_fail(__FILE__, __LINE__, "VGEM_FENCE_SIGNAL: %s", strerror(errno));
 }
 
