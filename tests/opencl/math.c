@@ -17,6 +17,9 @@
  * same on every correct implementation; stderr the largest error and how
  * many results were not correctly rounded.
  *
+ * The functions of two arguments (pow, atan2, hypot, ...) run on every
+ * pair of the edge values and on 8,192 random pairs, judged alike.
+ *
  * On vaccel, the result must also be, bit for bit, that of the core the
  * device library is built from (umd/opencl/device/math/), compiled here
  * for the host: a difference is printed on stdout, which then differs
@@ -91,12 +94,115 @@ static double ulp_error(float y, mpfr_srcptr z, mpfr_ptr t)
 	return mpfr_get_d(t, MPFR_RNDU);
 }
 
+/* The ints a y of pown and rootn takes besides small ones. */
+static const int int_edges[] = {
+	0, 1, -1, 2, -2, 3, -3, 1 << 24, -(1 << 24), (1 << 24) + 1, 1 << 30, -(1 << 30),
+};
+#define NINT_EDGES (sizeof(int_edges) / sizeof(int_edges[0]))
+
+/* Pairs: every pair of the edge values, then random ones (NIN2 in all). */
+#define NIN2 ((NEDGES * NEDGES + NRANDOM / 2 + 63) / 64 * 64)
+
+static void make_pairs(const struct function2 *fn, float *xs, float *ys)
+{
+	size_t i;
+
+	for (i = 0; i < NIN2; i++) {
+		uint64_t r = next_random(), s = next_random();
+		float x, y;
+
+		if (i < NEDGES * NEDGES) {
+			x = edges[i / NEDGES];
+			y = edges[i % NEDGES];
+		} else if (i % 2) {
+			x = fn->lo + (fn->hi - fn->lo) * (float)((r >> 40) * 0x1p-24);
+			y = fn->ylo + (fn->yhi - fn->ylo) * (float)((s >> 40) * 0x1p-24);
+		} else {
+			x = from_bits((uint32_t)r);
+			y = from_bits((uint32_t)s);
+		}
+		if (fn->int_y) {
+			int k = i % 4 == 0 ? int_edges[s % NINT_EDGES] : (int)(s % 81) - 40;
+
+			if (i < NEDGES * NEDGES && y == y && y <= 0x1p30f && y >= -0x1p30f)
+				k = (int)y;
+			y = (float)k;
+		}
+		xs[i] = x;
+		ys[i] = y;
+	}
+}
+
+/* A function of two arguments: the pairs through the device, each judged as main() does. */
+static void run_two(struct clt *t, cl_program p, const struct function2 *fn, int on_vaccel,
+		    const char *platform)
+{
+	static float xs[NIN2], ys[NIN2], out[NIN2];
+	size_t n = NIN2, i, not_cr = 0, bad = 0, core_diff = 0;
+	double worst = 0.0;
+	float worst_x = 0.0f, worst_y = 0.0f;
+	mpfr_t x, y, z, tmp;
+	char name[32];
+
+	mpfr_inits2(160, x, y, z, tmp, (mpfr_ptr)0);
+	make_pairs(fn, xs, ys);
+	cl_mem mx = clt_buffer(t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(xs), xs);
+	cl_mem my = clt_buffer(t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(ys), ys);
+	cl_mem mo = clt_buffer(t, CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+
+	snprintf(name, sizeof(name), "k2_%s", fn->name);
+	cl_kernel k = clt_kernel(p, name);
+
+	ARG(k, 0, mx); ARG(k, 1, my); ARG(k, 2, mo);
+	CHECK(clEnqueueNDRangeKernel(t->queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t->queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+	clReleaseKernel(k);
+	for (i = 0; i < NIN2; i++) {
+		float got = out[i], core = fn->core(xs[i], ys[i]), ref;
+		double err;
+
+		if (on_vaccel && bits(got) != bits(core) && !(isnan(got) && isnan(core)) &&
+		    core_diff++ < 3)
+			printf("%s(%a, %a): %a on the device, %a from the core\n", fn->name, xs[i],
+			       ys[i], got, core);
+		mpfr_set_flt(x, xs[i], MPFR_RNDN);
+		mpfr_set_flt(y, ys[i], MPFR_RNDN);
+		fn->mpfr(z, x, y, MPFR_RNDN);
+		ref = mpfr_get_flt(z, MPFR_RNDN);
+		if (isnan(ref) || isinf(ref) || ref == 0.0f || isinf(got) || isnan(got)) {
+			int same = isnan(ref) ? isnan(got) : bits(got) == bits(ref);
+
+			if (!same && bad++ < 3)
+				printf("%s(%a, %a) = %a, not %a\n", fn->name, xs[i], ys[i], got, ref);
+			not_cr += !same;
+			continue;
+		}
+		err = ulp_error(got, z, tmp);
+		if (bits(got) != bits(ref))
+			not_cr++;
+		if (err > worst) {
+			worst = err;
+			worst_x = xs[i];
+			worst_y = ys[i];
+		}
+	}
+	if (bad || worst > fn->ulp)
+		printf("%s: WRONG: %zu special results wrong, %.3f ULP at (%a, %a) (bound %g)\n",
+		       fn->name, bad, worst, worst_x, worst_y, fn->ulp);
+	else
+		printf("%s: %zu pairs within %g ULP\n", fn->name, (size_t)NIN2, fn->ulp);
+	fprintf(stderr, "%s on %s: largest error %.4f ULP at (%a, %a), %zu of %zu not correctly rounded\n",
+		fn->name, platform, worst, worst_x, worst_y, not_cr, (size_t)NIN2);
+	clReleaseMemObject(mx); clReleaseMemObject(my); clReleaseMemObject(mo);
+	mpfr_clears(x, y, z, tmp, (mpfr_ptr)0);
+}
+
 int main(void)
 {
 	static float in[NIN], out[NIN];
 	size_t n = NIN, local = 64, i, f;
 	struct clt t;
-	char platform[64] = "", src[4096];
+	char platform[64] = "", src[8192];
 	int on_vaccel, len = 0;
 	mpfr_t x, z, tmp;
 
@@ -122,6 +228,13 @@ int main(void)
 			"__kernel void k_sincos_cos(__global const float *in, __global float *out)"
 			" { size_t i = get_global_id(0); __local float4 c[64];"
 			" sincos((float4)(in[i]), &c[get_local_id(0)]); out[i] = c[get_local_id(0)].s1; }\n");
+
+	len += snprintf(src + len, sizeof(src) - len, "#define F2(f, Y) __kernel void k2_##f("
+			"__global const float *x, __global const float *y, __global float *out) "
+			"{ size_t i = get_global_id(0); out[i] = f(x[i], (Y)y[i]); }\n");
+	for (f = 0; f < NFUNCTIONS2; f++)
+		len += snprintf(src + len, sizeof(src) - len, "F2(%s, %s)\n", functions2[f].name,
+				functions2[f].int_y ? "int" : "float");
 
 	clt_init(&t);
 	CHECK(clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof(platform), platform, NULL));
@@ -202,6 +315,8 @@ int main(void)
 			fn->name, platform, worst, worst_x, not_cr, (size_t)NIN);
 	}
 	clReleaseMemObject(mi); clReleaseMemObject(mo);
+	for (f = 0; f < NFUNCTIONS2; f++)
+		run_two(&t, p, &functions2[f], on_vaccel, platform);
 	clReleaseProgram(p);
 	clt_fini(&t);
 	mpfr_clears(x, z, tmp, (mpfr_ptr)0);

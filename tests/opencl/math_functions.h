@@ -24,6 +24,7 @@
 #include "device/math/trig.h"
 #include "device/math/atan.h"
 #include "device/math/hyperbolic.h"
+#include "device/math/pow.h"
 
 struct function {
 	const char *name;
@@ -80,5 +81,70 @@ static const struct function functions[] = {
 	{ "sincos_cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 1 },
 };
 #define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
+
+/*
+ * The functions of two arguments, f(x, y); int_y for an int y (pown,
+ * rootn), which the tests draw from small integers and the int's limits.
+ * Random pairs take half of their values from [lo, hi] for x and [ylo,
+ * yhi] for y, half from every float.  faithful marks a function that is
+ * correctly rounded but for rare inputs (the pow family: math/pow.h):
+ * the host test asks it for 1 ULP and counts the others.
+ */
+struct function2 {
+	const char *name;
+	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+	float (*core)(float, float);
+	double ulp;
+	float lo, hi, ylo, yhi;
+	int int_y;
+	int faithful;		/* not always correctly rounded: within 1 ULP */
+};
+
+static int mpfr_pown_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
+{
+	return mpfr_pow_si(r, x, mpfr_get_si(n, MPFR_RNDZ), rnd);
+}
+
+static int mpfr_rootn_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
+{
+	long k = mpfr_get_si(n, MPFR_RNDZ);
+
+	if (k == 0) {		/* rootn(x, 0) is NaN */
+		mpfr_set_nan(r);
+		return 0;
+	}
+	return mpfr_rootn_si(r, x, k, rnd);
+}
+
+/* The specification's powr(x, NaN) and powr(NaN, y) are NaN, MPFR's powr(1, NaN) is 1. */
+static int mpfr_powr_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd)
+{
+	if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+		mpfr_set_nan(r);
+		return 0;
+	}
+	return mpfr_powr(r, x, y, rnd);
+}
+
+static float vcl_pownf_(float x, float n)
+{
+	return vcl_pownf(x, (int)n);
+}
+
+static float vcl_rootnf_(float x, float n)
+{
+	return vcl_rootnf(x, (int)n);
+}
+
+static const struct function2 functions2[] = {
+	{ "pow", mpfr_pow, vcl_powf, 16, 0.0f, 10.0f, -30.0f, 30.0f, 0, 1 },
+	{ "powr", mpfr_powr_, vcl_powrf, 16, 0.0f, 10.0f, -30.0f, 30.0f, 0, 1 },
+	{ "pown", mpfr_pown_, vcl_pownf_, 16, -10.0f, 10.0f, -40.0f, 40.0f, 1, 1 },
+	{ "rootn", mpfr_rootn_, vcl_rootnf_, 16, -1e6f, 1e6f, -40.0f, 40.0f, 1, 1 },
+	{ "atan2", mpfr_atan2, vcl_atan2f, 6, -10.0f, 10.0f, -10.0f, 10.0f, 0, 0 },
+	{ "atan2pi", mpfr_atan2pi, vcl_atan2pif, 6, -10.0f, 10.0f, -10.0f, 10.0f, 0, 0 },
+	{ "hypot", mpfr_hypot, vcl_hypotf, 4, -1e6f, 1e6f, -1e6f, 1e6f, 0, 0 },
+};
+#define NFUNCTIONS2 (sizeof(functions2) / sizeof(functions2[0]))
 
 #endif /* VACCEL_TESTS_MATH_FUNCTIONS_H */

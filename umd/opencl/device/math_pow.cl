@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math_pow.cl - the math functions of two arguments for float (6.12.2):
+ * pow, powr, pown and rootn, atan2 and atan2pi, hypot; half_powr and
+ * native_powr, which are powr; and the divisions half_divide,
+ * native_divide, half_recip and native_recip, which are the engine's
+ * correctly rounded fdiv.  The cores are math/pow.h's, which the host's
+ * accuracy test compiles too.
+ */
+
+#include "device/library.h"
+#include "device/math/pow.h"
+
+#define POW_FAMILY(f, B, core)						\
+	float OVLD f(float x, B y) { return core(x, y); }		\
+	FOR_WIDTHS(V_2, float, f, float, B)
+
+POW_FAMILY(pow, float, vcl_powf)
+POW_FAMILY(powr, float, vcl_powrf)
+POW_FAMILY(half_powr, float, vcl_powrf)
+POW_FAMILY(native_powr, float, vcl_powrf)
+POW_FAMILY(pown, int, vcl_pownf)
+POW_FAMILY(rootn, int, vcl_rootnf)
+POW_FAMILY(atan2, float, vcl_atan2f)
+POW_FAMILY(atan2pi, float, vcl_atan2pif)
+POW_FAMILY(hypot, float, vcl_hypotf)
+
+float OVERLOAD half_divide(float x, float y)
+{
+	return x / y;
+}
+
+float OVERLOAD native_divide(float x, float y)
+{
+	return x / y;
+}
+
+float OVERLOAD half_recip(float x)
+{
+	return 1.0f / x;
+}
+
+float OVERLOAD native_recip(float x)
+{
+	return 1.0f / x;
+}
+
+FOR_WIDTHS(V_2, float, half_divide, float, float)
+FOR_WIDTHS(V_2, float, native_divide, float, float)
+FOR_WIDTHS(V_1, float, half_recip, float)
+FOR_WIDTHS(V_1, float, native_recip, float)
