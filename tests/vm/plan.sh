@@ -122,7 +122,7 @@ vt_unload() {
 
 run_all() {
 	vt_run test_devices
-	vt_run test_query
+	vt_run test_query "$@"
 	vt_run test_libvaccel
 }
 
@@ -176,9 +176,11 @@ run_compute() {
 	vt_run test_toolchain
 }
 
-# Memory: buffers, VM_BIND, sharing, and nothing left behind.
+# Memory: buffers, VM_BIND, sharing, and nothing left behind.  Arguments
+# go to test_bo (-handle_limit: its 65536 BOs take minutes on the debug
+# kernel, and the limit does not depend on the topology).
 run_memory() {
-	vt_run test_bo
+	vt_run test_bo "$@"
 	vt_run test_vm_bind
 	vt_run test_prime
 	vt_run test_foreign
@@ -423,7 +425,7 @@ vt_unload
 
 # Two devices share buffers as dma-bufs; a small VA space still works.
 vt_load devices=2 va_bits=36
-run_memory
+run_memory -handle_limit
 vt_unload
 
 # The unified device of libvaccel over four devices; then the examples,
@@ -449,9 +451,10 @@ for d in 0 3; do
 done
 vt_unload
 
-# Non-default topologies, including the smallest and the largest.
+# Non-default topologies, including the smallest and the largest; the
+# queries from many processes at once once more, on the largest.
 vt_load devices=3 compute_engines=4 copy_engines=0 va_bits=39
-run_all
+run_all -concurrent_processes
 vt_run test_top devices_listed batch_busy_and_idle
 vt_unload
 
@@ -461,7 +464,7 @@ vt_run test_top devices_listed
 vt_unload
 
 vt_load compute_engines=1 copy_engines=2 va_bits=40
-run_all
+run_all -concurrent_processes
 vt_unload
 
 # A Single Use device: one open file at a time.

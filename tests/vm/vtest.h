@@ -24,7 +24,7 @@
  *
  * so that the slowest cases of a plan can be found in its log.
  *
- * Arguments on the command line select cases by name.  A case declared
+ * Arguments on the command line select cases by name; -NAME leaves one out.  A case declared
  * with VTEST_NAMED() instead of VTEST() runs only when named: it needs a
  * module load of its own, which the plan gives it.
  */
@@ -123,18 +123,26 @@ static inline void vtest_fail(const char *file, int line, const char *fmt, ...)
 		return vtest_main(argc, argv);				\
 	}
 
+/*
+ * Whether case @c runs: named, or, when no argument names a case, every
+ * case not declared VTEST_NAMED(); in both, not one named -NAME.
+ */
 static inline int vtest_selected(const struct vtest_case *c, int argc,
 				 char **argv)
 {
 	const char *name = c->name;
-	int i;
+	int i, named = 0, chosen = 0;
 
-	if (argc < 2)
-		return !c->named_only;
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], name))
-			return 1;
-	return 0;
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] == '-') {
+			if (!strcmp(argv[i] + 1, name))
+				return 0;
+			continue;
+		}
+		named = 1;
+		chosen |= !strcmp(argv[i], name);
+	}
+	return named ? chosen : !c->named_only;
 }
 
 static inline double vtest_now(void)
