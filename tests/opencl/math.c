@@ -11,8 +11,12 @@
  * over every float.  Its error on each is measured
  * in ULP against MPFR's value at 160 bits (OpenCL's ULP: the gap between
  * the two floats around the exact value), NaN must give NaN, and an
- * infinite or zero result must be the correctly rounded one, its sign
- * included.  stdout gets
+ * infinite result or an exact zero must be the correctly rounded one's
+ * value (a result that underflows is judged in ULP, those of the
+ * subnormals).  The sign of an exact zero is not judged here, as the CTS
+ * does not judge it (PoCL's sinpi(1) is -0): the host test holds the
+ * cores to MPFR's signs, and on vaccel the device gives the cores' bits.
+ * The inputs are math_inputs.h's.  stdout gets
  * one line per function: within the specification's bound or not, the
  * same on every correct implementation; stderr the largest error and how
  * many results were not correctly rounded.
@@ -31,43 +35,7 @@
 #include <stdint.h>
 #include "clt.h"
 #include "math_functions.h"
-
-#define NRANDOM	16384
-
-
-static const float edges[] = {
-	0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, 10.0f, -10.0f, 0x1p-149f, -0x1p-149f,
-	0x1p-126f, 0x1p-30f, -0x1p-30f, 0x1p-12f, 0x1.62e430p-1f, -0x1.62e430p-1f, 0.34657359f,
-	88.0f, 88.72283935546875f, 88.72284f, 89.0f, -87.33654f, -103.278931f, -103.972076f,
-	-104.0f, 127.0f, 127.99999f, 128.0f, -126.0f, -149.0f, -149.5f, -150.0f, 38.0f,
-	38.5318394f, 38.53184f, -37.9297f, -44.85f, -45.2f, -45.5f, 3.0f, 5.5f, 1e-7f, -1e-7f,
-	20.0f, -20.0f, -17.5f, 50.0f, 100.0f, -100.0f, 200.0f, -200.0f, 1e10f, -1e10f, FLT_MAX,
-	-FLT_MAX, INFINITY, -INFINITY, NAN, 0.1f, -0.1f, 1.5f, 16.0f, -16.0f, 0x1.6a09e6p+0f,
-	0x1.6a09e8p+0f, 0x1.6a09e6p-1f, 0x1.fffffep-1f, 0x1.000002p+0f, 1000.0f, 1e-3f,
-	-0.9999999f, -0x1p-26f, 0x1p-26f, 0x1.fffffep-126f, 0x1p+127f, 1e38f,
-};
-#define NEDGES (sizeof(edges) / sizeof(edges[0]))
-/* At least NRANDOM random values, to a multiple of 64. */
-#define NIN ((NEDGES + NRANDOM + 63) / 64 * 64)
-
-static uint64_t seed = 0x2545f4914f6cdd1dULL;
-
-static uint64_t next_random(void)
-{
-	uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);	/* splitmix64 */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static float from_bits(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
+#include "math_inputs.h"
 
 static uint32_t bits(float f)
 {
@@ -94,45 +62,6 @@ static double ulp_error(float y, mpfr_srcptr z, mpfr_ptr t)
 	return mpfr_get_d(t, MPFR_RNDU);
 }
 
-/* The ints a y of pown and rootn takes besides small ones. */
-static const int int_edges[] = {
-	0, 1, -1, 2, -2, 3, -3, 1 << 24, -(1 << 24), (1 << 24) + 1, 1 << 30, -(1 << 30),
-};
-#define NINT_EDGES (sizeof(int_edges) / sizeof(int_edges[0]))
-
-/* Pairs: every pair of the edge values, then random ones (NIN2 in all). */
-#define NIN2 ((NEDGES * NEDGES + NRANDOM / 2 + 63) / 64 * 64)
-
-static void make_pairs(const struct function2 *fn, float *xs, float *ys)
-{
-	size_t i;
-
-	for (i = 0; i < NIN2; i++) {
-		uint64_t r = next_random(), s = next_random();
-		float x, y;
-
-		if (i < NEDGES * NEDGES) {
-			x = edges[i / NEDGES];
-			y = edges[i % NEDGES];
-		} else if (i % 2) {
-			x = fn->lo + (fn->hi - fn->lo) * (float)((r >> 40) * 0x1p-24);
-			y = fn->ylo + (fn->yhi - fn->ylo) * (float)((s >> 40) * 0x1p-24);
-		} else {
-			x = from_bits((uint32_t)r);
-			y = from_bits((uint32_t)s);
-		}
-		if (fn->int_y) {
-			int k = i % 4 == 0 ? int_edges[s % NINT_EDGES] : (int)(s % 81) - 40;
-
-			if (i < NEDGES * NEDGES && y == y && y <= 0x1p30f && y >= -0x1p30f)
-				k = (int)y;
-			y = (float)k;
-		}
-		xs[i] = x;
-		ys[i] = y;
-	}
-}
-
 /* A function of two arguments: the pairs through the device, each judged as main() does. */
 static void run_two(struct clt *t, cl_program p, const struct function2 *fn, int on_vaccel,
 		    const char *platform)
@@ -145,7 +74,7 @@ static void run_two(struct clt *t, cl_program p, const struct function2 *fn, int
 	char name[32];
 
 	mpfr_inits2(160, x, y, z, tmp, (mpfr_ptr)0);
-	make_pairs(fn, xs, ys);
+	math_pairs(fn->name, fn->lo, fn->hi, fn->ylo, fn->yhi, fn->int_y, xs, ys);
 	cl_mem mx = clt_buffer(t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(xs), xs);
 	cl_mem my = clt_buffer(t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(ys), ys);
 	cl_mem mo = clt_buffer(t, CL_MEM_WRITE_ONLY, sizeof(out), NULL);
@@ -169,8 +98,9 @@ static void run_two(struct clt *t, cl_program p, const struct function2 *fn, int
 		mpfr_set_flt(y, ys[i], MPFR_RNDN);
 		fn->mpfr(z, x, y, MPFR_RNDN);
 		ref = mpfr_get_flt(z, MPFR_RNDN);
-		if (isnan(ref) || isinf(ref) || ref == 0.0f || isinf(got) || isnan(got)) {
-			int same = isnan(ref) ? isnan(got) : bits(got) == bits(ref);
+		if (isnan(ref) || isinf(ref) || mpfr_zero_p(z) || isinf(got) || isnan(got)) {
+			int same = isnan(ref) ? isnan(got) :
+				   bits(got) == bits(ref) || (got == 0.0f && ref == 0.0f);
 
 			if (!same && bad++ < 3)
 				printf("%s(%a, %a) = %a, not %a\n", fn->name, xs[i], ys[i], got, ref);
@@ -250,15 +180,7 @@ int main(void)
 		size_t not_cr = 0, bad = 0, core_diff = 0;
 		char name[32];
 
-		memcpy(in, edges, sizeof(edges));
-		for (i = NEDGES; i < NIN; i++) {
-			uint64_t r = next_random();
-
-			if (i % 2)
-				in[i] = fn->lo + (fn->hi - fn->lo) * (float)((r >> 40) * 0x1p-24);
-			else
-				in[i] = from_bits((uint32_t)r);
-		}
+		math_inputs(fn->name, fn->lo, fn->hi, in);
 		snprintf(name, sizeof(name), "k_%s", fn->name);
 		cl_kernel k = clt_kernel(p, name);
 
@@ -291,11 +213,12 @@ int main(void)
 				not_cr += !isnan(y);
 				continue;
 			}
-			if (isinf(ref) || ref == 0.0f || isinf(y) || isnan(y)) {
-				if (bits(y) != bits(ref) && bad++ < 3)
+			if (isinf(ref) || mpfr_zero_p(z) || isinf(y) || isnan(y)) {
+				int same = bits(y) == bits(ref) || (y == 0.0f && ref == 0.0f);
+
+				if (!same && bad++ < 3)
 					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
-				if (bits(y) != bits(ref))
-					not_cr++;
+				not_cr += !same;
 				continue;
 			}
 			err = ulp_error(y, z, tmp);

@@ -2,9 +2,9 @@
 /*
  * Copyright 2026 The vaccel authors
  *
- * math_trig.cl - sin, cos, tan and sincos for float (6.12.2), and the
- * half_ and native_ forms of the first three, which are the same
- * functions: correctly rounded, and as short as these are.  sincos has a
+ * math_trig.cl - sin, cos, tan, sincos, sinpi, cospi and tanpi for float
+ * (6.12.2), and the half_ and native_ forms of the first three, which are
+ * the same functions: correctly rounded, and as short as these are.  sincos has a
  * form for each address space of its second result.  The cores are
  * math/trig.h's, which the host's accuracy test compiles too.
  */
@@ -25,6 +25,9 @@ TRIG_FAMILY(half_tan, vcl_tanf)
 TRIG_FAMILY(native_sin, vcl_sinf)
 TRIG_FAMILY(native_cos, vcl_cosf)
 TRIG_FAMILY(native_tan, vcl_tanf)
+TRIG_FAMILY(sinpi, vcl_sinpif)
+TRIG_FAMILY(cospi, vcl_cospif)
+TRIG_FAMILY(tanpi, vcl_tanpif)
 
 /* sincos with its cosine in address space @AS; the vectors per component. */
 #define SINCOS_VECTOR(n, AS)						\

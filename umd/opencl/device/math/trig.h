@@ -227,4 +227,105 @@ VCL_FN float vcl_sincosf(float x, float *cosval)
 	return (float)s;
 }
 
+/*
+ * sinpi, cospi and tanpi: x is reduced to r = x - 2k in [-1, 1] and then
+ * to [-1/2, 1/2] by the symmetries, all exactly; pi r is rounded once in
+ * double, and |pi r| <= pi/4 goes to the sine's polynomial, the rest to
+ * the cosine's on pi (1/2 - |r|).  Zeros: sinpi's take x's sign, cospi's
+ * are +0, tanpi(n) is +-0 with the sign of x for even n and the other for
+ * odd n (a half-integer gives an infinity).
+ */
+
+/* sin(pi t) for |t| <= 1/2, in double. */
+VCL_FN double vcl_sinpi_t(double t)
+{
+	double a = t < 0 ? -t : t, r;
+
+	if (a <= 0.25)
+		return vcl_sin_r(t * (2.0 * VCL_PIO2_HI));
+	r = vcl_cos_r((0.5 - a) * (2.0 * VCL_PIO2_HI));
+	return t < 0 ? -r : r;
+}
+
+/* cos(pi t) for |t| <= 1/2, in double, >= 0. */
+VCL_FN double vcl_cospi_t(double t)
+{
+	double a = t < 0 ? -t : t;
+
+	if (a <= 0.25)
+		return vcl_cos_r(a * (2.0 * VCL_PIO2_HI));
+	return vcl_sin_r((0.5 - a) * (2.0 * VCL_PIO2_HI));
+}
+
+/* x = 2k + r with r in [-1, 1]: r, exactly. */
+VCL_FN double vcl_reduce_2(float x)
+{
+	double d = x;
+
+	return d - 2.0 * rint(d * 0.5);
+}
+
+VCL_FN float vcl_sinpif(float x)
+{
+	double r;
+
+	if (x - x != 0.0f)
+		return x - x;
+	r = vcl_reduce_2(x);
+	if (r > 0.5)
+		r = 1.0 - r;
+	else if (r < -0.5)
+		r = -1.0 - r;
+	if (r == 0.0)
+		return x < 0.0f || (x == 0.0f && __builtin_signbit(x)) ? -0.0f : 0.0f;
+	return (float)vcl_sinpi_t(r);
+}
+
+VCL_FN float vcl_cospif(float x)
+{
+	double r, c;
+	int neg = 0;
+
+	if (x - x != 0.0f)
+		return x - x;
+	r = vcl_reduce_2(x);
+	if (r > 0.5) {
+		r = 1.0 - r;
+		neg = 1;
+	} else if (r < -0.5) {
+		r = -1.0 - r;
+		neg = 1;
+	}
+	c = vcl_cospi_t(r);
+	if (c == 0.0)
+		return 0.0f;
+	return (float)(neg ? -c : c);
+}
+
+VCL_FN float vcl_tanpif(float x)
+{
+	double r, s, c;
+	int neg = 0;
+
+	if (x - x != 0.0f)
+		return x - x;
+	r = vcl_reduce_2(x);		/* tan has period 1: fold [-1, 1] */
+	if (r > 0.5)
+		r -= 1.0;
+	else if (r < -0.5)
+		r += 1.0;
+	if (r == 0.0) {
+		/* x = n: +-0, x's sign for an even n, the other for an odd one. */
+		neg = __builtin_signbit(x) != 0;
+		if (vcl_reduce_2(x) != 0.0)
+			neg = !neg;
+		return neg ? -0.0f : 0.0f;
+	}
+	if (r == 0.5 || r == -0.5)
+		return vcl_reduce_2(x + 0.5f) != 0.0 ? INFINITY : -INFINITY;	/* n + 1/2: even n +inf */
+	s = vcl_sinpi_t(r);
+	c = vcl_cospi_t(r);
+	return (float)(s / c);
+}
+
 #endif /* VACCEL_CL_MATH_TRIG_H */
