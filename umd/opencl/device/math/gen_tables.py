@@ -8,7 +8,8 @@
 #
 # - pi / 2 split in three for Cody and Waite's reduction (two heads of 33
 #   bits, whose products with an integer of up to 20 bits are exact, and a
-#   tail), pi / 2 as a double-double, and 2 / pi.
+#   tail; and heads of 28 bits, for integers of up to 25 bits), pi / 2 as
+#   a double-double, and 2 / pi.
 # - vcl_two_over_pi[]: the bits of 2/pi after the binary point, 32 to a
 #   word, most significant first, for the reduction of large arguments of
 #   the trigonometric functions (Payne and Hanek's method).  pi comes from
@@ -77,10 +78,16 @@ def pi_constants():
     p2 = truncated(pio2 - p1, 33)
     p3 = pio2 - p1 - p2
     hi = Fraction(float(pio2))
+    f1 = truncated(pio2, 28)
+    f2 = truncated(pio2 - f1, 28)
+    f3 = pio2 - f1 - f2
     return [
         ('VCL_PIO2_1', hexf(p1), 'pi / 2, its first 33 bits'),
         ('VCL_PIO2_2', hexf(p2), 'the next 33 bits'),
         ('VCL_PIO2_3', hexf(p3), 'the rest, rounded'),
+        ('VCL_PIO2F_1', hexf(f1), 'pi / 2, its first 28 bits'),
+        ('VCL_PIO2F_2', hexf(f2), 'the next 28 bits'),
+        ('VCL_PIO2F_3', hexf(f3), 'the rest, rounded'),
         ('VCL_PIO2_HI', hexf(hi), 'pi / 2 as a double-double'),
         ('VCL_PIO2_LO', hexf(pio2 - hi), ''),
         ('VCL_TWO_OVER_PI', hexf(1 / pio2), '2 / pi'),

@@ -118,9 +118,12 @@ VCL_FN int vcl_is_odd(double y)
 VCL_FN float vcl_pow_d(float x, double y)
 {
 	double ax = x < 0.0f ? -(double)x : (double)x, ay = y < 0 ? -y : y;
-	int odd, neg;
+	int odd, neg, small_int = y >= 1.0 && y <= 64.0 && y == rint(y);
 	float r;
 
+	/* The common case first: x > 0 finite, y finite and not an integer power. */
+	if (x > 0.0f && ax < INFINITY && ay < INFINITY && y != 0.0 && x != 1.0f && !small_int)
+		return vcl_exp2_t(y * vcl_log2_d(ax));
 	if (y == 0.0 || x == 1.0f)
 		return 1.0f;
 	if (x != x || y != y)
@@ -145,7 +148,7 @@ VCL_FN float vcl_pow_d(float x, double y)
 			return NAN;
 		neg = odd;
 	}
-	if (y >= 1.0 && y <= 64.0 && y == rint(y)) {
+	if (small_int) {
 		/* Exact powers can be halfway between floats: compute them. */
 		double lo, hi = vcl_pow_int_dd(ax, (int)y, &lo);
 

@@ -12,6 +12,9 @@
 #define VCL_PIO2_1      0x1.921fb54400000p+0	/* pi / 2, its first 33 bits */
 #define VCL_PIO2_2      0x1.0b4611a600000p-34	/* the next 33 bits */
 #define VCL_PIO2_3      0x1.3198a2e037073p-69	/* the rest, rounded */
+#define VCL_PIO2F_1     0x1.921fb54000000p+0	/* pi / 2, its first 28 bits */
+#define VCL_PIO2F_2     0x1.10b4610000000p-30	/* the next 28 bits */
+#define VCL_PIO2F_3     0x1.a62633145c06ep-58	/* the rest, rounded */
 #define VCL_PIO2_HI     0x1.921fb54442d18p+0	/* pi / 2 as a double-double */
 #define VCL_PIO2_LO     0x1.1a62633145c07p-54
 #define VCL_TWO_OVER_PI 0x1.45f306dc9c883p-1	/* 2 / pi */

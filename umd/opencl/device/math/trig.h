@@ -7,15 +7,16 @@
  * Each is computed in double and rounded once to float.
  *
  * - Reduction: x = k pi/2 + r with |r| <= pi/4, and the quadrant k mod 4.
- *   Up to |x| < 2^15, Cody and Waite's: pi/2 in three parts (tables.h),
- *   the first two of 33 bits, so that k times each is exact and the first
+ *   Up to |x| < 2^25, Cody and Waite's: pi/2 in three parts (tables.h),
+ *   the first two of 28 bits, so that k times each is exact and the first
  *   subtraction is too.  Beyond, Payne and Hanek's: the float's mantissa
- *   times a window of 192 bits of 2/pi (tables.h) in integer arithmetic,
- *   which drops the bits that only add multiples of 4 and keeps at least
- *   159 bits below the binary point; the quadrant is read from the two
- *   bits above it, and the fraction, signed in [-1/2, 1/2), becomes a
- *   double-double times pi/2.  Both give r to far better than a double's
+ *   times a window of 96 bits of 2/pi (tables.h) in integer arithmetic,
+ *   which drops the bits that only add multiples of 4; the quadrant is
+ *   read from the two bits above the binary point, and the fraction,
+ *   signed in [-1/2, 1/2), times pi/2 is r.  Both give r to a double's
  *   precision, also for the floats closest to a multiple of pi/2.
+ *   vcl_reduce_large() is the general form, for a double's mantissa and
+ *   a window of 192 bits, which the double functions are to use.
  * - sin(r) and cos(r) are their Taylor polynomials (to r^17 and r^18; the
  *   first term left out is under 2^-62 of the result) by Horner's rule,
  *   tan(r) their quotient.
@@ -111,21 +112,83 @@ VCL_FN double vcl_reduce_large(double x, int *q, double *lo)
 	return rh;
 }
 
-/* r and the quadrant of a finite float x. */
+/*
+ * Payne and Hanek's reduction for a float |x| >= 2^25: |x| = m 2^s with
+ * m < 2^24 and s >= 2.  The bits of 2/pi that only add multiples of 4 end
+ * at bit s - 2 after the point; the 96 from bit s - 1 on, W, make
+ * 4m W 2^-96 the rest, two bits of quadrant over 96 of fraction, of which
+ * the floats closest to a multiple of pi/2 leave more than 60.
+ */
+VCL_FN double vcl_reduce_largef(float x, int *q)
+{
+	vcl_u64 u = vcl_as_u64((double)x);
+	/* 4m: the window's first bit weighs 2m, so that 4m W has its point at bit 96. */
+	vcl_u64 m = ((u & 0x000fffffffffffffUL) | 0x0010000000000000UL) >> 27;
+	int p = (int)((u >> 52) & 0x7ff) - 1023 - 23 - 2;	/* bit s - 1 from 0 */
+	int wi = p >> 5, sh = p & 31, neg;
+	vcl_u64 t0 = vcl_two_over_pi[wi], t1 = vcl_two_over_pi[wi + 1];
+	vcl_u64 t2 = vcl_two_over_pi[wi + 2], t3 = vcl_two_over_pi[wi + 3];
+	vcl_u64 top = (t0 << 32 | t1) << sh, low, a0, a1, a2, c, hi;
+	double r;
+
+	if (sh) {
+		top |= t2 >> (32 - sh);
+		low = ((t2 << 32 | t3) << sh) >> 32;
+	} else {
+		low = t2;
+	}
+	/* 4m W = a2 2^64 + a1 2^32 + a0, each a product under 2^58. */
+	a0 = m * low;
+	a1 = m * (top & 0xffffffffUL);
+	a2 = m * (top >> 32);
+	c = (a0 >> 32) + (a1 & 0xffffffffUL);
+	low = (a0 & 0xffffffffUL);			/* fraction bits 64..95 */
+	hi = c & 0xffffffffUL;				/* bits 32..63 */
+	c = (c >> 32) + (a1 >> 32) + (a2 & 0xffffffffUL);
+	hi |= (c & 0xffffffffUL) << 32;			/* bits 0..31 */
+	c = (c >> 32) + (a2 >> 32);
+	*q = (int)(c & 3);
+	/* A fraction of 1/2 or more is the next quadrant less the rest. */
+	neg = (hi >> 63) != 0;
+	if (neg) {
+		*q = (*q + 1) & 3;
+		low = (0x100000000UL - low) & 0xffffffffUL;
+		hi = ~hi + (low == 0);
+	}
+	r = ((double)hi * 0x1p-64 + (double)low * 0x1p-96) * VCL_PIO2_HI;
+	if (neg)
+		r = -r;
+	if (x < 0) {
+		r = -r;
+		*q = (4 - *q) & 3;
+	}
+	return r;
+}
+
+/*
+ * r and the quadrant of a finite float x.  Up to 2^25, k pi/2 with pi/2
+ * in 28-bit parts: k times the first two is exact and so is the first
+ * difference; the second is split exactly (Knuth's two-sum) so that the
+ * third part lands on its error.
+ */
 VCL_FN double vcl_reduce_pio2f(float x, int *q)
 {
-	double k, lo;
+	double k, t, p2, s, b, e;
 
-	if (x < 0x1p15f && x > -0x1p15f) {
-		if (x <= 0x1.921fb6p-1f && x >= -0x1.921fb6p-1f) {
-			*q = 0;
-			return x;
-		}
-		k = rint((double)x * VCL_TWO_OVER_PI);
-		*q = (int)k & 3;
-		return (((double)x - k * VCL_PIO2_1) - k * VCL_PIO2_2) - k * VCL_PIO2_3;
+	if (x <= 0x1.921fb6p-1f && x >= -0x1.921fb6p-1f) {
+		*q = 0;
+		return x;
 	}
-	return vcl_reduce_large(x, q, &lo) + lo;
+	if (!(x < 0x1p25f && x > -0x1p25f))
+		return vcl_reduce_largef(x, q);
+	k = rint((double)x * VCL_TWO_OVER_PI);
+	*q = (int)k & 3;
+	t = (double)x - k * VCL_PIO2F_1;
+	p2 = k * VCL_PIO2F_2;
+	s = t - p2;
+	b = s - t;
+	e = (t - (s - b)) - (p2 + b);
+	return s + (e - k * VCL_PIO2F_3);
 }
 
 /* sin(r) and cos(r) for |r| <= pi/4. */
@@ -158,6 +221,14 @@ VCL_FN double vcl_cos_r(double r)
 	return fma(-p, z, 1.0);
 }
 
+/* sin(r + q pi/2), in double: one polynomial of the two. */
+VCL_FN double vcl_sin_q(double r, int q)
+{
+	double v = q & 1 ? vcl_cos_r(r) : vcl_sin_r(r);
+
+	return q & 2 ? -v : v;
+}
+
 /* sin(x) and cos(x) of a float, in double. */
 VCL_FN void vcl_sincos_d(float x, double *s, double *c)
 {
@@ -186,22 +257,24 @@ VCL_FN void vcl_sincos_d(float x, double *s, double *c)
 
 VCL_FN float vcl_sinf(float x)
 {
-	double s, c;
+	double r;
+	int q;
 
 	if (x - x != 0.0f)		/* infinity or NaN */
 		return x - x;
-	vcl_sincos_d(x, &s, &c);
-	return (float)s;
+	r = vcl_reduce_pio2f(x, &q);
+	return (float)vcl_sin_q(r, q);
 }
 
 VCL_FN float vcl_cosf(float x)
 {
-	double s, c;
+	double r;
+	int q;
 
 	if (x - x != 0.0f)
 		return x - x;
-	vcl_sincos_d(x, &s, &c);
-	return (float)c;
+	r = vcl_reduce_pio2f(x, &q);
+	return (float)vcl_sin_q(r, q + 1);	/* cos x = sin(x + pi/2) */
 }
 
 VCL_FN float vcl_tanf(float x)
