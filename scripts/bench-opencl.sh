@@ -6,10 +6,13 @@
 # what the benchmarks' initramfs has not: the host's clang-14 and LLVM,
 # which vaccel's clBuildProgram runs, and PoCL, its reference.  Its figures:
 # the four examples through OpenCL against libvaccel (target 1.1x), an
-# empty kernel's round trip (1.5x), and clBuildProgram, cold and cached,
-# against PoCL's in the same boot (vaccel's cold build no slower).
+# empty kernel's round trip (1.5x), clBuildProgram, cold and cached,
+# against PoCL's in the same boot (vaccel's cold build no slower), and the
+# math library's instructions per call (exp, log, sin, cos and pow in
+# float at most 150).
 #
 # usage: scripts/bench-opencl.sh            measure, print the figures
+#        (BENCH_OPENCL_ONLY=math: the math library's costs only)
 #        scripts/bench-opencl.sh merge FILE add them to the results.json
 #                                           FILE of the VM run
 #
@@ -70,7 +73,8 @@ cp "$build/umd/share/OpenCL/vendors/vaccel.icd" /etc/OpenCL/vendors/pocl.icd "$w
 cd "$work" || exit 1
 "$here/vm.sh" exec /usr/bin/env OCL_ICD_VENDORS="$work/vendors" HOME="$work/home" \
 	XDG_CACHE_HOME="$work/xdg-cache" POCL_CACHE_DIR="$work/pocl-cache" \
-	BENCH_JSON="$work/opencl.metrics" "$prog" "$build/umd" "$build/tests/bench/bin/launch_kernel.elf"
+	BENCH_JSON="$work/opencl.metrics" ${BENCH_OPENCL_ONLY:+BENCH_OPENCL_ONLY="$BENCH_OPENCL_ONLY"} \
+	"$prog" "$build/umd" "$build/tests/bench/bin/launch_kernel.elf"
 status=$?
 echo "$status" >"$dir/opencl.status"
 cp "$work/opencl.metrics" "$metrics" 2>/dev/null

@@ -26,6 +26,14 @@
  *     fresh source, then one kernel created, launched and finished.  No
  *     target: it shows what (c) leaves out of PoCL's figure.
  *
+ * (e) The math library's cost: each float function of the accuracy test
+ *     (tests/opencl/math_functions.h) on that test's inputs
+ *     (math_inputs.h), each call between two reads of the work-item's
+ *     retired instructions (rdinstret, which the engine counts), less the
+ *     same reads around no call; the mean per call.  Targets: exp, log,
+ *     sin, cos and pow at most 150 instructions.  The double forms, whose
+ *     target is 400, are not in the library yet.
+ *
  * It needs the vaccel platform and PoCL's (OCL_ICD_VENDORS names a
  * directory with both; scripts/bench-opencl.sh sets it up and runs this in
  * the dev VM through vm.sh exec, where clang and PoCL are the host's),
@@ -34,7 +42,8 @@
  *	bench_opencl UMD_BUILD LAUNCH_KERNEL_ELF
  *
  * UMD_BUILD: where the examples' modules are (share/vaccel/kernels);
- * LAUNCH_KERNEL_ELF: bench_launch's kernels.
+ * LAUNCH_KERNEL_ELF: bench_launch's kernels.  BENCH_OPENCL_ONLY=math runs
+ * (e) alone.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -56,6 +65,9 @@
 #include "matmul.cl.h"
 #include "reduce.cl.h"
 #include "build_program.cl.h"
+
+#include "math_functions.h"
+#include "math_inputs.h"
 
 #define SAMPLES_EX	15
 #define SAMPLES_RT	200
@@ -497,8 +509,107 @@ static bool builds(void)
 	return ok;
 }
 
+/*
+ * The cost kernels: @f between two rdinstret, its operands and result
+ * passed through empty asm statements so that no part of the call moves
+ * out from between the reads; c_none measures the reads alone.
+ */
+#define COST_KERNELS							\
+	"#define COST(name, call, Y, yc) __kernel void c_##name(__global const float *x,"	\
+	" __global const float *y, __global float *out, __global ulong *cost) {"		\
+	" size_t i = get_global_id(0); float a = x[i]; Y b = (Y)y[i]; ulong t0, t1;"	\
+	" __asm__ volatile(\"rdinstret %0\" : \"=r\"(t0));"					\
+	" __asm__ volatile(\"\" : \"+f\"(a), yc(b)); float r = call;"			\
+	" __asm__ volatile(\"\" : \"+f\"(r));"						\
+	" __asm__ volatile(\"rdinstret %0\" : \"=r\"(t1)); out[i] = r; cost[i] = t1 - t0; }\n"	\
+	"#define F(f) COST(f, f(a), float, \"+f\")\n"					\
+	"#define F2(f, Y, yc) COST(f, f(a, b), Y, yc)\n"					\
+	"COST(none, a, float, \"+f\")\n"
+
+/* The mean instructions of kernel c_@name on n inputs x (and y). */
+static double mean_cost(cl_program p, const char *name, const float *x, const float *y,
+			size_t n)
+{
+	char kname[64];
+	cl_int err;
+	cl_kernel k;
+	cl_mem mx = cl_buf(n * sizeof(float), x), my = cl_buf(n * sizeof(float), y);
+	cl_mem mo = cl_buf(n * sizeof(float), NULL), mc = cl_buf(n * sizeof(cl_ulong), NULL);
+	cl_ulong *cost = malloc(n * sizeof(*cost));
+	double sum = 0;
+	size_t i;
+
+	if (!cost)
+		bench_die("out of memory");
+	snprintf(kname, sizeof(kname), "c_%s", name);
+	k = clCreateKernel(p, kname, &err);
+	cl_check(err, kname);
+	set_args(k, 4, sizeof(mx), &mx, sizeof(my), &my, sizeof(mo), &mo, sizeof(mc), &mc);
+	cl_check(clEnqueueNDRangeKernel(b.q, k, 1, NULL, &n, NULL, 0, NULL, NULL), kname);
+	cl_check(clEnqueueReadBuffer(b.q, mc, CL_TRUE, 0, n * sizeof(*cost), cost, 0, NULL, NULL),
+		 "clEnqueueReadBuffer");
+	for (i = 0; i < n; i++)
+		sum += (double)cost[i];
+	free(cost);
+	clReleaseKernel(k);
+	clReleaseMemObject(mx); clReleaseMemObject(my);
+	clReleaseMemObject(mo); clReleaseMemObject(mc);
+	return sum / n;
+}
+
+/* (e): the instructions per call of each math function. */
+static bool math_costs(void)
+{
+	static const char *const targeted[] = { "exp", "log", "sin", "cos", "pow" };
+	static float x[NIN2 > NIN ? NIN2 : NIN], y[NIN2 > NIN ? NIN2 : NIN];
+	char src[8192] = COST_KERNELS, key[64];
+	size_t f, len = strlen(src), t;
+	double none;
+	bool ok = true;
+	cl_program p;
+
+	for (f = 0; f < NFUNCTIONS; f++)
+		if (!functions[f].device_form)
+			len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions[f].name);
+	for (f = 0; f < NFUNCTIONS2; f++)
+		len += snprintf(src + len, sizeof(src) - len, "F2(%s, %s)\n", functions2[f].name,
+				functions2[f].int_y ? "int, \"+r\"" : "float, \"+f\"");
+	if (len >= sizeof(src))
+		bench_die("the cost kernels do not fit");
+	p = build(b.ctx, b.dev, src);
+	math_inputs("none", -1.0f, 1.0f, x);
+	none = mean_cost(p, "none", x, x, NIN);
+	bench_report(&(struct bench_metric){ "math_reads_instructions", none, 1, "instructions" });
+	for (f = 0; f < NFUNCTIONS + NFUNCTIONS2; f++) {
+		const char *name = f < NFUNCTIONS ? functions[f].name : functions2[f - NFUNCTIONS].name;
+		struct bench_metric m = { key, 0, 1, "instructions" };
+
+		if (f < NFUNCTIONS && functions[f].device_form)
+			continue;
+		if (f < NFUNCTIONS) {
+			math_inputs(name, functions[f].lo, functions[f].hi, x);
+			m.value = mean_cost(p, name, x, x, NIN) - none;
+		} else {
+			const struct function2 *fn = &functions2[f - NFUNCTIONS];
+
+			math_pairs(name, fn->lo, fn->hi, fn->ylo, fn->yhi, fn->int_y, x, y);
+			m.value = mean_cost(p, name, x, y, NIN2) - none;
+		}
+		snprintf(key, sizeof(key), "math_%s_float_instructions", name);
+		for (t = 0; t < sizeof(targeted) / sizeof(targeted[0]); t++)
+			if (!strcmp(name, targeted[t])) {
+				m.op = "<=";
+				m.target = 150;
+			}
+		ok &= bench_report(&m);
+	}
+	clReleaseProgram(p);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
+	const char *only;
 	cl_int err;
 	bool ok;
 
@@ -516,9 +627,16 @@ int main(int argc, char **argv)
 	vc_check(vaccel_queue_create(b.vdev, VACCEL_ENGINE_CLASS_COMPUTE, VACCEL_PRIORITY_NORMAL,
 				     &b.vq), "vaccel_queue_create");
 
-	ok = examples(argv[1]);
-	ok &= round_trip(argv[2]);
-	ok &= builds();
+	only = getenv("BENCH_OPENCL_ONLY");
+	if (only && strcmp(only, "math"))
+		bench_die("BENCH_OPENCL_ONLY=%s: only \"math\" is known", only);
+	ok = true;
+	if (!only) {
+		ok &= examples(argv[1]);
+		ok &= round_trip(argv[2]);
+		ok &= builds();
+	}
+	ok &= math_costs();
 
 	clReleaseCommandQueue(b.q);
 	clReleaseContext(b.ctx);
