@@ -220,6 +220,22 @@ static const char source[] =
 	" vstore##n(fmod(a, b), i, r + 5 * n * get_global_size(0)); }\n"
 	"VEC(float, 4)\nVEC(double, 3)\n";
 
+/* The inputs as the device's type: float (!is_double) or double. */
+static void device_inputs(int is_double, void *x, void *y)
+{
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		if (is_double) {
+			((double *)x)[i] = xs[i];
+			((double *)y)[i] = ys[i];
+		} else {
+			((float *)x)[i] = (float)xs[i];
+			((float *)y)[i] = (float)ys[i];
+		}
+	}
+}
+
 /* Runs kernel @name_T on the inputs: r gets the results, s the second ones. */
 static void run(const char *name, int is_double, struct results *res)
 {
@@ -230,16 +246,9 @@ static void run(const char *name, int is_double, struct results *res)
 	void *sf = calloc(N, size);
 	char kname[64];
 
-	for (i = 0; i < N; i++) {
-		if (is_double) {
-			((double *)x)[i] = xs[i];
-			((double *)y)[i] = ys[i];
-		} else {
-			((float *)x)[i] = (float)xs[i];
-			((float *)y)[i] = (float)ys[i];
-		}
+	device_inputs(is_double, x, y);
+	for (i = 0; i < N; i++)
 		s[i] = ks[i];
-	}
 	cl_mem mx = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
 	cl_mem my = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, y);
 	cl_mem mr = clt_buffer(&t, CL_MEM_WRITE_ONLY, N * size, NULL);
@@ -348,15 +357,7 @@ static void check_vectors(int is_double)
 	void *r = calloc(6 * N, size), *ri = calloc(6 * N, size);
 	int *s = calloc(6 * N, sizeof(int)), *k = malloc(items * sizeof(int));
 
-	for (i = 0; i < N; i++) {
-		if (is_double) {
-			((double *)x)[i] = xs[i];
-			((double *)y)[i] = ys[i];
-		} else {
-			((float *)x)[i] = (float)xs[i];
-			((float *)y)[i] = (float)ys[i];
-		}
-	}
+	device_inputs(is_double, x, y);
 	for (i = 0; i < items; i++)
 		k[i] = exponents[i % NEXPONENTS];
 	cl_mem mx = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
