@@ -25,6 +25,7 @@
 #include "device/math/atan.h"
 #include "device/math/hyperbolic.h"
 #include "device/math/pow.h"
+#include "device/math/erf.h"
 
 struct function {
 	const char *name;
@@ -79,6 +80,8 @@ static const struct function functions[] = {
 	{ "asinh", mpfr_asinh, vcl_asinhf, 4, -1e6f, 1e6f, 0 },
 	{ "acosh", mpfr_acosh, vcl_acoshf, 4, 1.0f, 1e6f, 0 },
 	{ "atanh", mpfr_atanh, vcl_atanhf, 5, -1.0f, 1.0f, 0 },
+	{ "erf", mpfr_erf, vcl_erff, 16, -4.0f, 4.0f, 0 },
+	{ "erfc", mpfr_erfc, vcl_erfcf, 16, -2.0f, 10.0f, 0 },
 	/* sincos's two results, in float4s, the cosine in __local and __private. */
 	{ "sincos_sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 1 },
 	{ "sincos_cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 1 },
