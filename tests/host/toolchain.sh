@@ -426,7 +426,8 @@ vaccel_cc_opencl() {
 		"no kernel" "e2.cl: error: the program has no kernel" || return 1
 	cl_refused "$d/e3" '__kernel void __vaccel_k(__global int *o) { o[0] = 1; }' \
 		"a reserved name" "names starting with __vaccel are reserved" || return 1
-	cl_refused "$d/e4" '__kernel void k(__global float *o) { o[0] = tgamma(o[1]); }' \
+	cl_refused "$d/e4" '#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void k(__global double *o) { o[0] = tgamma(o[1]); }' \
 		"a missing builtin" "builtin that vaccel's device library does not have yet" ||
 		return 1
 	cl_refused "$d/e5" 'ulong __vaccel_header_va(void) { return 0; }

@@ -157,7 +157,12 @@ int main(void)
 			" out[i] = sincos((float4)(in[i]), &c).s2; }\n"
 			"__kernel void k_sincos_cos(__global const float *in, __global float *out)"
 			" { size_t i = get_global_id(0); __local float4 c[64];"
-			" sincos((float4)(in[i]), &c[get_local_id(0)]); out[i] = c[get_local_id(0)].s1; }\n");
+			" sincos((float4)(in[i]), &c[get_local_id(0)]); out[i] = c[get_local_id(0)].s1; }\n"
+			/* lgamma_r: scalar, sign in __local, and float4, in __private, agree. */
+			"__kernel void k_lgamma_r(__global const float *in, __global float *out)"
+			" { size_t i = get_global_id(0), l = get_local_id(0); __local int s[64]; int4 p;"
+			" float v = lgamma_r(in[i], &s[l]); float4 w = lgamma_r((float4)(in[i]), &p);"
+			" out[i] = (v == w.s2 || v != v) && s[l] == p.s2 ? (isinf(v) ? v : v * s[l]) : NAN; }\n");
 
 	len += snprintf(src + len, sizeof(src) - len, "#define F2(f, Y) __kernel void k2_##f("
 			"__global const float *x, __global const float *y, __global float *out) "

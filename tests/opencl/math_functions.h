@@ -9,8 +9,8 @@
  * tests/opencl/math.c (the device against MPFR) and
  * tests/host/math_cores.c (every STEP-th float through the cores), so that
  * a new function is added in one place.  An entry marked device_form is
- * another form of a core already listed (sincos's two results): the host
- * test skips it, the device test calls the kernel of its name.  Needs
+ * another form of a core already listed (sincos's two results, lgamma_r):
+ * the host test skips it, the device test calls the kernel of its name.  Needs
  * <mpfr.h>, and
  * -I umd/opencl -ffp-contract=off as the device library is built.
  */
@@ -26,6 +26,7 @@
 #include "device/math/hyperbolic.h"
 #include "device/math/pow.h"
 #include "device/math/erf.h"
+#include "device/math/gamma.h"
 
 struct function {
 	const char *name;
@@ -49,6 +50,34 @@ static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
 		return 0;
 	}
 	return mpfr_rec_sqrt(r, x, rnd);
+}
+
+/* log |Gamma(x)|, without its sign. */
+static int mpfr_lgamma_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	int sign;
+
+	return mpfr_lgamma(r, &sign, x, rnd);
+}
+
+/* log |Gamma(x)| times the sign of Gamma(x), but for an infinity. */
+static int mpfr_lgamma_r_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	int sign, ternary = mpfr_lgamma(r, &sign, x, rnd);
+
+	if (sign < 0 && !mpfr_inf_p(r)) {
+		mpfr_neg(r, r, rnd);
+		ternary = -ternary;
+	}
+	return ternary;
+}
+
+static float vcl_lgamma_signed(float x)
+{
+	int sign;
+	float v = vcl_lgamma_rf(x, &sign);
+
+	return isinf(v) ? v : v * sign;
 }
 
 static const struct function functions[] = {
@@ -82,6 +111,11 @@ static const struct function functions[] = {
 	{ "atanh", mpfr_atanh, vcl_atanhf, 5, -1.0f, 1.0f, 0 },
 	{ "erf", mpfr_erf, vcl_erff, 16, -4.0f, 4.0f, 0 },
 	{ "erfc", mpfr_erfc, vcl_erfcf, 16, -2.0f, 10.0f, 0 },
+	/* Not under -33, where the results are subnormal: PoCL is up to 65 ULP off there. */
+	{ "tgamma", mpfr_gamma, vcl_tgammaf, 16, -33.0f, 36.0f, 0 },
+	{ "lgamma", mpfr_lgamma_, vcl_lgammaf, INFINITY, -40.0f, 1e6f, 0 },
+	/* lgamma_r's value times its sign (an infinity alone), sign in __local and __private. */
+	{ "lgamma_r", mpfr_lgamma_r_, vcl_lgamma_signed, INFINITY, -40.0f, 40.0f, 1 },
 	/* sincos's two results, in float4s, the cosine in __local and __private. */
 	{ "sincos_sin", mpfr_sin, vcl_sinf, 4, -20.0f, 20.0f, 1 },
 	{ "sincos_cos", mpfr_cos, vcl_cosf, 4, -20.0f, 20.0f, 1 },
