@@ -43,6 +43,11 @@ static const char *src =
 	"	s[12] = length(x);\n"
 	"	s[13] = distance(x, y);\n"
 	"	vstore2(normalize(x.xy), 7, s);\n"
+	"}\n"
+	"__kernel void extreme(__global const float4 *e, __global float *o)\n"
+	"{\n"
+	"	vstore2(normalize(e[0].xy), 0, o);\n"
+	"	vstore2(normalize(e[0].zw), 1, o);\n"
 	"}\n";
 
 #define N 12
@@ -125,6 +130,32 @@ int main(void)
 			approx("normalize.x", i, s[14], x[0] / h, 4);
 			approx("normalize.y", i, s[15], x[1] / h, 4);
 		}
+	}
+	/*
+	 * normalize of vectors whose length a float cannot hold, or whose
+	 * squares underflow: the direction all the same (the CTS's
+	 * geometrics found the first one giving zeros).
+	 */
+	{
+		static const float e[4] = { -0x1.ce02eap+127f, 0x1.51067cp+127f, 0x1p-140f,
+					    -0x1p-141f };
+		size_t one = 1;
+		float r[4];
+		cl_kernel kx = clt_kernel(p, "extreme");
+		cl_mem me = clt_buffer(&t, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(e),
+				       (void *)e);
+		cl_mem mr = clt_buffer(&t, CL_MEM_WRITE_ONLY, sizeof(r), NULL);
+
+		ARG(kx, 0, me); ARG(kx, 1, mr);
+		CHECK(clEnqueueNDRangeKernel(t.queue, kx, 1, NULL, &one, NULL, 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(t.queue, mr, CL_TRUE, 0, sizeof(r), r, 0, NULL, NULL));
+		for (k = 0; k < 4; k += 2) {
+			double h = sqrt((double)e[k] * e[k] + (double)e[k + 1] * e[k + 1]);
+
+			approx("normalize_extreme.x", k / 2, r[k], e[k] / h, 4);
+			approx("normalize_extreme.y", k / 2, r[k + 1], e[k + 1] / h, 4);
+		}
+		clReleaseMemObject(me); clReleaseMemObject(mr); clReleaseKernel(kx);
 	}
 	clReleaseMemObject(ma); clReleaseMemObject(mb);
 	clReleaseMemObject(mo); clReleaseMemObject(mf);

@@ -12,8 +12,10 @@
  * -ffp-contract=off).  length is the square root of dot, except where
  * the sum of squares would overflow or lose its precision to underflow:
  * then the vector is scaled by a power of two first, and the result
- * scaled back, exactly.  normalize follows the specification's rules for
- * a zero vector (returned as it is), a NaN (NaNs) and infinities (the
+ * scaled back, exactly.  normalize scales the vector itself the same way,
+ * so that a vector whose length a float cannot hold (components near
+ * FLT_MAX) still has a direction, and follows the specification's rules
+ * for a zero vector (returned as it is), a NaN (NaNs) and infinities (the
  * direction of the infinite components).  The fast_ forms skip the
  * scaling.
  */
@@ -57,12 +59,20 @@
 	}								\
 	T##n OVLD normalize(T##n p)					\
 	{								\
+		T s;							\
+									\
 		if (all(p == (T)0))					\
 			return p;					\
 		if (any(isnan(p)))					\
 			return (T##n)(__builtin_nan(""));		\
 		if (any(isinf(p)))					\
 			p = isinf(p) ? copysign((T##n)1, p) : (T)0 * p; \
+		/* A length past the range: scale the vector itself. */ \
+		s = dot(p, p);						\
+		if (s > (T)BIG)						\
+			p = p * (T)DOWN;				\
+		else if (s < (T)SMALL)					\
+			p = p * (T)UP;					\
 		return p / length(p);					\
 	}
 
