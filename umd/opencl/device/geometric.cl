@@ -12,9 +12,9 @@
  * -ffp-contract=off).  length is the square root of dot, except where
  * the sum of squares would overflow or lose its precision to underflow:
  * then the vector is scaled by a power of two first, and the result
- * scaled back, exactly.  normalize scales the vector itself the same way,
- * so that a vector whose length a float cannot hold (components near
- * FLT_MAX) still has a direction, and follows the specification's rules
+ * scaled back, exactly.  normalize scales the vector itself when its
+ * length is infinite (components near FLT_MAX) or small (where dividing
+ * by a subnormal length loses precision), and follows the specification's rules
  * for a zero vector (returned as it is), a NaN (NaNs) and infinities (the
  * direction of the infinite components).  The fast_ forms skip the
  * scaling.
@@ -59,7 +59,7 @@
 	}								\
 	T##n OVLD normalize(T##n p)					\
 	{								\
-		T s;							\
+		T l;							\
 									\
 		if (all(p == (T)0))					\
 			return p;					\
@@ -67,13 +67,20 @@
 			return (T##n)(__builtin_nan(""));		\
 		if (any(isinf(p)))					\
 			p = isinf(p) ? copysign((T##n)1, p) : (T)0 * p; \
-		/* A length past the range: scale the vector itself. */ \
-		s = dot(p, p);						\
-		if (s > (T)BIG)						\
+		/*							\
+		 * A length past the range (its components' directions	\
+		 * then survive DOWN) or a small one (UP is exact): the	\
+		 * vector itself is scaled.				\
+		 */							\
+		l = length(p);						\
+		if (isinf(l)) {						\
 			p = p * (T)DOWN;				\
-		else if (s < (T)SMALL)					\
+			l = length(p);					\
+		} else if (l < (T)SMALL) {				\
 			p = p * (T)UP;					\
-		return p / length(p);					\
+			l = length(p);					\
+		}							\
+		return p / l;						\
 	}
 
 #define GEOMETRIC(T, BIG, SMALL, UP, DOWN)				\
