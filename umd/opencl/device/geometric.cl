@@ -14,10 +14,10 @@
  * then the vector is scaled by a power of two first, and the result
  * scaled back, exactly.  normalize scales the vector itself when its
  * length is infinite (components near FLT_MAX) or small (where dividing
- * by a subnormal length loses precision), and follows the specification's rules
- * for a zero vector (returned as it is), a NaN (NaNs) and infinities (the
- * direction of the infinite components).  The fast_ forms skip the
- * scaling.
+ * by a subnormal length loses precision), and follows the
+ * specification's rules for a zero vector (returned as it is), a NaN
+ * (NaNs) and infinities (the direction of the infinite components).  The
+ * fast_ forms skip the scaling.
  */
 
 #include "device/library.h"
