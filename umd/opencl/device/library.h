@@ -15,7 +15,8 @@
  * function to each component, in a loop that the IR step unrolls.  The
  * V_* macros define the form of width n from the scalar types' names
  * (uint and n = 4 make uint4); FOR_WIDTHS() defines the widths 2, 3, 4,
- * 8 and 16.
+ * 8 and 16.  ALL_SPACES() defines a function that returns a second
+ * result through a pointer, in each address space.
  */
 #ifndef VACCEL_CL_DEVICE_LIBRARY_H
 #define VACCEL_CL_DEVICE_LIBRARY_H
@@ -109,5 +110,45 @@
 			r[i] = f(x, y, z[i]);			\
 		return r;					\
 	}
+
+/*
+ * R f(T x, AS P *p) in address space @AS: the scalar form computes into a
+ * private P and stores it; the vector form calls the __private scalar
+ * form per component, which is why that space comes first.
+ */
+#define POINTER_FORMS(AS, f, R, T, P, ...)				\
+	R OVLD f(T x, AS P *p)						\
+	{								\
+		P v;							\
+		R r;							\
+									\
+		__VA_ARGS__;						\
+		*p = v;							\
+		return r;						\
+	}								\
+	POINTER_VECTOR(2, AS, f, R, T, P) POINTER_VECTOR(3, AS, f, R, T, P) \
+	POINTER_VECTOR(4, AS, f, R, T, P) POINTER_VECTOR(8, AS, f, R, T, P) \
+	POINTER_VECTOR(16, AS, f, R, T, P)
+
+#define POINTER_VECTOR(n, AS, f, R, T, P)				\
+	R##n OVLD f(T##n x, AS P##n *p)					\
+	{								\
+		R##n r = 0;						\
+		P##n v = 0;						\
+									\
+		for (int i = 0; i < n; i++) {				\
+			P s;						\
+									\
+			r[i] = f(x[i], &s);				\
+			v[i] = s;					\
+		}							\
+		*p = v;							\
+		return r;						\
+	}
+
+#define ALL_SPACES(f, R, T, P, ...)					\
+	POINTER_FORMS(__private, f, R, T, P, __VA_ARGS__)		\
+	POINTER_FORMS(__global, f, R, T, P, __VA_ARGS__)		\
+	POINTER_FORMS(__local, f, R, T, P, __VA_ARGS__)
 
 #endif /* VACCEL_CL_DEVICE_LIBRARY_H */

@@ -66,46 +66,6 @@ MAGNITUDE(minmag, double, <, fmin)
 LDEXP(float, vcl_ldexpf)
 LDEXP(double, vcl_ldexp)
 
-/*
- * R f(T x, AS P *p) in address space @AS: the scalar form computes into a
- * private P and stores it; the vector form calls the __private scalar
- * form per component, which is why that space comes first.
- */
-#define POINTER_FORMS(AS, f, R, T, P, ...)				\
-	R OVLD f(T x, AS P *p)						\
-	{								\
-		P v;							\
-		R r;							\
-									\
-		__VA_ARGS__;						\
-		*p = v;							\
-		return r;						\
-	}								\
-	POINTER_VECTOR(2, AS, f, R, T, P) POINTER_VECTOR(3, AS, f, R, T, P) \
-	POINTER_VECTOR(4, AS, f, R, T, P) POINTER_VECTOR(8, AS, f, R, T, P) \
-	POINTER_VECTOR(16, AS, f, R, T, P)
-
-#define POINTER_VECTOR(n, AS, f, R, T, P)				\
-	R##n OVLD f(T##n x, AS P##n *p)					\
-	{								\
-		R##n r = 0;						\
-		P##n v = 0;						\
-									\
-		for (int i = 0; i < n; i++) {				\
-			P s;						\
-									\
-			r[i] = f(x[i], &s);				\
-			v[i] = s;					\
-		}							\
-		*p = v;							\
-		return r;						\
-	}
-
-#define ALL_SPACES(f, R, T, P, ...)					\
-	POINTER_FORMS(__private, f, R, T, P, __VA_ARGS__)		\
-	POINTER_FORMS(__global, f, R, T, P, __VA_ARGS__)		\
-	POINTER_FORMS(__local, f, R, T, P, __VA_ARGS__)
-
 /* frexp: the mantissa in [0.5, 1) and the exponent. */
 ALL_SPACES(frexp, float, float, int, r = vcl_frexpf(x, &v))
 ALL_SPACES(frexp, double, double, int, r = vcl_frexp(x, &v))

@@ -17,34 +17,5 @@
 GAMMA_FAMILY(tgamma, vcl_tgammaf)
 GAMMA_FAMILY(lgamma, vcl_lgammaf)
 
-/* lgamma_r with its sign in address space @AS; the vectors per component. */
-#define LGAMMA_R_VECTOR(n, AS)						\
-	float##n OVLD lgamma_r(float##n x, AS int##n *signp)		\
-	{								\
-		float##n r = 0;						\
-		int##n s = 0;						\
-									\
-		for (int i = 0; i < n; i++) {				\
-			int si;						\
-									\
-			r[i] = vcl_lgamma_rf(x[i], &si);		\
-			s[i] = si;					\
-		}							\
-		*signp = s;						\
-		return r;						\
-	}
-
-#define LGAMMA_R(AS)							\
-	float OVLD lgamma_r(float x, AS int *signp)			\
-	{								\
-		int s;							\
-		float r = vcl_lgamma_rf(x, &s);				\
-									\
-		*signp = s;						\
-		return r;						\
-	}								\
-	FOR_WIDTHS(LGAMMA_R_VECTOR, AS)
-
-LGAMMA_R(__global)
-LGAMMA_R(__local)
-LGAMMA_R(__private)
+/* lgamma_r, its sign through a pointer in each address space. */
+ALL_SPACES(lgamma_r, float, float, int, r = vcl_lgamma_rf(x, &v))

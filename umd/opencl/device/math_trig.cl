@@ -29,33 +29,5 @@ TRIG_FAMILY(sinpi, vcl_sinpif)
 TRIG_FAMILY(cospi, vcl_cospif)
 TRIG_FAMILY(tanpi, vcl_tanpif)
 
-/* sincos with its cosine in address space @AS; the vectors per component. */
-#define SINCOS_VECTOR(n, AS)						\
-	float##n OVLD sincos(float##n x, AS float##n *cosval)		\
-	{								\
-		float##n s = 0, c = 0;					\
-									\
-		for (int i = 0; i < n; i++) {				\
-			float ci;					\
-									\
-			s[i] = vcl_sincosf(x[i], &ci);			\
-			c[i] = ci;					\
-		}							\
-		*cosval = c;						\
-		return s;						\
-	}
-
-#define SINCOS(AS)							\
-	float OVLD sincos(float x, AS float *cosval)			\
-	{								\
-		float c;						\
-		float s = vcl_sincosf(x, &c);				\
-									\
-		*cosval = c;						\
-		return s;						\
-	}								\
-	FOR_WIDTHS(SINCOS_VECTOR, AS)
-
-SINCOS(__global)
-SINCOS(__local)
-SINCOS(__private)
+/* sincos, its cosine through a pointer in each address space. */
+ALL_SPACES(sincos, float, float, float, r = vcl_sincosf(x, &v))
