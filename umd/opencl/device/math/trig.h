@@ -15,8 +15,6 @@
  *   read from the two bits above the binary point, and the fraction,
  *   signed in [-1/2, 1/2), times pi/2 is r.  Both give r to a double's
  *   precision, also for the floats closest to a multiple of pi/2.
- *   vcl_reduce_large() is the general form, for a double's mantissa and
- *   a window of 192 bits, which the double functions are to use.
  * - sin(r) and cos(r) are their Taylor polynomials (to r^17 and r^18; the
  *   first term left out is under 2^-62 of the result) by Horner's rule,
  *   tan(r) their quotient.
@@ -27,90 +25,6 @@
 
 #include "device/math/core.h"
 #include "device/math/tables.h"
-
-/* The window of 2/pi, in 32-bit words, and the product's limbs. */
-#define VCL_PH_WORDS	6
-#define VCL_PH_LIMBS	(VCL_PH_WORDS + 4)	/* 2 for the product, 2 read past it */
-
-/*
- * Payne and Hanek's reduction of a finite |x| >= 2^15 (a double, so that
- * the double functions can use it too): *q gets the quadrant, *lo the tail
- * of r = return value + *lo.
- */
-VCL_FN double vcl_reduce_large(double x, int *q, double *lo)
-{
-	vcl_u64 u = vcl_as_u64(x), m = (u & 0x000fffffffffffffUL) | 0x0010000000000000UL;
-	vcl_u64 limb[VCL_PH_LIMBS], m0 = m & 0xffffffffUL, m1 = m >> 32, carry = 0;
-	vcl_u64 hi, mid, low, h;
-	int e = (int)((u >> 52) & 0x7ff) - 1075;	/* |x| = m 2^e */
-	int w0 = e - 2 >= 0 ? (e - 2) / 32 : 0, point, i, neg, lz;
-	double a, b, rh, rl;
-
-	/* limb[] = m * window, the window's last word in limb[0]; zero above. */
-	for (i = 0; i < VCL_PH_LIMBS; i++)
-		limb[i] = 0;
-	for (i = 0; i < VCL_PH_WORDS; i++) {
-		vcl_u64 w = vcl_two_over_pi[w0 + VCL_PH_WORDS - 1 - i];
-		vcl_u64 p0 = w * m0, p1 = w * m1;
-
-		/* Add p0 at limb i and p1 at limb i + 1, 32 bits at a time. */
-		carry = limb[i] + (p0 & 0xffffffffUL);
-		limb[i] = carry & 0xffffffffUL;
-		carry = (carry >> 32) + limb[i + 1] + (p0 >> 32) + (p1 & 0xffffffffUL);
-		limb[i + 1] = carry & 0xffffffffUL;
-		carry = (carry >> 32) + limb[i + 2] + (p1 >> 32);
-		limb[i + 2] = carry & 0xffffffffUL;
-	}
-	/* The value is limb[] * 2^(e - 32 (w0 + WORDS)): the point's bit. */
-	point = 32 * (w0 + VCL_PH_WORDS) - e;
-	/* The two bits above the point, and 128 below it. */
-#define VCL_BITS64(b) \
-	(((b) % 32) ? ((limb[(b) / 32] | limb[(b) / 32 + 1] << 32) >> ((b) % 32)) | \
-		      (limb[(b) / 32 + 2] << (64 - (b) % 32)) : \
-		      (limb[(b) / 32] | limb[(b) / 32 + 1] << 32))
-	*q = (int)(VCL_BITS64(point) & 3);
-	hi = VCL_BITS64(point - 64);
-	low = VCL_BITS64(point - 128);
-#undef VCL_BITS64
-	/* A fraction of 1/2 or more is the next quadrant less the rest. */
-	neg = (hi >> 63) != 0;
-	if (neg) {
-		*q = (*q + 1) & 3;
-		low = ~low + 1;
-		hi = ~hi + (low == 0);
-	}
-	/* |fraction| = (hi 2^64 + low) 2^-128: normalise, then two doubles. */
-	lz = 0;
-	if (!hi) {
-		hi = low;
-		low = 0;
-		lz = 64;
-	}
-	i = vcl_clz64(hi) & 63;
-	if (i) {
-		hi = hi << i | low >> (64 - i);
-		low <<= i;
-		lz += i;
-	}
-	h = hi >> 11;
-	mid = ((hi & 0x7ff) << 42) | (low >> 22);
-	a = (double)h * vcl_pow2(-53 - lz);
-	b = (double)mid * vcl_pow2(-106 - lz);
-	/* r = (a + b) pi/2 as a double-double. */
-	rh = a * VCL_PIO2_HI;
-	rl = fma(a, VCL_PIO2_HI, -rh) + (a * VCL_PIO2_LO + b * VCL_PIO2_HI);
-	if (neg) {
-		rh = -rh;
-		rl = -rl;
-	}
-	if (x < 0) {
-		rh = -rh;
-		rl = -rl;
-		*q = (4 - *q) & 3;
-	}
-	*lo = rl;
-	return rh;
-}
 
 /*
  * Payne and Hanek's reduction for a float |x| >= 2^25: |x| = m 2^s with
