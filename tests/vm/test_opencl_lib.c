@@ -697,6 +697,13 @@ static void g_normalize(const float *p0, float *r, int n)
 		for (i = 0; i < n; i++)
 			p[i] = isinf(p[i]) ? copysignf(1.0f, p[i]) : 0.0f * p[i];
 	l = g_length(p, n);
+	if (isinf(l) || l < 0x1p-100f) {
+		float scale = isinf(l) ? 0x1p-100f : 0x1p100f;
+
+		for (i = 0; i < n; i++)
+			p[i] *= scale;
+		l = g_length(p, n);
+	}
 	for (i = 0; i < n; i++)
 		r[i] = p[i] / l;
 }
