@@ -26,22 +26,19 @@
 #define VCL_TAN_PI_8	0x1.a827999fcef32p-2	/* tan(pi/8), rounded down */
 #define VCL_INV_PI	0x1.45f306dc9c883p-2	/* 1 / pi */
 
+/* The Taylor coefficients of (t - atan t) / t^3 in t^2, highest first. */
+VCL_TABLE double vcl_atan_c[12] = {
+	-1.0 / 25.0, 1.0 / 23.0, -1.0 / 21.0, 1.0 / 19.0, -1.0 / 17.0,
+	1.0 / 15.0, -1.0 / 13.0, 1.0 / 11.0, -1.0 / 9.0, 1.0 / 7.0,
+	-1.0 / 5.0, 1.0 / 3.0,
+};
+
 /* atan(t) for |t| <= 0.2. */
 VCL_FN double vcl_atan_t(double t)
 {
-	double z = t * t, p = -1.0 / 25.0;
+	double z = t * t, p;
 
-	p = fma(p, z, 1.0 / 23.0);
-	p = fma(p, z, -1.0 / 21.0);
-	p = fma(p, z, 1.0 / 19.0);
-	p = fma(p, z, -1.0 / 17.0);
-	p = fma(p, z, 1.0 / 15.0);
-	p = fma(p, z, -1.0 / 13.0);
-	p = fma(p, z, 1.0 / 11.0);
-	p = fma(p, z, -1.0 / 9.0);
-	p = fma(p, z, 1.0 / 7.0);
-	p = fma(p, z, -1.0 / 5.0);
-	p = fma(p, z, 1.0 / 3.0);
+	p = vcl_poly(VCL_COEFFS(vcl_atan_c), 12, z);
 	return fma(-p * z, t, t);
 }
 

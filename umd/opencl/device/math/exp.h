@@ -31,22 +31,15 @@
 #define VCL_LOG2_10	0x1.a934f0979a371p+1
 
 /* (e^r - 1) / r for |r| <= 0.35: sum of r^n / (n + 1)!, n = 0 to 12. */
+VCL_TABLE double vcl_expm1_c[13] = {
+	1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+	1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
+	1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0,
+};
+
 VCL_FN double vcl_expm1_q(double r)
 {
-	double q = 1.0 / 6227020800.0;
-
-	q = fma(q, r, 1.0 / 479001600.0);
-	q = fma(q, r, 1.0 / 39916800.0);
-	q = fma(q, r, 1.0 / 3628800.0);
-	q = fma(q, r, 1.0 / 362880.0);
-	q = fma(q, r, 1.0 / 40320.0);
-	q = fma(q, r, 1.0 / 5040.0);
-	q = fma(q, r, 1.0 / 720.0);
-	q = fma(q, r, 1.0 / 120.0);
-	q = fma(q, r, 1.0 / 24.0);
-	q = fma(q, r, 1.0 / 6.0);
-	q = fma(q, r, 0.5);
-	return fma(q, r, 1.0);
+	return vcl_poly(VCL_COEFFS(vcl_expm1_c), 13, r);
 }
 
 /* e^r for |r| <= 0.35. */
@@ -58,7 +51,7 @@ VCL_FN double vcl_exp_r(double r)
 /* x = k ln2 + r, for a float x of magnitude at most 200. */
 VCL_FN double vcl_exp_reduce(double x, double *k)
 {
-	*k = rint(x * VCL_INV_LN2);
+	*k = vcl_rint_small(x * VCL_INV_LN2);
 	return (x - *k * VCL_LN2_HI) - *k * VCL_LN2_LO;
 }
 
@@ -93,7 +86,7 @@ VCL_FN float vcl_exp2f(float x)
 	double k;
 
 	VCL_EXP_LIMITS(x, 200.0f, 0.0f);
-	k = rint((double)x);
+	k = vcl_rint_small((double)x);
 	return vcl_exp_scale(((double)x - k) * VCL_LN2, k);
 }
 
@@ -102,7 +95,7 @@ VCL_FN float vcl_exp10f(float x)
 	double k, r;
 
 	VCL_EXP_LIMITS(x, 60.0f, 0.0f);
-	k = rint((double)x * VCL_LOG2_10);
+	k = vcl_rint_small((double)x * VCL_LOG2_10);
 	r = ((double)x * VCL_LN10_HI - k * VCL_LN2_HI) +
 	    ((double)x * VCL_LN10_LO - k * VCL_LN2_LO);
 	return vcl_exp_scale(r, k);

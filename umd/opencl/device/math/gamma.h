@@ -42,19 +42,18 @@ VCL_FN double vcl_log_d(double x)
 	return fma((double)e, VCL_LOG_LN2, vcl_log_m(m));
 }
 
+/* The Stirling series B_2n / (2n (2n - 1)) in 1 / x^2, highest first. */
+VCL_TABLE double vcl_stirling_c[8] = {
+	-3617.0 / 122400.0, 1.0 / 156.0, -691.0 / 360360.0, 1.0 / 1188.0,
+	-1.0 / 1680.0, 1.0 / 1260.0, -1.0 / 360.0, 1.0 / 12.0,
+};
+
 /* log Gamma(x) for x >= 10, in double. */
 VCL_FN double vcl_lgamma_stirling(double x)
 {
 	double z = 1.0 / (x * x), s;
 
-	s = -3617.0 / 122400.0;
-	s = fma(s, z, 1.0 / 156.0);
-	s = fma(s, z, -691.0 / 360360.0);
-	s = fma(s, z, 1.0 / 1188.0);
-	s = fma(s, z, -1.0 / 1680.0);
-	s = fma(s, z, 1.0 / 1260.0);
-	s = fma(s, z, -1.0 / 360.0);
-	s = fma(s, z, 1.0 / 12.0);
+	s = vcl_poly(VCL_COEFFS(vcl_stirling_c), 8, z);
 	return ((x - 0.5) * vcl_log_d(x) - x) + (VCL_HALF_LOG_2PI + s / x);
 }
 

@@ -26,23 +26,18 @@
 #define VCL_LOG10_2	0x1.34413509f79ffp-2
 #define VCL_SQRT2	0x1.6a09e667f3bcdp+0
 
+/* The series' coefficients 1 / (2n + 1), n = 11 down to 1. */
+VCL_TABLE double vcl_log_c[11] = {
+	1.0 / 23.0, 1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0,
+	1.0 / 13.0, 1.0 / 11.0, 1.0 / 9.0, 1.0 / 7.0, 1.0 / 5.0, 1.0 / 3.0,
+};
+
 /* log m for m in [sqrt(1/2), sqrt(2)). */
 VCL_FN double vcl_log_m(double m)
 {
 	double s = (m - 1.0) / (m + 1.0), t = s * s, p;
 
-	p = 1.0 / 23.0;
-	p = fma(p, t, 1.0 / 21.0);
-	p = fma(p, t, 1.0 / 19.0);
-	p = fma(p, t, 1.0 / 17.0);
-	p = fma(p, t, 1.0 / 15.0);
-	p = fma(p, t, 1.0 / 13.0);
-	p = fma(p, t, 1.0 / 11.0);
-	p = fma(p, t, 1.0 / 9.0);
-	p = fma(p, t, 1.0 / 7.0);
-	p = fma(p, t, 1.0 / 5.0);
-	p = fma(p, t, 1.0 / 3.0);
-	p = p * t;
+	p = vcl_poly(VCL_COEFFS(vcl_log_c), 11, t) * t;
 	return fma(2.0 * s, p, 2.0 * s);
 }
 

@@ -36,14 +36,12 @@
 #include "device/math/exp.h"
 #include "device/math/log.h"
 
-/* log2 of a positive, finite double. */
+/* log2 of a positive, finite float, in double (normal there). */
 VCL_FN double vcl_log2_d(double d)
 {
 	double m;
 	int e;
 
-	if (d < 0x1p-1022)		/* subnormal: scale into the normals */
-		return vcl_log2_d(d * 0x1p64) - 64.0;
 	m = vcl_log_split(d, &e);
 	return (double)e + vcl_log_m(m) * VCL_LOG_INV_LN2;
 }
@@ -53,11 +51,9 @@ VCL_FN float vcl_exp2_t(double t)
 {
 	double k;
 
-	if (t > 200.0)
-		return INFINITY;
-	if (t < -200.0)
-		return 0.0f;
-	k = rint(t);
+	if (fabs(t) > 200.0)
+		return t > 0.0 ? INFINITY : 0.0f;
+	k = vcl_rint_small(t);
 	return vcl_exp_scale((t - k) * VCL_LN2, k);
 }
 
@@ -117,12 +113,15 @@ VCL_FN int vcl_is_odd(double y)
  */
 VCL_FN float vcl_pow_d(float x, double y)
 {
-	double ax = x < 0.0f ? -(double)x : (double)x, ay = y < 0 ? -y : y;
+	double ax = fabs((double)x), ay = fabs(y);
 	int odd, neg, small_int = y >= 1.0 && y <= 64.0 && y == rint(y);
 	float r;
 
-	/* The common case first: x > 0 finite, y finite and not an integer power. */
-	if (x > 0.0f && ax < INFINITY && ay < INFINITY && y != 0.0 && x != 1.0f && !small_int)
+	/*
+	 * The common case first: x > 0 finite and not 1; y finite, not 0
+	 * and not an integer power.
+	 */
+	if (x > 0.0f && x < INFINITY && x != 1.0f && ay < INFINITY && y != 0.0 && !small_int)
 		return vcl_exp2_t(y * vcl_log2_d(ax));
 	if (y == 0.0 || x == 1.0f)
 		return 1.0f;

@@ -95,7 +95,7 @@ VCL_FN double vcl_reduce_pio2f(float x, int *q)
 	}
 	if (!(x < 0x1p25f && x > -0x1p25f))
 		return vcl_reduce_largef(x, q);
-	k = rint((double)x * VCL_TWO_OVER_PI);
+	k = vcl_rint_small((double)x * VCL_TWO_OVER_PI);
 	*q = (int)k & 3;
 	t = (double)x - k * VCL_PIO2F_1;
 	p2 = k * VCL_PIO2F_2;
@@ -105,33 +105,35 @@ VCL_FN double vcl_reduce_pio2f(float x, int *q)
 	return s + (e - k * VCL_PIO2F_3);
 }
 
-/* sin(r) and cos(r) for |r| <= pi/4. */
+/* The Taylor coefficients of (r - sin r) / r^3 in r^2, highest first. */
+VCL_TABLE double vcl_sin_c[8] = {
+	-1.0 / 355687428096000.0, 1.0 / 1307674368000.0, -1.0 / 6227020800.0,
+	1.0 / 39916800.0, -1.0 / 362880.0, 1.0 / 5040.0, -1.0 / 120.0,
+	1.0 / 6.0,
+};
+
+/* sin(r) for |r| <= pi/4. */
 VCL_FN double vcl_sin_r(double r)
 {
-	double z = r * r, p = -1.0 / 355687428096000.0;
+	double z = r * r, p;
 
-	p = fma(p, z, 1.0 / 1307674368000.0);
-	p = fma(p, z, -1.0 / 6227020800.0);
-	p = fma(p, z, 1.0 / 39916800.0);
-	p = fma(p, z, -1.0 / 362880.0);
-	p = fma(p, z, 1.0 / 5040.0);
-	p = fma(p, z, -1.0 / 120.0);
-	p = fma(p, z, 1.0 / 6.0);
+	p = vcl_poly(VCL_COEFFS(vcl_sin_c), 8, z);
 	return r == 0.0 ? r : fma(-p * z, r, r);	/* sin(-0) is -0 */
 }
 
+/* The Taylor coefficients of (1 - cos r) / r^2 in r^2, highest first. */
+VCL_TABLE double vcl_cos_c[9] = {
+	1.0 / 6402373705728000.0, -1.0 / 20922789888000.0,
+	1.0 / 87178291200.0, -1.0 / 479001600.0, 1.0 / 3628800.0,
+	-1.0 / 40320.0, 1.0 / 720.0, -1.0 / 24.0, 0.5,
+};
+
+/* cos(r) for |r| <= pi/4. */
 VCL_FN double vcl_cos_r(double r)
 {
-	double z = r * r, p = 1.0 / 6402373705728000.0;
+	double z = r * r, p;
 
-	p = fma(p, z, -1.0 / 20922789888000.0);
-	p = fma(p, z, 1.0 / 87178291200.0);
-	p = fma(p, z, -1.0 / 479001600.0);
-	p = fma(p, z, 1.0 / 3628800.0);
-	p = fma(p, z, -1.0 / 40320.0);
-	p = fma(p, z, 1.0 / 720.0);
-	p = fma(p, z, -1.0 / 24.0);
-	p = fma(p, z, 0.5);
+	p = vcl_poly(VCL_COEFFS(vcl_cos_c), 9, z);
 	return fma(-p, z, 1.0);
 }
 
