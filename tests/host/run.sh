@@ -159,6 +159,9 @@
 #			(tests/host/math_cores.c) against MPFR on every
 #			4099th float and the special values: each result
 #			correctly rounded, signed zeros and NaN included
+#   math_double		the double cores (tests/host/math_double.c) against
+#			MPFR on 100,000 inputs each, edges included: each
+#			result within the ULP its design claims
 #   math_tables		the math library's tables (math/tables.h) are what
 #			math/gen_tables.py writes
 #   vaccel_cc_opencl	an OpenCL C program (tests/vm/kernels/opencl.cl)
@@ -320,7 +323,8 @@ if [ $umd_ok = 0 ]; then
 		defer_fake vaccel_sample_fake \
 		vaccel_cc elf_parse device_printf cl_printf_format module_fake coredump_decoder \
 		vaccel_cc_modes vaccel_cc_cxx vaccel_cc_embed vaccel_cc_int128 \
-		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins math_cores math_tables \
+		vaccel_cc_long_double vaccel_cc_stack_sizes device_builtins math_cores math_double \
+		math_tables \
 		vaccel_cc_cmake vaccel_cc_opencl vaccel_cc_opencl_library cl_lower_layout stack_needs; do
 		not_ok $t "libvaccel did not build"
 	done

@@ -356,6 +356,15 @@ math_cores() {
 	"$O/bin/math_cores" 4099
 }
 
+# The double cores (math/*_double.h) against MPFR on 100,000 inputs per
+# function: every result within the bound its design claims.
+math_double() {
+	# shellcheck disable=SC2086 # CFLAGS and SAN are words
+	"$CC" -std=gnu11 -O2 -g $CFLAGS $SAN -ffp-contract=off -I"$ROOT/umd/opencl" \
+		"$ROOT/tests/host/math_double.c" -o "$O/bin/math_double" -lmpfr -lgmp -lm || return 1
+	"$O/bin/math_double" 100000
+}
+
 # vaccel_add_kernel(): a CMake project configured and built against the
 # build tree, a header change rebuilding the module.
 vaccel_cc_cmake() {
@@ -521,7 +530,9 @@ fast_distance fast_length fast_normalize isequal isnotequal isgreater isgreatere
 isless islessequal islessgreater isfinite isinf isnan isnormal isordered isunordered
 signbit any all bitselect select sqrt fma mad fabs fmin fmax floor ceil trunc round rint nextafter
 copysign native_sqrt half_sqrt fmod remainder remquo fdim maxmag minmag ldexp ilogb logb
-frexp fract modf nan async_work_group_copy async_work_group_strided_copy
+frexp fract modf nan exp exp2 exp10 expm1 log log2 log10 log1p half_exp half_exp2
+half_exp10 half_log half_log2 half_log10 native_exp native_exp2 native_exp10 native_log
+native_log2 native_log10 async_work_group_copy async_work_group_strided_copy
 wait_group_events prefetch vload_half shuffle shuffle2""".split())
 for op in 'add sub xchg inc dec cmpxchg min max and or xor'.split():
     names.add('atom_' + op)
@@ -803,6 +814,7 @@ check vaccel_cc_long_double vaccel_cc_long_double
 check vaccel_cc_stack_sizes vaccel_cc_stack_sizes
 check device_builtins device_builtins
 check math_cores math_cores
+check math_double math_double
 check math_tables python3 "$ROOT/umd/opencl/device/math/gen_tables.py" --check
 check vaccel_cc_cmake vaccel_cc_cmake
 check vaccel_cc_opencl vaccel_cc_opencl

@@ -55,7 +55,7 @@ here=$ROOT/tests/opencl
 failed=0
 
 PROGRAMS="vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert convert_all
-	  shuffle math math_exact args
+	  shuffle math math_exact math_double args
 	  buffers events kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
 

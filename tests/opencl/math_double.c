@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * DOC: math_double - the math library's double functions against MPFR
+ *
+ * Each double function of math_double.h runs on its edge values and on
+ * random ones (NIN_D in all: half over a range of interest, half of any
+ * bits), in a double4 so that the vector forms are called too.  Its error
+ * on each is measured in ULP against MPFR's value at 200 bits; NaN must
+ * give NaN, and an infinite result or an exact zero must be the correctly
+ * rounded one's value (the sign of a zero is not judged, as in math.c).
+ * stdout gets one line per function, within the specification's bound or
+ * not, the same on every correct implementation; stderr the largest error
+ * and how many results were not correctly rounded.
+ *
+ * On vaccel, the result must also be, bit for bit, that of the core the
+ * device library is built from (umd/opencl/device/math/\*_double.h),
+ * compiled here for the host: a difference is printed on stdout, which
+ * then differs from PoCL's.
+ */
+#include "clt.h"
+#include "math_double.h"
+
+#define NIN_D	8192
+
+static uint64_t bits_d(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+int main(void)
+{
+	static double in[NIN_D], out[NIN_D];
+	size_t n = NIN_D / 4, i, f;
+	struct clt t;
+	char platform[64] = "", src[4096];
+	int on_vaccel, len = 0;
+	mpfr_t x, z, tmp;
+
+	mpfr_inits2(200, x, z, tmp, (mpfr_ptr)0);
+	mpfr_set_emin(mpfr_get_emin_min());
+	mpfr_set_emax(mpfr_get_emax_max());
+
+	len += snprintf(src + len, sizeof(src) - len,
+			"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+			"#define F(f) __kernel void k_##f(__global const double4 *in,"
+			" __global double4 *out) { size_t i = get_global_id(0);"
+			" out[i] = f(in[i]); }\n");
+	for (f = 0; f < NFUNCTIONS_D; f++)
+		len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions_d[f].name);
+
+	clt_init(&t);
+	CHECK(clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof(platform), platform, NULL));
+	on_vaccel = !strcmp(platform, "vaccel");
+	cl_program p = clt_build(&t, src, NULL);
+	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY, sizeof(in), NULL);
+	cl_mem mo = clt_buffer(&t, CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+
+	for (f = 0; f < NFUNCTIONS_D; f++) {
+		const struct function_d *fn = &functions_d[f];
+		double worst = 0.0, worst_x = 0.0;
+		size_t not_cr = 0, bad = 0, core_diff = 0;
+		char name[32];
+
+		math_inputs_d(fn, in, NIN_D);
+		snprintf(name, sizeof(name), "k_%s", fn->name);
+		cl_kernel k = clt_kernel(p, name);
+
+		ARG(k, 0, mi); ARG(k, 1, mo);
+		CHECK(clEnqueueWriteBuffer(t.queue, mi, CL_TRUE, 0, sizeof(in), in, 0, NULL, NULL));
+		CHECK(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+		clReleaseKernel(k);
+
+		for (i = 0; i < NIN_D; i++) {
+			double y = out[i], ref, err, core = fn->core(in[i]);
+
+			if (on_vaccel && bits_d(y) != bits_d(core) && !(isnan(y) && isnan(core)) &&
+			    core_diff++ < 3)
+				printf("%s(%a): %a on the device, %a from the core\n", fn->name,
+				       in[i], y, core);
+			mpfr_set_d(x, in[i], MPFR_RNDN);
+			fn->mpfr(z, x, MPFR_RNDN);
+			ref = mpfr_get_d(z, MPFR_RNDN);
+			if (isnan(ref) || isnan(y)) {	/* any NaN: sign and payload are free */
+				if (isnan(ref) != isnan(y) && bad++ < 3)
+					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
+				continue;
+			}
+			if (isinf(ref) || isinf(y) || mpfr_zero_p(z)) {
+				int same = bits_d(y) == bits_d(ref) || (y == 0.0 && ref == 0.0);
+
+				if (!same && bad++ < 3)
+					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
+				continue;
+			}
+			not_cr += bits_d(y) != bits_d(ref);
+			err = ulp_error_d(y, z, tmp);
+			if (err > worst) {
+				worst = err;
+				worst_x = in[i];
+			}
+		}
+		if (bad || worst > fn->ulp)
+			printf("%s(double): WRONG: %zu special results wrong, %.3f ULP at %a (bound %g)\n",
+			       fn->name, bad, worst, worst_x, fn->ulp);
+		else
+			printf("%s(double): %d values within %g ULP\n", fn->name, NIN_D, fn->ulp);
+		fprintf(stderr, "%s(double) on %s: largest error %.4f ULP at %a, %zu of %d not correctly rounded\n",
+			fn->name, platform, worst, worst_x, not_cr, NIN_D);
+	}
+	clReleaseMemObject(mi); clReleaseMemObject(mo);
+	clReleaseProgram(p);
+	clt_fini(&t);
+	mpfr_clears(x, z, tmp, (mpfr_ptr)0);
+	return 0;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math_double.h - the double functions of the device's math library that
+ * the accuracy tests know, and their inputs: each one's core
+ * (umd/opencl/device/math/), its correctly rounded reference in MPFR, the
+ * specification's bound, the bound its design claims (the host test holds
+ * the cores to it), and a range of interest.  Shared by
+ * tests/host/math_double.c (many inputs through the cores) and
+ * tests/opencl/math_double.c (the device against MPFR).  Needs <mpfr.h>,
+ * and -I umd/opencl -ffp-contract=off as the device library is built.
+ *
+ * The inputs: edge values (zeros, subnormals, the thresholds of overflow
+ * and underflow, the ends of the reductions' ranges, infinities, NaN),
+ * then random ones, half over the range of interest and half of any bits.
+ * They depend on the function's name only.
+ */
+#ifndef VACCEL_TESTS_MATH_DOUBLE_H
+#define VACCEL_TESTS_MATH_DOUBLE_H
+
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include <string.h>
+#include "device/math/exp_double.h"
+#include "device/math/log_double.h"
+
+struct function_d {
+	const char *name;
+	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+	double (*core)(double);
+	double ulp;		/* the specification's bound */
+	double claim;		/* the design's (math/\*_double.h) */
+	double lo, hi;		/* a range of interest */
+};
+
+static int mpfr_exp10_d(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	return mpfr_exp10(r, x, rnd);
+}
+
+static const struct function_d functions_d[] = {
+	{ "exp", mpfr_exp, vcl_exp, 3, 1, -745.2, 709.0 },
+	{ "exp2", mpfr_exp2, vcl_exp2, 3, 1, -1075.0, 1024.0 },
+	{ "exp10", mpfr_exp10_d, vcl_exp10, 3, 1, -323.7, 308.3 },
+	{ "expm1", mpfr_expm1, vcl_expm1, 3, 1, -40.0, 709.0 },
+	{ "log", mpfr_log, vcl_log, 3, 1, 0.0, 4.0 },
+	{ "log2", mpfr_log2, vcl_log2, 3, 1, 0.0, 4.0 },
+	{ "log10", mpfr_log10, vcl_log10, 3, 1, 0.0, 4.0 },
+	{ "log1p", mpfr_log1p, vcl_log1p, 3, 1, -1.0, 4.0 },
+};
+#define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
+
+static const double edges_d[] = {
+	0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 10.0, -10.0, 0x1p-1074, -0x1p-1074, 0x1p-1022,
+	0x1.fffffffffffffp-1023, 0x1p-60, -0x1p-60, 0x1p-30, -0x1p-30, 0x1.62e42fefa39efp-2,
+	-0x1.62e42fefa39efp-2, 0x1.62e42fefa39efp-1, 0x1.62e42fefa39f0p+9, -0x1.74910d52d3051p+9, -0x1.74910d52d3052p+9, -708.5, -745.0,
+	0x1.34413509f79fep+8, 0x1.34413509f79ffp+8, -0x1.439b746e36b52p+8, -323.5, -308.0,
+	1023.0, 1023.9999999999999, 1024.0, -1022.0, -1074.0, -1074.5, -1075.0, -1076.0,
+	-37.5, -38.0, 36.0, 37.0, 38.5, 40.0, -0.29, -0.2899999999999999, 0.41,
+	0.4099999999999999, 0x1.6a09e667f3bcdp+0, 0x1.6a09e667f3bccp+0,
+	0x1.6a09e667f3bcdp-1, 0x1.fffffffffffffp-1, 0x1.0000000000001p+0, 1e-300, 1e300,
+	DBL_MAX, -DBL_MAX, INFINITY, -INFINITY, NAN, 0.1, -0.1, 3.0, 100.0, -100.0,
+	-0x1.fffffffffffffp-1, 1e-17, -1e-17,
+};
+#define NEDGES_D (sizeof(edges_d) / sizeof(edges_d[0]))
+
+/*
+ * The host test's alone: ln(DBL_MAX) rounded down, the largest x whose
+ * e^x is finite, and its neighbour below.  PoCL 3.1's exp gives infinity
+ * on both, so the device test, whose output must be the same on every
+ * correct platform, leaves them out, and its random inputs for exp stop
+ * at 709.
+ */
+static const double edges_host_d[] = { 0x1.62e42fefa39efp+9, 0x1.62e42fefa39eep+9 };
+#define NEDGES_HOST_D (sizeof(edges_host_d) / sizeof(edges_host_d[0]))
+
+static uint64_t seed_d;
+
+static inline uint64_t next_random_d(void)
+{
+	uint64_t z = (seed_d += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* @n inputs of function @fn: the edges, then random ones. */
+static inline void math_inputs_d(const struct function_d *fn, double *in, size_t n)
+{
+	const char *c;
+	size_t i;
+
+	seed_d = 0x2545f4914f6cdd1dULL;
+	for (c = fn->name; *c; c++)
+		seed_d = (seed_d ^ (unsigned char)*c) * 0x100000001b3ULL;
+	for (i = 0; i < n; i++) {
+		uint64_t r = next_random_d();
+
+		if (i < NEDGES_D) {
+			in[i] = edges_d[i];
+		} else if (i % 2) {
+			in[i] = fn->lo + (fn->hi - fn->lo) * ((double)(r >> 11) * 0x1p-53);
+		} else {
+			memcpy(&in[i], &r, 8);
+		}
+	}
+}
+
+/*
+ * The error of @y in ULP of the exact value @z (OpenCL's ULP: the gap
+ * between the two doubles around it, those of the subnormals below
+ * 2^-1022); 0 for y == z.  @t is scratch.
+ */
+static inline double ulp_error_d(double y, mpfr_srcptr z, mpfr_ptr t)
+{
+	long e;
+
+	if (mpfr_zero_p(z))
+		return y == 0.0 ? 0.0 : INFINITY;
+	e = mpfr_get_exp(z) - 1;	/* |z| in [2^e, 2^(e+1)) */
+	if (e < -1022)
+		e = -1022;
+	mpfr_set_d(t, y, MPFR_RNDN);
+	mpfr_sub(t, t, z, MPFR_RNDN);
+	mpfr_abs(t, t, MPFR_RNDN);
+	mpfr_mul_2si(t, t, 52 - e, MPFR_RNDN);
+	return mpfr_get_d(t, MPFR_RNDU);
+}
+
+#endif /* VACCEL_TESTS_MATH_DOUBLE_H */
