@@ -6,10 +6,11 @@
 # and `gen_tables.py --check` (make check's host.math_tables) proves that
 # the header in the tree is what this script writes.
 #
-# - pi / 2 split in three for Cody and Waite's reduction (two heads of 33
-#   bits, whose products with an integer of up to 20 bits are exact, and a
-#   tail; and heads of 28 bits, for integers of up to 25 bits), pi / 2 as
-#   a double-double, and 2 / pi.
+# - pi / 2 split for Cody and Waite's reduction: in four for double (three
+#   heads of 33 bits, whose products with an integer of up to 19 bits are
+#   exact, and a tail: 152 bits in all), in three for float (two heads of
+#   28 bits, for integers of up to 25 bits, and a tail); pi / 2 as a
+#   double-double, and 2 / pi.
 # - vcl_two_over_pi[]: the bits of 2/pi after the binary point, 32 to a
 #   word, most significant first, for the reduction of large arguments of
 #   the trigonometric functions (Payne and Hanek's method).  pi comes from
@@ -76,7 +77,8 @@ def pi_constants():
     pio2 = Fraction(pi_scaled(400), 1 << 401)
     p1 = truncated(pio2, 33)
     p2 = truncated(pio2 - p1, 33)
-    p3 = pio2 - p1 - p2
+    p3 = truncated(pio2 - p1 - p2, 33)
+    p4 = pio2 - p1 - p2 - p3
     hi = Fraction(float(pio2))
     f1 = truncated(pio2, 28)
     f2 = truncated(pio2 - f1, 28)
@@ -84,7 +86,8 @@ def pi_constants():
     return [
         ('VCL_PIO2_1', hexf(p1), 'pi / 2, its first 33 bits'),
         ('VCL_PIO2_2', hexf(p2), 'the next 33 bits'),
-        ('VCL_PIO2_3', hexf(p3), 'the rest, rounded'),
+        ('VCL_PIO2_3', hexf(p3), 'the next 33 bits'),
+        ('VCL_PIO2_4', hexf(p4), 'the rest, rounded'),
         ('VCL_PIO2F_1', hexf(f1), 'pi / 2, its first 28 bits'),
         ('VCL_PIO2F_2', hexf(f2), 'the next 28 bits'),
         ('VCL_PIO2F_3', hexf(f3), 'the rest, rounded'),

@@ -11,7 +11,8 @@
 
 #define VCL_PIO2_1      0x1.921fb54400000p+0	/* pi / 2, its first 33 bits */
 #define VCL_PIO2_2      0x1.0b4611a600000p-34	/* the next 33 bits */
-#define VCL_PIO2_3      0x1.3198a2e037073p-69	/* the rest, rounded */
+#define VCL_PIO2_3      0x1.3198a2e000000p-69	/* the next 33 bits */
+#define VCL_PIO2_4      0x1.b839a252049c1p-104	/* the rest, rounded */
 #define VCL_PIO2F_1     0x1.921fb54000000p+0	/* pi / 2, its first 28 bits */
 #define VCL_PIO2F_2     0x1.10b4610000000p-30	/* the next 28 bits */
 #define VCL_PIO2F_3     0x1.a62633145c06ep-58	/* the rest, rounded */
