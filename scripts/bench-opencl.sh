@@ -9,7 +9,7 @@
 # empty kernel's round trip (1.5x), clBuildProgram, cold and cached,
 # against PoCL's in the same boot (vaccel's cold build no slower), and the
 # math library's instructions per call (exp, log, sin, cos and pow in
-# float at most 150; exp and log in double at most 400).
+# float at most 150; exp, log, sin and cos in double at most 400).
 #
 # usage: scripts/bench-opencl.sh            measure, print the figures
 #        (BENCH_OPENCL_ONLY=math: the math library's costs only)

@@ -12,7 +12,9 @@
  * rounded one's value (the sign of a zero is not judged, as in math.c).
  * stdout gets one line per function, within the specification's bound or
  * not, the same on every correct implementation; stderr the largest error
- * and how many results were not correctly rounded.
+ * and how many results were not correctly rounded.  sincos must give what
+ * sin and cos give, with its cosine through __private and __local
+ * pointers.
  *
  * On vaccel, the result must also be, bit for bit, that of the core the
  * device library is built from (umd/opencl/device/math/\*_double.h),
@@ -30,6 +32,56 @@ static uint64_t bits_d(double d)
 
 	memcpy(&u, &d, 8);
 	return u;
+}
+
+/* The outputs of kernel @name on @in, NIN_D values. */
+static void run(struct clt *t, cl_program p, const char *name, cl_mem mi, cl_mem mo,
+		double *out)
+{
+	size_t n = NIN_D / 4;
+	cl_kernel k = clt_kernel(p, name);
+
+	ARG(k, 0, mi); ARG(k, 1, mo);
+	CHECK(clEnqueueNDRangeKernel(t->queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t->queue, mo, CL_TRUE, 0, NIN_D * sizeof(double), out, 0,
+				  NULL, NULL));
+	clReleaseKernel(k);
+}
+
+/*
+ * sincos on sin's inputs gives, bit for bit, sin and cos of the same
+ * platform, with the cosine through __private and __local pointers.
+ */
+static void sincos_check(struct clt *t, cl_program p, cl_mem mi, cl_mem mo, double *in,
+			 double *out)
+{
+	static double s[NIN_D], c[NIN_D], sc[NIN_D];
+	size_t n = NIN_D / 4, local = 64, i, wrong = 0;
+	cl_mem mc = clt_buffer(t, CL_MEM_WRITE_ONLY, sizeof(sc), NULL);
+	cl_kernel k = clt_kernel(p, "k_sincos");
+
+	for (i = 0; strcmp(functions_d[i].name, "sin"); i++)
+		;
+	math_inputs_d(&functions_d[i], in, NIN_D);
+	CHECK(clEnqueueWriteBuffer(t->queue, mi, CL_TRUE, 0, NIN_D * sizeof(double), in, 0, NULL,
+				   NULL));
+	run(t, p, "k_sin", mi, mo, s);
+	run(t, p, "k_cos", mi, mo, c);
+	ARG(k, 0, mi); ARG(k, 1, mo); ARG(k, 2, mc);
+	CHECK(clEnqueueNDRangeKernel(t->queue, k, 1, NULL, &n, &local, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t->queue, mo, CL_TRUE, 0, sizeof(sc), out, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(t->queue, mc, CL_TRUE, 0, sizeof(sc), sc, 0, NULL, NULL));
+	clReleaseKernel(k);
+	clReleaseMemObject(mc);
+	for (i = 0; i < NIN_D; i++) {
+		int same_s = bits_d(out[i]) == bits_d(s[i]) || (isnan(out[i]) && isnan(s[i]));
+		int same_c = bits_d(sc[i]) == bits_d(c[i]) || (isnan(sc[i]) && isnan(c[i]));
+
+		if ((!same_s || !same_c) && wrong++ < 3)
+			printf("sincos(%a) = %a, %a; sin and cos give %a, %a\n", in[i], out[i],
+			       sc[i], s[i], c[i]);
+	}
+	printf("sincos(double): %zu of %d values differ from sin and cos\n", wrong, NIN_D);
 }
 
 int main(void)
@@ -52,6 +104,13 @@ int main(void)
 			" out[i] = f(in[i]); }\n");
 	for (f = 0; f < NFUNCTIONS_D; f++)
 		len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions_d[f].name);
+	/* sincos: the cosine in __private memory, then in __local (64 a group). */
+	len += snprintf(src + len, sizeof(src) - len,
+			"__kernel void k_sincos(__global const double4 *in, __global double4 *out,"
+			" __global double4 *c) { size_t i = get_global_id(0), l = get_local_id(0);"
+			" __local double4 lc[64]; double4 pc; out[i] = sincos(in[i], &pc);"
+			" double4 s2 = sincos(in[i], &lc[l]); c[i] = all(s2 == out[i] |"
+			" isnan(s2)) ? (pc + lc[l]) * 0.5 : (double4)(0.5); }\n");
 
 	clt_init(&t);
 	CHECK(clGetPlatformInfo(t.platform, CL_PLATFORM_NAME, sizeof(platform), platform, NULL));
@@ -113,6 +172,7 @@ int main(void)
 		fprintf(stderr, "%s(double) on %s: largest error %.4f ULP at %a, %zu of %d not correctly rounded\n",
 			fn->name, platform, worst, worst_x, not_cr, NIN_D);
 	}
+	sincos_check(&t, p, mi, mo, in, out);
 	clReleaseMemObject(mi); clReleaseMemObject(mo);
 	clReleaseProgram(p);
 	clt_fini(&t);

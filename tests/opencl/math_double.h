@@ -26,6 +26,7 @@
 #include <string.h>
 #include "device/math/exp_double.h"
 #include "device/math/log_double.h"
+#include "device/math/trig_double.h"
 
 struct function_d {
 	const char *name;
@@ -50,6 +51,12 @@ static const struct function_d functions_d[] = {
 	{ "log2", mpfr_log2, vcl_log2, 3, 1, 0.0, 4.0 },
 	{ "log10", mpfr_log10, vcl_log10, 3, 1, 0.0, 4.0 },
 	{ "log1p", mpfr_log1p, vcl_log1p, 3, 1, -1.0, 4.0 },
+	{ "sin", mpfr_sin, vcl_sin, 4, 1, -20.0, 20.0 },
+	{ "cos", mpfr_cos, vcl_cos, 4, 1, -20.0, 20.0 },
+	{ "tan", mpfr_tan, vcl_tan, 5, 3, -20.0, 20.0 },
+	{ "sinpi", mpfr_sinpi, vcl_sinpi, 4, 1, -8.0, 8.0 },
+	{ "cospi", mpfr_cospi, vcl_cospi, 4, 1, -8.0, 8.0 },
+	{ "tanpi", mpfr_tanpi, vcl_tanpi, 6, 3, -8.0, 8.0 },
 };
 #define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
 
@@ -64,6 +71,12 @@ static const double edges_d[] = {
 	0x1.6a09e667f3bcdp-1, 0x1.fffffffffffffp-1, 0x1.0000000000001p+0, 1e-300, 1e300,
 	DBL_MAX, -DBL_MAX, INFINITY, -INFINITY, NAN, 0.1, -0.1, 3.0, 100.0, -100.0,
 	-0x1.fffffffffffffp-1, 1e-17, -1e-17,
+	/* near multiples of pi/2, for the reductions */
+	0x1.921fb54442d18p+0, 0x1.921fb54442d18p+1, 0x1.921fb54442d18p+2,
+	0x1.2d97c7f3321d2p+2, -0x1.921fb54442d18p+3, 0x1.921fb54442d18p-1,
+	0x1.921fb54442d19p-1, 0x1.6ac5b262ca1ffp+849, 0x1p19, 0x1.fffffffffffffp+18,
+	0x1.0c152382d7366p+58, 1e22, 0x1p52, 0x1.0000000000001p+52, 0x1p53, 4503599627370497.5,
+	0.25, -0.25, 0.75, 1.5, -2.5, 0x1.fffffffffffffp-2, 1e15 + 0.5,
 };
 #define NEDGES_D (sizeof(edges_d) / sizeof(edges_d[0]))
 

@@ -3,18 +3,23 @@
  * Copyright 2026 The vaccel authors
  *
  * math_trig.cl - sin, cos, tan, sincos, sinpi, cospi and tanpi for float
- * (6.12.2), and the half_ and native_ forms of the first three, which are
- * the same functions: correctly rounded, and as short as these are.  sincos has a
- * form for each address space of its second result.  The cores are
- * math/trig.h's, which the host's accuracy test compiles too.
+ * and double (6.12.2), and the half_ and native_ forms of the first three
+ * for float, which are the same functions: correctly rounded in float, and
+ * as short as these are.  sincos has a form for each address space of its
+ * second result.  The cores are math/trig.h's and math/trig_double.h's,
+ * which the host's accuracy tests compile too.
  */
 
 #include "device/library.h"
 #include "device/math/trig.h"
+#include "device/math/trig_double.h"
 
 #define TRIG_FAMILY(f, core)						\
 	float OVLD f(float x) { return core(x); }			\
 	FOR_WIDTHS(V_1, float, f, float)
+#define TRIG_FAMILY_D(f, core)						\
+	double OVLD f(double x) { return core(x); }			\
+	FOR_WIDTHS(V_1, double, f, double)
 
 TRIG_FAMILY(sin, vcl_sinf)
 TRIG_FAMILY(cos, vcl_cosf)
@@ -31,3 +36,10 @@ TRIG_FAMILY(tanpi, vcl_tanpif)
 
 /* sincos, its cosine through a pointer in each address space. */
 ALL_SPACES(sincos, float, float, float, r = vcl_sincosf(x, &v))
+TRIG_FAMILY_D(sin, vcl_sin)
+TRIG_FAMILY_D(cos, vcl_cos)
+TRIG_FAMILY_D(tan, vcl_tan)
+TRIG_FAMILY_D(sinpi, vcl_sinpi)
+TRIG_FAMILY_D(cospi, vcl_cospi)
+TRIG_FAMILY_D(tanpi, vcl_tanpi)
+ALL_SPACES(sincos, double, double, double, r = vcl_sincos(x, &v))
