@@ -109,7 +109,7 @@ int main(void)
 			"__kernel void k_sincos(__global const double4 *in, __global double4 *out,"
 			" __global double4 *c) { size_t i = get_global_id(0), l = get_local_id(0);"
 			" __local double4 lc[64]; double4 pc; out[i] = sincos(in[i], &pc);"
-			" double4 s2 = sincos(in[i], &lc[l]); c[i] = all(s2 == out[i] |"
+			" double4 s2 = sincos(in[i], &lc[l]); c[i] = all((s2 == out[i]) |"
 			" isnan(s2)) ? (pc + lc[l]) * 0.5 : (double4)(0.5); }\n");
 
 	clt_init(&t);

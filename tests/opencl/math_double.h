@@ -27,6 +27,7 @@
 #include "device/math/exp_double.h"
 #include "device/math/log_double.h"
 #include "device/math/trig_double.h"
+#include "device/math/hyperbolic_double.h"
 
 struct function_d {
 	const char *name;
@@ -57,6 +58,12 @@ static const struct function_d functions_d[] = {
 	{ "sinpi", mpfr_sinpi, vcl_sinpi, 4, 1, -8.0, 8.0 },
 	{ "cospi", mpfr_cospi, vcl_cospi, 4, 1, -8.0, 8.0 },
 	{ "tanpi", mpfr_tanpi, vcl_tanpi, 6, 3, -8.0, 8.0 },
+	{ "sinh", mpfr_sinh, vcl_sinh, 4, 3, -709.0, 709.0 },
+	{ "cosh", mpfr_cosh, vcl_cosh, 4, 3, -709.0, 709.0 },
+	{ "tanh", mpfr_tanh, vcl_tanh, 5, 3, -20.0, 20.0 },
+	{ "asinh", mpfr_asinh, vcl_asinh, 4, 3, -10.0, 10.0 },
+	{ "acosh", mpfr_acosh, vcl_acosh, 4, 3, 1.0, 10.0 },
+	{ "atanh", mpfr_atanh, vcl_atanh, 5, 3, -1.0, 1.0 },
 };
 #define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
 
@@ -77,17 +84,23 @@ static const double edges_d[] = {
 	0x1.921fb54442d19p-1, 0x1.6ac5b262ca1ffp+849, 0x1p19, 0x1.fffffffffffffp+18,
 	0x1.0c152382d7366p+58, 1e22, 0x1p52, 0x1.0000000000001p+52, 0x1p53, 4503599627370497.5,
 	0.25, -0.25, 0.75, 1.5, -2.5, 0x1.fffffffffffffp-2, 1e15 + 0.5,
+	/* the hyperbolics' thresholds */
+	22.0, -22.0, 0x1.633ce8fb9f87ep+9, 710.5, 0x1p-28, 0x1p28,
+	0x1.0000000000001p+0, 0.5, 0x1.fffffffffffffp-2, 2.0000000000000004,
 };
 #define NEDGES_D (sizeof(edges_d) / sizeof(edges_d[0]))
 
 /*
  * The host test's alone: ln(DBL_MAX) rounded down, the largest x whose
- * e^x is finite, and its neighbour below.  PoCL 3.1's exp gives infinity
- * on both, so the device test, whose output must be the same on every
- * correct platform, leaves them out, and its random inputs for exp stop
- * at 709.
+ * e^x is finite, and its neighbour below; ln(2 DBL_MAX) rounded down, the
+ * largest x whose sinh and cosh are finite.  PoCL 3.1's exp gives
+ * infinity on the first two, its sinh and cosh NaN on the third, so the
+ * device test, whose output must be the same on every correct platform,
+ * leaves them out, and its random inputs for these functions stop at 709.
  */
-static const double edges_host_d[] = { 0x1.62e42fefa39efp+9, 0x1.62e42fefa39eep+9 };
+static const double edges_host_d[] = {
+	0x1.62e42fefa39efp+9, 0x1.62e42fefa39eep+9, 0x1.633ce8fb9f87dp+9, -0x1.633ce8fb9f87dp+9,
+};
 #define NEDGES_HOST_D (sizeof(edges_host_d) / sizeof(edges_host_d[0]))
 
 static uint64_t seed_d;
