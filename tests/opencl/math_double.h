@@ -28,6 +28,7 @@
 #include "device/math/log_double.h"
 #include "device/math/trig_double.h"
 #include "device/math/hyperbolic_double.h"
+#include "device/math/root_double.h"
 
 struct function_d {
 	const char *name;
@@ -41,6 +42,16 @@ struct function_d {
 static int mpfr_exp10_d(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
 {
 	return mpfr_exp10(r, x, rnd);
+}
+
+/* 1 / sqrt(x): MPFR's rec_sqrt(-0) is +Inf, IEEE 754's rSqrt(-0) -Inf. */
+static int mpfr_rsqrt_d(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	if (mpfr_zero_p(x) && mpfr_signbit(x)) {
+		mpfr_set_inf(r, -1);
+		return 0;
+	}
+	return mpfr_rec_sqrt(r, x, rnd);
 }
 
 static const struct function_d functions_d[] = {
@@ -64,6 +75,8 @@ static const struct function_d functions_d[] = {
 	{ "asinh", mpfr_asinh, vcl_asinh, 4, 3, -10.0, 10.0 },
 	{ "acosh", mpfr_acosh, vcl_acosh, 4, 3, 1.0, 10.0 },
 	{ "atanh", mpfr_atanh, vcl_atanh, 5, 3, -1.0, 1.0 },
+	{ "rsqrt", mpfr_rsqrt_d, vcl_rsqrt, 2, 1, 0.0, 100.0 },
+	{ "cbrt", mpfr_cbrt, vcl_cbrt, 2, 1, -100.0, 100.0 },
 };
 #define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
 
@@ -87,6 +100,8 @@ static const double edges_d[] = {
 	/* the hyperbolics' thresholds */
 	22.0, -22.0, 0x1.633ce8fb9f87ep+9, 710.5, 0x1p-28, 0x1p28,
 	0x1.0000000000001p+0, 0.5, 0x1.fffffffffffffp-2, 2.0000000000000004,
+	/* exact cubes and the roots' scalings */
+	27.0, -27.0, 0x1p-1071, 1e-310, 0x1p900, 0x1.0000000000001p+900, 0x1p-900, 0x1p-1021,
 };
 #define NEDGES_D (sizeof(edges_d) / sizeof(edges_d[0]))
 
