@@ -29,6 +29,7 @@
 #include "device/math/trig_double.h"
 #include "device/math/hyperbolic_double.h"
 #include "device/math/root_double.h"
+#include "device/math/atan_double.h"
 
 struct function_d {
 	const char *name;
@@ -77,6 +78,12 @@ static const struct function_d functions_d[] = {
 	{ "atanh", mpfr_atanh, vcl_atanh, 5, 3, -1.0, 1.0 },
 	{ "rsqrt", mpfr_rsqrt_d, vcl_rsqrt, 2, 1, 0.0, 100.0 },
 	{ "cbrt", mpfr_cbrt, vcl_cbrt, 2, 1, -100.0, 100.0 },
+	{ "atan", mpfr_atan, vcl_atan, 5, 1, -10.0, 10.0 },
+	{ "asin", mpfr_asin, vcl_asin, 4, 1, -1.0, 1.0 },
+	{ "acos", mpfr_acos, vcl_acos, 4, 1, -1.0, 1.0 },
+	{ "atanpi", mpfr_atanpi, vcl_atanpi, 5, 2, -10.0, 10.0 },
+	{ "asinpi", mpfr_asinpi, vcl_asinpi, 5, 2, -1.0, 1.0 },
+	{ "acospi", mpfr_acospi, vcl_acospi, 5, 2, -1.0, 1.0 },
 };
 #define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
 
@@ -102,6 +109,9 @@ static const double edges_d[] = {
 	0x1.0000000000001p+0, 0.5, 0x1.fffffffffffffp-2, 2.0000000000000004,
 	/* exact cubes and the roots' scalings */
 	27.0, -27.0, 0x1p-1071, 1e-310, 0x1p900, 0x1.0000000000001p+900, 0x1p-900, 0x1p-1021,
+	/* the arcs' ranges */
+	0.4375, 0x1.bffffffffffffp-2, 0.6875, 1.1875, -2.4375, 0x1.37fffffffffffp+1, 0x1p66,
+	-0x1p-27, 0.9999999999999999, -0.5000000000000001,
 };
 #define NEDGES_D (sizeof(edges_d) / sizeof(edges_d[0]))
 

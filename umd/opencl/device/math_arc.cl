@@ -3,17 +3,17 @@
  * Copyright 2026 The vaccel authors
  *
  * math_arc.cl - the inverse trigonometric and the hyperbolic functions
- * (6.12.2): atan, asin, acos and their forms divided by pi (atanpi,
- * asinpi, acospi) for float; sinh, cosh, tanh, asinh, acosh and atanh
- * for float and double.  The cores are math/atan.h's, math/hyperbolic.h's
- * and math/hyperbolic_double.h's, which the host's accuracy tests compile
- * too.
+ * for float and double (6.12.2): atan, asin, acos and their forms divided
+ * by pi (atanpi, asinpi, acospi); sinh, cosh, tanh, asinh, acosh and
+ * atanh.  The cores are math/atan.h's, math/hyperbolic.h's and their
+ * _double.h kin, which the host's accuracy tests compile too.
  */
 
 #include "device/library.h"
 #include "device/math/atan.h"
 #include "device/math/hyperbolic.h"
 #include "device/math/hyperbolic_double.h"
+#include "device/math/atan_double.h"
 
 #define ARC_FAMILY(f, core)						\
 	float OVLD f(float x) { return core(x); }			\
@@ -34,6 +34,12 @@ ARC_FAMILY(tanh, vcl_tanhf)
 ARC_FAMILY(asinh, vcl_asinhf)
 ARC_FAMILY(acosh, vcl_acoshf)
 ARC_FAMILY(atanh, vcl_atanhf)
+ARC_FAMILY_D(atan, vcl_atan)
+ARC_FAMILY_D(asin, vcl_asin)
+ARC_FAMILY_D(acos, vcl_acos)
+ARC_FAMILY_D(atanpi, vcl_atanpi)
+ARC_FAMILY_D(asinpi, vcl_asinpi)
+ARC_FAMILY_D(acospi, vcl_acospi)
 ARC_FAMILY_D(sinh, vcl_sinh)
 ARC_FAMILY_D(cosh, vcl_cosh)
 ARC_FAMILY_D(tanh, vcl_tanh)

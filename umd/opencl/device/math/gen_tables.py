@@ -10,7 +10,8 @@
 #   heads of 33 bits, whose products with an integer of up to 19 bits are
 #   exact, and a tail: 152 bits in all), in three for float (two heads of
 #   28 bits, for integers of up to 25 bits, and a tail); pi / 2 as a
-#   double-double, and 2 / pi.
+#   double-double, and 2 / pi; atan(1/2) and atan(3/2) (= pi/4 +
+#   atan(1/5)) as double-doubles.
 # - vcl_two_over_pi[]: the bits of 2/pi after the binary point, 32 to a
 #   word, most significant first, for the reduction of large arguments of
 #   the trigonometric functions (Payne and Hanek's method).  pi comes from
@@ -94,7 +95,20 @@ def pi_constants():
         ('VCL_PIO2_HI', hexf(hi), 'pi / 2 as a double-double'),
         ('VCL_PIO2_LO', hexf(pio2 - hi), ''),
         ('VCL_TWO_OVER_PI', hexf(1 / pio2), '2 / pi'),
-    ]
+    ] + atan_constants(pio2)
+
+
+def atan_constants(pio2):
+    """atan(1/2) and atan(3/2) = pi/4 + atan(1/5) as double-doubles."""
+    half = Fraction(atan_inv(2, 400), 1 << 400)
+    three_halves = pio2 / 2 + Fraction(atan_inv(5, 400), 1 << 400)
+    out = []
+    for name, v, what in (('VCL_ATAN_HALF', half, 'atan(1/2)'),
+                          ('VCL_ATAN_3HALF', three_halves, 'atan(3/2)')):
+        hi = Fraction(float(v))
+        out += [(name + '_HI', hexf(hi), what + ' as a double-double'),
+                (name + '_LO', hexf(v - hi), '')]
+    return out
 
 
 def header():
@@ -113,7 +127,7 @@ def header():
         '',
     ]
     for name, value, what in pi_constants():
-        lines.append('#define %-16s%s%s' % (name, value, '\t/* %s */' % what if what else ''))
+        lines.append('#define %-19s%s%s' % (name, value, '\t/* %s */' % what if what else ''))
     lines += [
         '',
         '#define VCL_TWO_OVER_PI_WORDS %d' % WORDS,

@@ -9,16 +9,20 @@
 #ifndef VACCEL_CL_MATH_TABLES_H
 #define VACCEL_CL_MATH_TABLES_H
 
-#define VCL_PIO2_1      0x1.921fb54400000p+0	/* pi / 2, its first 33 bits */
-#define VCL_PIO2_2      0x1.0b4611a600000p-34	/* the next 33 bits */
-#define VCL_PIO2_3      0x1.3198a2e000000p-69	/* the next 33 bits */
-#define VCL_PIO2_4      0x1.b839a252049c1p-104	/* the rest, rounded */
-#define VCL_PIO2F_1     0x1.921fb54000000p+0	/* pi / 2, its first 28 bits */
-#define VCL_PIO2F_2     0x1.10b4610000000p-30	/* the next 28 bits */
-#define VCL_PIO2F_3     0x1.a62633145c06ep-58	/* the rest, rounded */
-#define VCL_PIO2_HI     0x1.921fb54442d18p+0	/* pi / 2 as a double-double */
-#define VCL_PIO2_LO     0x1.1a62633145c07p-54
-#define VCL_TWO_OVER_PI 0x1.45f306dc9c883p-1	/* 2 / pi */
+#define VCL_PIO2_1         0x1.921fb54400000p+0	/* pi / 2, its first 33 bits */
+#define VCL_PIO2_2         0x1.0b4611a600000p-34	/* the next 33 bits */
+#define VCL_PIO2_3         0x1.3198a2e000000p-69	/* the next 33 bits */
+#define VCL_PIO2_4         0x1.b839a252049c1p-104	/* the rest, rounded */
+#define VCL_PIO2F_1        0x1.921fb54000000p+0	/* pi / 2, its first 28 bits */
+#define VCL_PIO2F_2        0x1.10b4610000000p-30	/* the next 28 bits */
+#define VCL_PIO2F_3        0x1.a62633145c06ep-58	/* the rest, rounded */
+#define VCL_PIO2_HI        0x1.921fb54442d18p+0	/* pi / 2 as a double-double */
+#define VCL_PIO2_LO        0x1.1a62633145c07p-54
+#define VCL_TWO_OVER_PI    0x1.45f306dc9c883p-1	/* 2 / pi */
+#define VCL_ATAN_HALF_HI   0x1.dac670561bb4fp-2	/* atan(1/2) as a double-double */
+#define VCL_ATAN_HALF_LO   0x1.a2b7f222f65e2p-56
+#define VCL_ATAN_3HALF_HI  0x1.f730bd281f69bp-1	/* atan(3/2) as a double-double */
+#define VCL_ATAN_3HALF_LO  0x1.007887af0cbbdp-56
 
 #define VCL_TWO_OVER_PI_WORDS 40
 
