@@ -11,7 +11,8 @@
 #
 #   BINARY   a CTS binary without its test_ prefix (default: OpenCL I's
 #            set, computeinfo api basic buffers events profiling compiler
-#            atomics); :TEST,... runs only those tests of it
+#            atomics); :TEST,... runs only those tests of it, or passes
+#            options (select:-w runs select in wimpy mode)
 #   CTS_SRC  the OpenCL-CTS checkout
 #   CTS_TIMEOUT   seconds a binary may run, each side (default 3600)
 #   CTS_DIR       where the build, the snapshot and the logs go (default
