@@ -58,7 +58,7 @@ failed=0
 PROGRAMS="math vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert
 	  convert_all shuffle math_exact math_double args
 	  buffers events kinfo binary link buildlog printf"
-SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared"
+SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared out_of_order"
 
 ok() { echo "ok opencl.$1"; }
 not_ok() {

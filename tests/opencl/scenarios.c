@@ -33,6 +33,14 @@
  *   threads_queues	two threads, each with its own queue on one context,
  *			launching kernels and reading back
  *   threads_shared	two threads enqueueing into one shared queue
+ *   out_of_order	an out-of-order queue overlaps what does not depend:
+ *			a short kernel, or a copy, enqueued after a long
+ *			kernel ends before it (on an in-order queue, starts
+ *			after it); a kernel that waits for another's event
+ *			starts after it ends, a barrier orders everything
+ *			before it before everything after it, a marker
+ *			completes after the commands before it (their events
+ *			complete by then); the data are the in-order ones
  */
 #include <pthread.h>
 #include <unistd.h>
@@ -339,6 +347,175 @@ static int threads(int shared)
 	return 0;
 }
 
+static cl_ulong when(cl_event e, cl_profiling_info what)
+{
+	cl_ulong v;
+
+	CHECK(clGetEventProfilingInfo(e, what, sizeof(v), &v, NULL));
+	return v;
+}
+
+#define START(e) when(e, CL_PROFILING_COMMAND_START)
+#define END(e) when(e, CL_PROFILING_COMMAND_END)
+#define OOO_ITEMS 256
+
+/* work() on @m, @rounds rounds; its event. */
+static cl_event ooo_work(cl_command_queue q, cl_kernel k, cl_mem m, int rounds,
+			 cl_uint num_waits, const cl_event *waits)
+{
+	size_t n = OOO_ITEMS;
+	cl_event e;
+
+	ARG(k, 0, m); ARG(k, 1, rounds);
+	CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, num_waits, waits, &e));
+	return e;
+}
+
+/* The host's work(): @rounds rounds over @v. */
+static void ooo_model(cl_int *v, int rounds)
+{
+	for (int i = 0; i < OOO_ITEMS; i++) {
+		cl_uint x = (cl_uint)v[i];
+
+		for (int r = 0; r < rounds; r++)
+			x = x * 1103515245u + 12345u;
+		v[i] = (cl_int)x;
+	}
+}
+
+static int out_of_order(void)
+{
+	cl_queue_properties ooo_props[] = { CL_QUEUE_PROPERTIES,
+		CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0 };
+	cl_queue_properties io_props[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+	cl_int va[OOO_ITEMS], vb[OOO_ITEMS], got[OOO_ITEMS], err;
+	cl_command_queue_properties qp;
+	cl_event a, b, c, m, bar, copy;
+	cl_command_queue oq, iq;
+	cl_mem ma, mb, big, big2;
+	size_t big_size = 1 << 20;
+	int rounds = 64, shorter;
+	cl_kernel ka, kb;
+
+	oq = clCreateCommandQueueWithProperties(t.context, t.device, ooo_props, &err);
+	CHECK(err);
+	iq = clCreateCommandQueueWithProperties(t.context, t.device, io_props, &err);
+	CHECK(err);
+	CHECK(clGetCommandQueueInfo(oq, CL_QUEUE_PROPERTIES, sizeof(qp), &qp, NULL));
+	EXPECT(qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	CHECK(clGetDeviceInfo(t.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof(qp), &qp,
+			      NULL));
+	EXPECT(qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	ka = clt_kernel(prog, "work");
+	kb = clt_kernel(prog, "work");
+	for (int i = 0; i < OOO_ITEMS; i++) {
+		va[i] = i;
+		vb[i] = 7 * i + 1;
+	}
+	ma = clt_buffer(&t, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(va), va);
+	mb = clt_buffer(&t, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(vb), vb);
+	big = clt_buffer(&t, CL_MEM_READ_WRITE, big_size, NULL);
+	big2 = clt_buffer(&t, CL_MEM_READ_WRITE, big_size, NULL);
+
+	/* The long kernel: 200 ms or more (the module's time limit is 4 s). */
+	for (;;) {
+		a = ooo_work(iq, ka, ma, rounds, 0, NULL);
+		CHECK(clWaitForEvents(1, &a));
+		ooo_model(va, rounds);
+		if (END(a) - START(a) >= 200000000 || rounds >= 1 << 20)
+			break;
+		clReleaseEvent(a);
+		rounds *= 2;
+	}
+	fprintf(stderr, "long kernel: %d rounds, %.1f ms\n", rounds,
+		(double)(END(a) - START(a)) / 1e6);
+	clReleaseEvent(a);
+	shorter = rounds / 16;
+
+	/* In order: the short kernel starts after the long one ends. */
+	a = ooo_work(iq, ka, ma, rounds, 0, NULL);
+	b = ooo_work(iq, kb, mb, shorter, 0, NULL);
+	CHECK(clFinish(iq));
+	ooo_model(va, rounds);
+	ooo_model(vb, shorter);
+	EXPECT(START(b) >= END(a));
+	clReleaseEvent(a);
+	clReleaseEvent(b);
+
+	/* Out of order: it ends first; a kernel that waits for it starts after. */
+	a = ooo_work(oq, ka, ma, rounds, 0, NULL);
+	b = ooo_work(oq, kb, mb, shorter, 0, NULL);
+	CHECK(clWaitForEvents(1, &b));
+	c = ooo_work(oq, kb, mb, shorter, 1, &a);
+	CHECK(clFinish(oq));
+	ooo_model(va, rounds);
+	ooo_model(vb, 2 * shorter);
+	fprintf(stderr, "a %llu..%llu, b %llu..%llu, c %llu..%llu\n",
+		(unsigned long long)START(a), (unsigned long long)END(a),
+		(unsigned long long)START(b), (unsigned long long)END(b),
+		(unsigned long long)START(c), (unsigned long long)END(c));
+	EXPECT(END(b) < END(a));
+	EXPECT(START(c) >= END(a));
+	clReleaseEvent(a);
+	clReleaseEvent(b);
+	clReleaseEvent(c);
+
+	/* A copy after the long kernel ends before it. */
+	a = ooo_work(oq, ka, ma, rounds, 0, NULL);
+	CHECK(clEnqueueCopyBuffer(oq, big, big2, 0, 0, big_size, 0, NULL, &copy));
+	CHECK(clFinish(oq));
+	ooo_model(va, rounds);
+	EXPECT(END(copy) < END(a));
+	clReleaseEvent(a);
+	clReleaseEvent(copy);
+
+	/* A barrier: what follows starts after everything before it. */
+	a = ooo_work(oq, ka, ma, rounds, 0, NULL);
+	b = ooo_work(oq, kb, mb, shorter, 0, NULL);
+	CHECK(clEnqueueBarrierWithWaitList(oq, 0, NULL, &bar));
+	c = ooo_work(oq, kb, mb, shorter, 0, NULL);
+	CHECK(clFinish(oq));
+	ooo_model(va, rounds);
+	ooo_model(vb, 2 * shorter);
+	EXPECT(START(c) >= END(a));
+	EXPECT(START(c) >= END(b));
+	EXPECT(END(bar) >= END(a));
+	clReleaseEvent(a);
+	clReleaseEvent(b);
+	clReleaseEvent(c);
+	clReleaseEvent(bar);
+
+	/* A marker completes after the commands before it, their events too. */
+	a = ooo_work(oq, ka, ma, rounds, 0, NULL);
+	b = ooo_work(oq, kb, mb, shorter, 0, NULL);
+	CHECK(clEnqueueMarkerWithWaitList(oq, 0, NULL, &m));
+	CHECK(clWaitForEvents(1, &m));
+	EXPECT(status_of(a) == CL_COMPLETE);
+	EXPECT(status_of(b) == CL_COMPLETE);
+	EXPECT(END(m) >= END(a));
+	ooo_model(va, rounds);
+	ooo_model(vb, shorter);
+	clReleaseEvent(a);
+	clReleaseEvent(b);
+	clReleaseEvent(m);
+
+	/* The data are what the commands in order give. */
+	CHECK(clEnqueueReadBuffer(oq, ma, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL));
+	EXPECT(!memcmp(got, va, sizeof(va)));
+	CHECK(clEnqueueReadBuffer(oq, mb, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL));
+	EXPECT(!memcmp(got, vb, sizeof(vb)));
+
+	clReleaseMemObject(ma);
+	clReleaseMemObject(mb);
+	clReleaseMemObject(big);
+	clReleaseMemObject(big2);
+	clReleaseKernel(ka);
+	clReleaseKernel(kb);
+	clReleaseCommandQueue(oq);
+	clReleaseCommandQueue(iq);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = argc > 1 ? argv[1] : "";
@@ -360,9 +537,11 @@ int main(int argc, char **argv)
 		ret = threads(0);
 	else if (!strcmp(s, "threads_shared"))
 		ret = threads(1);
+	else if (!strcmp(s, "out_of_order"))
+		ret = out_of_order();
 	else {
 		fprintf(stderr, "usage: scenarios fault|hang|user_late|user_never|"
-			"release_in_flight|threads_queues|threads_shared\n");
+			"release_in_flight|threads_queues|threads_shared|out_of_order\n");
 		return 2;
 	}
 	clReleaseProgram(prog);

@@ -149,6 +149,32 @@ struct vcl_host_action {
 	int error;			/* set by run() to fail the event */
 };
 
+/*
+ * The lanes of a queue: each a libvaccel queue, which runs its commands
+ * in order, and a thread, which completes them in order.  An in-order
+ * queue uses one; an out-of-order queue spreads its commands over the
+ * lanes its device has engines for (queue.c).
+ */
+enum vcl_lane_id {
+	VCL_LANE_COMPUTE0,
+	VCL_LANE_COMPUTE1,
+	VCL_LANE_COPY,
+	VCL_LANES
+};
+
+struct vcl_lane {
+	cl_command_queue queue;
+	enum vcl_lane_id id;
+	struct vaccel_queue *q;		/* NULL until the lane's first command */
+	unsigned int generation;	/* of q: it is replaced after a failure */
+	bool failed;			/* q takes no more work */
+	bool running;			/* the lane's thread was started */
+	cl_event pending_head, pending_tail;	/* commands not yet complete */
+	unsigned int pending_count;
+	cl_event last;			/* the latest command, referenced */
+	pthread_t thread;
+};
+
 struct _cl_command_queue {
 	struct _cl_icd_dispatch *dispatch;
 	uint32_t magic;
@@ -161,19 +187,21 @@ struct _cl_command_queue {
 	enum vaccel_priority priority;
 
 	/*
-	 * lock guards q, the pending list and the thread's state; the
-	 * thread waits on cond for work.
+	 * lock guards the lanes, the pending lists and the threads' state;
+	 * the threads wait on cond for work, clFinish() for none.
 	 */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct vaccel_queue *q;
-	unsigned int generation;	/* of q: it is replaced after a failure */
-	bool failed;			/* q takes no more work */
-	bool groups;			/* q takes command groups */
-	cl_event pending_head, pending_tail;	/* commands not yet complete */
-	unsigned int pending_count;
+	struct vcl_lane lanes[VCL_LANES];
+	unsigned int compute_lanes;	/* 1, or 2 out of order */
+	bool copy_lane;			/* out of order on a copy engine */
+	enum vcl_lane_id current;	/* the lane of the latest command */
+	unsigned int next_compute;	/* round robin over equal lanes */
+	cl_event barrier;		/* the latest barrier, referenced */
+	bool groups;			/* libvaccel queues take command groups */
+	unsigned int pending_count;	/* of every lane */
+	unsigned int threads;		/* lane threads running: the last frees */
 	bool stopping;
-	pthread_t thread;
 };
 
 struct vcl_event_callback {
@@ -200,8 +228,9 @@ struct _cl_event {
 	 */
 	struct vaccel_event *vev;
 	struct vcl_host_action *action;
-	cl_event next_pending;		/* the queue's pending list */
-	unsigned int generation;	/* of the queue's q it was recorded in */
+	cl_event next_pending;		/* its lane's pending list */
+	enum vcl_lane_id lane;		/* of its queue */
+	unsigned int generation;	/* of the lane's q it was recorded in */
 	cl_program program;		/* a launch's, referenced until it completes */
 	/*
 	 * The events of the command's wait list, referenced until it

@@ -21,18 +21,25 @@
  * callbacks run, and non-blocking reads land, without the program calling
  * into OpenCL again.
  *
- * Out-of-order queues are accepted and run in order, which the
- * specification allows.  Commands of other queues of the same device are
- * waited for on the device; those of another device's queues on the CPU,
- * before the command is recorded.
+ * An out-of-order queue has up to three *lanes*, each a libvaccel queue
+ * and a thread of its own: two for kernels, one on each compute engine,
+ * and one on the copy engine for the buffer commands.  A lane runs and
+ * completes its commands in order; the lanes overlap.  A command waits
+ * for the events of its wait list that are in other lanes or queues, and
+ * for the latest barrier; a marker or a barrier without a wait list waits
+ * for the latest command of every lane.  An in-order queue (and any queue
+ * of the unified device, whose libvaccel queue has no command groups)
+ * has one lane.  Commands of other queues of the same device are waited
+ * for on the device; those of another device's queues on the CPU, before
+ * the command is recorded.
  *
- * After a fault, a hang or the time limit, libvaccel's queue takes no
- * more work: its commands end with a negative status, the context's
- * callback hears of the fault, and the next command gets a new libvaccel
- * queue, so that the context stays usable.
+ * After a fault, a hang or the time limit, a lane's libvaccel queue takes
+ * no more work: its commands end with a negative status, the context's
+ * callback hears of the fault, and the lane's next command gets a new
+ * libvaccel queue, so that the context stays usable.
  *
- * A released queue lets its work finish: its thread completes what is
- * pending, then frees the queue.
+ * A released queue lets its work finish: each lane's thread completes
+ * what is pending, and the last to end frees the queue.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +55,15 @@ bool vcl_queue_valid(cl_command_queue q)
 
 static void vcl_queue_free(cl_command_queue q)
 {
-	vaccel_queue_destroy(q->q);
+	unsigned int i;
+
+	for (i = 0; i < VCL_LANES; i++) {
+		vaccel_queue_destroy(q->lanes[i].q);
+		if (q->lanes[i].last)
+			vcl_event_put(q->lanes[i].last);
+	}
+	if (q->barrier)
+		vcl_event_put(q->barrier);
 	pthread_cond_destroy(&q->cond);
 	pthread_mutex_destroy(&q->lock);
 	clReleaseContext(q->ctx);
@@ -59,16 +74,17 @@ static void vcl_queue_free(cl_command_queue q)
 /* Tells the context of a command's failure on the device, if it was one. */
 static void vcl_queue_report(cl_command_queue q, cl_event e, int err)
 {
+	struct vcl_lane *lane = &q->lanes[e->lane];
 	struct vaccel_fault_info fi;
 	char what[512], where[512];
 
 	if (err == -ECANCELED)
 		return;
 	pthread_mutex_lock(&q->lock);
-	/* The libvaccel queue takes no more work: the next command replaces it. */
-	if (e->generation == q->generation)
-		q->failed = true;
-	if (e->generation != q->generation || vaccel_queue_get_fault(q->q, &fi) ||
+	/* The libvaccel queue takes no more work: the lane's next command replaces it. */
+	if (e->generation == lane->generation)
+		lane->failed = true;
+	if (e->generation != lane->generation || vaccel_queue_get_fault(lane->q, &fi) ||
 	    vaccel_fault_info_format(&fi, what, sizeof(what)) < 0) {
 		snprintf(what, sizeof(what), "%s", strerror(-err));
 		fi.kernel = NULL;
@@ -125,20 +141,26 @@ cl_int vcl_command_hold(struct vcl_command *cmd, cl_mem m)
 	return CL_SUCCESS;
 }
 
-/* Completes the queue's commands in order; frees the queue at the end. */
-static void *vcl_queue_thread(void *arg)
+/*
+ * Completes a lane's commands in order; the last lane's thread to end
+ * frees the queue.
+ */
+static void *vcl_lane_thread(void *arg)
 {
-	cl_command_queue q = arg;
+	struct vcl_lane *lane = arg;
+	cl_command_queue q = lane->queue;
 	struct vaccel_event_times t;
+	unsigned int i;
+	bool last;
 	cl_event e;
 	cl_int status;
 	int err;
 
 	for (;;) {
 		pthread_mutex_lock(&q->lock);
-		while (!q->pending_head && !q->stopping)
+		while (!lane->pending_head && !q->stopping)
 			pthread_cond_wait(&q->cond, &q->lock);
-		e = q->pending_head;
+		e = lane->pending_head;
 		pthread_mutex_unlock(&q->lock);
 		if (!e)
 			break;
@@ -154,6 +176,16 @@ static void *vcl_queue_thread(void *arg)
 			e->t_start = t.started_ns;
 			e->t_end = t.ended_ns;
 		}
+		/*
+		 * What it waited for in the queue's other lanes has completed on
+		 * the device: it completes first here too, so that a program
+		 * that waited for a marker finds the commands before it
+		 * complete.  Those are older than @e, so no lane waits in a
+		 * circle.
+		 */
+		for (i = 0; i < e->num_waits; i++)
+			if (e->waits[i]->queue == q && e->waits[i]->lane != lane->id)
+				vcl_event_wait_complete(e->waits[i]);
 		if (e->action) {
 			e->action->error = err;
 			e->action->run(e->action);
@@ -179,32 +211,77 @@ static void *vcl_queue_thread(void *arg)
 		vcl_command_release(e);
 
 		pthread_mutex_lock(&q->lock);
-		q->pending_head = e->next_pending;
-		if (!q->pending_head)
-			q->pending_tail = NULL;
+		lane->pending_head = e->next_pending;
+		if (!lane->pending_head)
+			lane->pending_tail = NULL;
+		lane->pending_count--;
 		q->pending_count--;
 		pthread_cond_broadcast(&q->cond);
 		pthread_mutex_unlock(&q->lock);
 		vcl_event_put(e);
 	}
-	vcl_queue_free(q);
+	pthread_mutex_lock(&q->lock);
+	last = !--q->threads;
+	pthread_mutex_unlock(&q->lock);
+	if (last)
+		vcl_queue_free(q);
 	return NULL;
 }
 
-/* A libvaccel queue for @q, at the queue's priority. */
-static int vcl_queue_new_vq(cl_command_queue q, struct vaccel_queue **out)
+/*
+ * A libvaccel queue for @lane of @q, at the queue's priority: an
+ * in-order queue's on the compute engine with the fewest contexts, an
+ * out-of-order queue's second compute lane on another engine than its
+ * first, its copy lane on the copy engine.
+ */
+static int vcl_queue_new_vq(cl_command_queue q, enum vcl_lane_id lane,
+			    struct vaccel_queue **out)
 {
+	struct vaccel_queue_desc desc = {
+		.engine_class = VACCEL_ENGINE_CLASS_COMPUTE,
+		.engine_instance = VACCEL_ENGINE_INSTANCE_ANY,
+	};
+	struct vaccel_queue_info info;
 	int ret;
 
-	ret = vaccel_queue_create(q->device->dev, VACCEL_ENGINE_CLASS_COMPUTE,
-				  q->priority, out);
+	if (lane == VCL_LANE_COPY) {
+		desc.engine_class = VACCEL_ENGINE_CLASS_COPY;
+	} else if (lane == VCL_LANE_COMPUTE1 && q->lanes[VCL_LANE_COMPUTE0].q &&
+		   !vaccel_queue_get_info(q->lanes[VCL_LANE_COMPUTE0].q, &info)) {
+		desc.engine_instance = (info.engine_instance + 1) % q->device->compute_engines;
+	}
+	desc.priority = q->priority;
+	ret = vaccel_queue_create_ex(q->device->dev, &desc, out);
 	if (ret == -EPERM && q->priority > VACCEL_PRIORITY_NORMAL) {
 		/* A hint: without CAP_SYS_NICE, the normal priority. */
 		q->priority = VACCEL_PRIORITY_NORMAL;
-		ret = vaccel_queue_create(q->device->dev, VACCEL_ENGINE_CLASS_COMPUTE,
-					  q->priority, out);
+		desc.priority = q->priority;
+		ret = vaccel_queue_create_ex(q->device->dev, &desc, out);
 	}
 	return ret;
+}
+
+/* Gives @lane its libvaccel queue and its thread, at its first command. */
+static int vcl_lane_start_locked(cl_command_queue q, enum vcl_lane_id id)
+{
+	struct vcl_lane *lane = &q->lanes[id];
+	int ret;
+
+	lane->queue = q;
+	lane->id = id;
+	if (!lane->q) {
+		ret = vcl_queue_new_vq(q, id, &lane->q);
+		if (ret)
+			return ret;
+	}
+	if (lane->running)
+		return 0;
+	if (pthread_create(&lane->thread, NULL, vcl_lane_thread, lane))
+		return -ENOMEM;
+	pthread_detach(lane->thread);
+	lane->running = true;
+	q->threads++;
+	return 0;
 }
 
 static cl_int vcl_queue_props(cl_command_queue q, const cl_queue_properties *props)
@@ -286,19 +363,24 @@ clCreateCommandQueueWithProperties(cl_context ctx, cl_device_id device,
 	err = vcl_queue_props(q, props);
 	if (err)
 		goto err_free;
-	if (vcl_queue_new_vq(q, &q->q)) {
+	q->groups = !device->unified;
+	q->compute_lanes = 1;
+	if (q->groups && (q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+		q->compute_lanes = device->compute_engines > 1 ? 2 : 1;
+		q->copy_lane = device->info.engine_count[VACCEL_ENGINE_CLASS_COPY] > 0;
+	}
+	/* The first lane now, so that a queue the device refuses fails here. */
+	if (vcl_queue_new_vq(q, VCL_LANE_COMPUTE0, &q->lanes[VCL_LANE_COMPUTE0].q)) {
 		err = CL_OUT_OF_RESOURCES;
 		goto err_free;
 	}
-	q->groups = !device->unified;
 	clRetainContext(ctx);
-	if (pthread_create(&q->thread, NULL, vcl_queue_thread, q)) {
+	if (vcl_lane_start_locked(q, VCL_LANE_COMPUTE0)) {
 		clReleaseContext(ctx);
-		vaccel_queue_destroy(q->q);
+		vaccel_queue_destroy(q->lanes[VCL_LANE_COMPUTE0].q);
 		err = CL_OUT_OF_HOST_MEMORY;
 		goto err_free;
 	}
-	pthread_detach(q->thread);
 	goto out;
 err_free:
 	pthread_cond_destroy(&q->cond);
@@ -415,11 +497,11 @@ cl_int vcl_check_wait_list(cl_context ctx, cl_uint num_events, const cl_event *w
 }
 
 /*
- * Makes what @q records next wait for @points: in groups of
+ * Makes what @lane records next wait for @points: in groups of
  * VACCEL_MAX_WAITS, all but the last as empty groups of their own.
  * Returns the points left for the command's own group.
  */
-static int vcl_queue_wait_excess(cl_command_queue q, struct vaccel_event_point *points,
+static int vcl_queue_wait_excess(struct vcl_lane *lane, struct vaccel_event_point *points,
 				 uint32_t *count)
 {
 	while (*count > VACCEL_MAX_WAITS) {
@@ -427,11 +509,11 @@ static int vcl_queue_wait_excess(cl_command_queue q, struct vaccel_event_point *
 			.waits = points + *count - VACCEL_MAX_WAITS,
 			.wait_count = VACCEL_MAX_WAITS,
 		};
-		int ret = vaccel_queue_begin_group(q->q, &sync);
+		int ret = vaccel_queue_begin_group(lane->q, &sync);
 
 		if (ret)
 			return ret;
-		ret = vaccel_queue_end_group(q->q);
+		ret = vaccel_queue_end_group(lane->q);
 		if (ret)
 			return ret;
 		*count -= VACCEL_MAX_WAITS;
@@ -440,50 +522,122 @@ static int vcl_queue_wait_excess(cl_command_queue q, struct vaccel_event_point *
 }
 
 /* Without groups (a unified device): waits before, a plain signal after. */
-static int vcl_queue_wait_plain(cl_command_queue q, struct vaccel_event_point *points,
+static int vcl_queue_wait_plain(struct vcl_lane *lane, struct vaccel_event_point *points,
 				uint32_t count)
 {
 	uint32_t i;
 	int ret;
 
 	for (i = 0; i < count; i++) {
-		ret = vaccel_queue_wait_event(q->q, points[i].event);
+		ret = vaccel_queue_wait_event(lane->q, points[i].event);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int vcl_queue_begin_locked(cl_command_queue q, cl_event e,
+static int vcl_queue_begin_locked(cl_command_queue q, struct vcl_lane *lane, cl_event e,
 				  struct vaccel_event_point *points, uint32_t count)
 {
 	struct vaccel_command_sync sync = { .signal = e->vev };
 	int ret;
 
 	if (!q->groups)
-		return vcl_queue_wait_plain(q, points, count);
-	ret = vcl_queue_wait_excess(q, points, &count);
+		return vcl_queue_wait_plain(lane, points, count);
+	ret = vcl_queue_wait_excess(lane, points, &count);
 	if (ret)
 		return ret;
 	sync.waits = points;
 	sync.wait_count = count;
-	return vaccel_queue_begin_group(q->q, &sync);
+	return vaccel_queue_begin_group(lane->q, &sync);
 }
 
-/* The libvaccel queue failed: a new one, for the commands from now on. */
-static int vcl_queue_replace_locked(cl_command_queue q)
+/* A lane's libvaccel queue failed: a new one, for its commands from now on. */
+static int vcl_lane_replace_locked(cl_command_queue q, struct vcl_lane *lane)
 {
 	struct vaccel_queue *vq;
-	int ret = vcl_queue_new_vq(q, &vq);
+	int ret = vcl_queue_new_vq(q, lane->id, &vq);
 
 	if (ret)
 		return ret;
 	/* Its pending commands have failed: destroying cancels nothing more. */
-	vaccel_queue_destroy(q->q);
-	q->q = vq;
-	q->generation++;
-	q->failed = false;
+	vaccel_queue_destroy(lane->q);
+	lane->q = vq;
+	lane->generation++;
+	lane->failed = false;
 	return 0;
+}
+
+static bool vcl_queue_out_of_order(cl_command_queue q)
+{
+	return q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+}
+
+/* Whether @q has lanes besides its first: it was created out of order. */
+static bool vcl_queue_has_lanes(cl_command_queue q)
+{
+	return q->compute_lanes > 1 || q->copy_lane;
+}
+
+/*
+ * The lane of a command of @type.  In order: the lane of the latest
+ * command.  Out of order: a kernel on the compute lane with the fewest
+ * pending commands (round robin among equals), a buffer command on the
+ * copy lane, a marker, a barrier or a migration where the latest command
+ * went.
+ */
+static enum vcl_lane_id vcl_queue_pick_lane(cl_command_queue q, cl_command_type type)
+{
+	unsigned int i, best;
+
+	if (!vcl_queue_out_of_order(q))
+		return q->current;
+	switch (type) {
+	case CL_COMMAND_NDRANGE_KERNEL:
+	case CL_COMMAND_TASK:
+		best = q->next_compute % q->compute_lanes;
+		for (i = 1; i < q->compute_lanes; i++) {
+			unsigned int l = (q->next_compute + i) % q->compute_lanes;
+
+			if (q->lanes[l].pending_count < q->lanes[best].pending_count)
+				best = l;
+		}
+		q->next_compute = best + 1;
+		return (enum vcl_lane_id)best;
+	case CL_COMMAND_MARKER:
+	case CL_COMMAND_BARRIER:
+	case CL_COMMAND_MIGRATE_MEM_OBJECTS:
+		return q->current;
+	default:
+		return q->copy_lane ? VCL_LANE_COPY : VCL_LANE_COMPUTE0;
+	}
+}
+
+/*
+ * What a command in @lane waits for besides its wait list: the latest
+ * command of every other lane for a marker or a barrier without a wait
+ * list (and for every command once the queue runs in order again), the
+ * latest barrier otherwise.  Returns how many went into @out.
+ */
+static unsigned int vcl_queue_implicit_waits(cl_command_queue q, enum vcl_lane_id lane,
+					     cl_command_type type, cl_uint num_events,
+					     cl_event out[VCL_LANES + 1])
+{
+	bool all = !vcl_queue_out_of_order(q) ||
+		((type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER) && !num_events);
+	unsigned int i, n = 0;
+
+	if (!vcl_queue_has_lanes(q))
+		return 0;
+	if (all) {
+		for (i = 0; i < VCL_LANES; i++)
+			if (i != lane && q->lanes[i].last)
+				out[n++] = q->lanes[i].last;
+		return n;
+	}
+	if (q->barrier && q->barrier->lane != lane)
+		out[n++] = q->barrier;
+	return n;
 }
 
 /**
@@ -494,14 +648,17 @@ static int vcl_queue_replace_locked(cl_command_queue q)
  * @wait_list: its events
  * @cmd: filled; @cmd->vq is where to record the command's packets
  *
- * Returns with the queue locked, the command's group open: record, then
- * vcl_command_end() or vcl_command_abort().
+ * Returns with the queue locked, the command's group open in its lane:
+ * record, then vcl_command_end() or vcl_command_abort().
  */
 cl_int vcl_command_begin(cl_command_queue q, cl_command_type type, cl_uint num_events,
 			 const cl_event *wait_list, struct vcl_command *cmd)
 {
 	struct vaccel_event_point stack_points[VACCEL_MAX_WAITS], *points = stack_points;
+	cl_event implicit[VCL_LANES + 1];
+	unsigned int num_implicit;
 	uint32_t count = 0;
+	struct vcl_lane *lane;
 	cl_event e;
 	cl_uint i;
 	cl_int err;
@@ -513,56 +670,64 @@ cl_int vcl_command_begin(cl_command_queue q, cl_command_type type, cl_uint num_e
 	err = vcl_check_wait_list(q->ctx, num_events, wait_list);
 	if (err)
 		return err;
-	if (num_events > VACCEL_MAX_WAITS) {
-		points = calloc(num_events, sizeof(*points));
+	if (num_events + VCL_LANES + 1 > VACCEL_MAX_WAITS) {
+		points = calloc(num_events + VCL_LANES + 1, sizeof(*points));
 		if (!points)
 			return CL_OUT_OF_HOST_MEMORY;
 	}
-	for (i = 0; i < num_events; i++) {
-		cl_event w = wait_list[i];
-
-		if (w->queue == q)
-			continue;	/* in order */
-		if (w->queue && w->device != q->device) {
-			/* Another device's command: waited for here. */
-			vcl_event_wait_complete(w);
-			continue;
-		}
-		points[count].event = w->vev;
-		points[count++].point = 0;
-	}
+	/* Another device's commands: waited for here, on the CPU. */
+	for (i = 0; i < num_events; i++)
+		if (wait_list[i]->queue && wait_list[i]->queue != q &&
+		    wait_list[i]->device != q->device)
+			vcl_event_wait_complete(wait_list[i]);
 	e = vcl_event_new(q->ctx, q, type);
 	if (!e) {
 		err = CL_OUT_OF_HOST_MEMORY;
 		goto out;
 	}
-	if (num_events) {
-		e->waits = malloc(num_events * sizeof(*e->waits));
-		if (!e->waits) {
-			vcl_event_put(e);
-			err = CL_OUT_OF_HOST_MEMORY;
-			goto out;
-		}
-		for (i = 0; i < num_events; i++) {
-			vcl_ref_get(&wait_list[i]->ref);
-			e->waits[e->num_waits++] = wait_list[i];
-		}
-	}
+
 	pthread_mutex_lock(&q->lock);
-	ret = q->failed ? -ECANCELED : vcl_queue_begin_locked(q, e, points, count);
-	if (ret == -ECANCELED && !vcl_queue_replace_locked(q))
-		ret = vcl_queue_begin_locked(q, e, points, count);
-	if (ret) {
-		pthread_mutex_unlock(&q->lock);
-		vcl_command_release(e);
-		vcl_event_put(e);
-		err = vcl_errno_to_cl(ret);
-		goto out;
+	e->lane = vcl_queue_pick_lane(q, type);
+	lane = &q->lanes[e->lane];
+	ret = vcl_lane_start_locked(q, e->lane);
+	if (ret)
+		goto err_unlock;
+	num_implicit = vcl_queue_implicit_waits(q, e->lane, type, num_events, implicit);
+	if (num_events + num_implicit) {
+		e->waits = malloc((num_events + num_implicit) * sizeof(*e->waits));
+		if (!e->waits) {
+			ret = -ENOMEM;
+			goto err_unlock;
+		}
 	}
-	e->generation = q->generation;
+	for (i = 0; i < num_events + num_implicit; i++) {
+		cl_event w = i < num_events ? wait_list[i] : implicit[i - num_events];
+
+		vcl_ref_get(&w->ref);
+		e->waits[e->num_waits++] = w;
+		/* The lane's own commands are in order before it. */
+		if (w->queue == q && w->lane == e->lane)
+			continue;
+		if (w->queue && w->queue != q && w->device != q->device)
+			continue;
+		points[count].event = w->vev;
+		points[count++].point = 0;
+	}
+	ret = lane->failed ? -ECANCELED : vcl_queue_begin_locked(q, lane, e, points, count);
+	if (ret == -ECANCELED && !vcl_lane_replace_locked(q, lane))
+		ret = vcl_queue_begin_locked(q, lane, e, points, count);
+	if (ret)
+		goto err_unlock;
+	e->generation = lane->generation;
 	cmd->queue = q;
 	cmd->event = e;
-	cmd->vq = q->q;
+	cmd->vq = lane->q;
+	goto out;
+err_unlock:
+	pthread_mutex_unlock(&q->lock);
+	vcl_command_release(e);
+	vcl_event_put(e);
+	err = vcl_errno_to_cl(ret);
 out:
 	if (points != stack_points)
 		free(points);
@@ -575,14 +740,35 @@ static int vcl_command_close_locked(struct vcl_command *cmd)
 	cl_command_queue q = cmd->queue;
 
 	if (q->groups)
-		return vaccel_queue_end_group(q->q);
-	return vaccel_queue_signal(q->q, cmd->event->vev);
+		return vaccel_queue_end_group(cmd->vq);
+	return vaccel_queue_signal(cmd->vq, cmd->event->vev);
+}
+
+/*
+ * Makes @e its lane's latest command (and the queue's latest barrier);
+ * returns in @put what the caller puts once the queue is unlocked.
+ */
+static void vcl_queue_note_latest_locked(cl_command_queue q, cl_event e, cl_event put[2])
+{
+	struct vcl_lane *lane = &q->lanes[e->lane];
+
+	q->current = e->lane;
+	if (!vcl_queue_has_lanes(q))
+		return;
+	put[0] = lane->last;
+	vcl_ref_get(&e->ref);
+	lane->last = e;
+	if (e->type == CL_COMMAND_BARRIER && vcl_queue_out_of_order(q)) {
+		put[1] = q->barrier;
+		vcl_ref_get(&e->ref);
+		q->barrier = e;
+	}
 }
 
 /**
  * vcl_command_end() - submit a command begun by vcl_command_begin()
  * @cmd: the command
- * @action: the host's part, done by the queue's thread once the device's
+ * @action: the host's part, done by the lane's thread once the device's
  *	part has completed; NULL for none.  Its fini() is called in every case.
  * @event_out: the program's event, or NULL
  * @blocking: wait until the command has completed
@@ -594,7 +780,10 @@ cl_int vcl_command_end(struct vcl_command *cmd, struct vcl_host_action *action,
 {
 	cl_command_queue q = cmd->queue;
 	cl_event e = cmd->event;
+	struct vcl_lane *lane = &q->lanes[e->lane];
+	cl_event put[2] = { NULL, NULL };
 	cl_int status;
+	unsigned int i;
 	int ret;
 
 	ret = vcl_command_close_locked(cmd);
@@ -605,7 +794,7 @@ cl_int vcl_command_end(struct vcl_command *cmd, struct vcl_host_action *action,
 		 * failed here.
 		 */
 		if (ret == -ECANCELED)
-			q->failed = true;
+			lane->failed = true;
 		pthread_mutex_unlock(&q->lock);
 		e->action = action;
 		vcl_event_complete(e, vcl_errno_to_cl(ret));
@@ -616,14 +805,19 @@ cl_int vcl_command_end(struct vcl_command *cmd, struct vcl_host_action *action,
 	e->action = action;
 	if (event_out)
 		vcl_ref_get(&e->ref);
-	if (q->pending_tail)
-		q->pending_tail->next_pending = e;
+	if (lane->pending_tail)
+		lane->pending_tail->next_pending = e;
 	else
-		q->pending_head = e;
-	q->pending_tail = e;
+		lane->pending_head = e;
+	lane->pending_tail = e;
+	lane->pending_count++;
 	q->pending_count++;
+	vcl_queue_note_latest_locked(q, e, put);
 	pthread_cond_broadcast(&q->cond);
 	pthread_mutex_unlock(&q->lock);
+	for (i = 0; i < 2; i++)
+		if (put[i])
+			vcl_event_put(put[i]);
 	vcl_event_submitted(e);
 	if (event_out)
 		*event_out = e;
@@ -657,7 +851,7 @@ clFlush(cl_command_queue q)
 cl_int vcl_finish(cl_command_queue q)
 {
 	pthread_mutex_lock(&q->lock);
-	while (q->pending_head)
+	while (q->pending_count)
 		pthread_cond_wait(&q->cond, &q->lock);
 	pthread_mutex_unlock(&q->lock);
 	return CL_SUCCESS;
