@@ -9,10 +9,13 @@
 # empty kernel's round trip (1.5x), clBuildProgram, cold and cached,
 # against PoCL's in the same boot (vaccel's cold build no slower), and the
 # math library's instructions per call (exp, log, sin, cos and pow in
-# float at most 150; exp, log, sin and cos in double at most 400).
+# float at most 150; exp, log, sin, cos and pow in double at most 400), and a
+# kernel and a copy on an out-of-order queue against an in-order one
+# (0.6x).
 #
 # usage: scripts/bench-opencl.sh            measure, print the figures
-#        (BENCH_OPENCL_ONLY=math: the math library's costs only)
+#        (BENCH_OPENCL_ONLY=math: the math library's costs only;
+#        BENCH_OPENCL_ONLY=ooo: the out-of-order queue only)
 #        scripts/bench-opencl.sh merge FILE add them to the results.json
 #                                           FILE of the VM run
 #

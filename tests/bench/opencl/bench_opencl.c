@@ -35,6 +35,15 @@
  *     functions of math_double.h on that test's inputs, in the same way;
  *     targets: exp, log, sin and cos at most 400 (pow in double is not in
  *     the library yet).
+ * (f) An out-of-order queue: a kernel of one workgroup (a compute unit
+ *     is a CPU of the VM, which has two) and a copy with no dependency
+ *     between them, enqueued together and finished, on an out-of-order
+ *     queue and on an in-order one, alternating, SAMPLES_OOO pairs; the
+ *     median ratio of a pair.  The copy's size is doubled until the best
+ *     of three takes 50 ms (up to 64 MiB), the kernel's rounds scaled in
+ *     a few steps to the copy's time on the copy engine, where the
+ *     out-of-order queue runs it.  Target: the out-of-order queue in at
+ *     most 0.6x the in-order queue's time.
  *
  * It needs the vaccel platform and PoCL's (OCL_ICD_VENDORS names a
  * directory with both; scripts/bench-opencl.sh sets it up and runs this in
@@ -45,7 +54,7 @@
  *
  * UMD_BUILD: where the examples' modules are (share/vaccel/kernels);
  * LAUNCH_KERNEL_ELF: bench_launch's kernels.  BENCH_OPENCL_ONLY=math runs
- * (e) alone.
+ * (e) alone, BENCH_OPENCL_ONLY=ooo (f) alone.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -75,6 +84,7 @@
 #define SAMPLES_EX	15
 #define SAMPLES_RT	200
 #define BUILDS		5
+#define SAMPLES_OOO	15
 
 static struct {
 	cl_platform_id platform, pocl;
@@ -687,6 +697,113 @@ static bool math_costs(void)
 	return ok;
 }
 
+/* (f): a kernel of @rounds and a copy of @size on @q, to clFinish(); ns. */
+static uint64_t copy_and_kernel(cl_command_queue q, cl_kernel k, int rounds, cl_mem src,
+				cl_mem dst, size_t size)
+{
+	size_t n = 64;
+	uint64_t t0;
+
+	t0 = bench_now_ns();
+	if (rounds) {
+		/* One workgroup: one compute unit, one of the VM's two CPUs. */
+		cl_check(clSetKernelArg(k, 1, sizeof(rounds), &rounds), "work rounds");
+		cl_check(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &n, 0, NULL, NULL), "work");
+	}
+	if (size)
+		cl_check(clEnqueueCopyBuffer(q, src, dst, 0, 0, size, 0, NULL, NULL),
+			 "clEnqueueCopyBuffer");
+	cl_check(clFinish(q), "clFinish");
+	return bench_now_ns() - t0;
+}
+
+/* The least of three copy_and_kernel(), in ms. */
+static double best_of_3(cl_command_queue q, cl_kernel k, int rounds, cl_mem src, cl_mem dst,
+			size_t size)
+{
+	uint64_t t, best = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		t = copy_and_kernel(q, k, rounds, src, dst, size);
+		if (t < best)
+			best = t;
+	}
+	return best / 1e6;
+}
+
+static bool out_of_order(void)
+{
+	static const char *src =
+		"kernel void work(global uint *p, int rounds)\n"
+		"{\n"
+		"	size_t i = get_global_id(0);\n"
+		"	uint x = p[i];\n"
+		"	for (int r = 0; r < rounds; r++)\n"
+		"		x = x * 1103515245u + 12345u;\n"
+		"	p[i] = x;\n"
+		"}\n";
+	const size_t max_size = 64u << 20;
+	__u64 ooo[SAMPLES_OOO], in[SAMPLES_OOO], ratio[SAMPLES_OOO];
+	double copy_ms, kernel_ms, copy_engine_ms, om, im, r;
+	cl_command_queue oq;
+	size_t size = 1u << 20;
+	int rounds = 256, i;
+	cl_mem src_m, dst_m, p;
+	cl_program prog;
+	cl_kernel k;
+	cl_int err;
+
+	oq = clCreateCommandQueue(b.ctx, b.dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+	cl_check(err, "clCreateCommandQueue(out of order)");
+	prog = build(b.ctx, b.dev, src);
+	k = clCreateKernel(prog, "work", &err);
+	cl_check(err, "clCreateKernel(work)");
+	p = cl_buf(256 * sizeof(cl_uint), NULL);
+	cl_check(clSetKernelArg(k, 0, sizeof(p), &p), "work p");
+	src_m = cl_buf(max_size, NULL);
+	dst_m = cl_buf(max_size, NULL);
+	/*
+	 * The copy: 50 ms or more; the kernel: as long as the copy on the
+	 * copy engine, where the out-of-order queue runs it.  Each the best
+	 * of three (the first copy of a size also faults its pages in).
+	 */
+	while ((copy_ms = best_of_3(b.q, k, 0, src_m, dst_m, size)) < 50 && size < max_size)
+		size *= 2;
+	copy_engine_ms = best_of_3(oq, k, 0, src_m, dst_m, size);
+	while ((kernel_ms = best_of_3(b.q, k, rounds, src_m, dst_m, 0)) < 10)
+		rounds *= 2;
+	/* A launch's own cost does not scale with the rounds: a few steps. */
+	for (i = 0; i < 4; i++) {
+		rounds = (int)(rounds * copy_engine_ms / kernel_ms);
+		kernel_ms = best_of_3(b.q, k, rounds, src_m, dst_m, 0);
+	}
+	for (i = 0; i < SAMPLES_OOO; i++) {
+		in[i] = copy_and_kernel(b.q, k, rounds, src_m, dst_m, size);
+		ooo[i] = copy_and_kernel(oq, k, rounds, src_m, dst_m, size);
+	}
+	/* The ratio of each pair, measured one after the other: the machine drifts. */
+	for (i = 0; i < SAMPLES_OOO; i++)
+		ratio[i] = ooo[i] * 1000000 / in[i];
+	r = bench_percentile(ratio, SAMPLES_OOO, 50) / 1e6;
+	om = bench_percentile(ooo, SAMPLES_OOO, 50) / 1e6;
+	im = bench_percentile(in, SAMPLES_OOO, 50) / 1e6;
+	printf("(f) a kernel (%d rounds, %.1f ms alone) and a copy (%zu MiB, %.1f ms alone, "
+	       "%.1f ms on the copy engine), median of %d: out of order %.1f ms, in order "
+	       "%.1f ms; the median ratio of a pair %.3fx\n", rounds, kernel_ms, size >> 20,
+	       copy_ms, copy_engine_ms, SAMPLES_OOO, om, im, r);
+	clReleaseMemObject(src_m);
+	clReleaseMemObject(dst_m);
+	clReleaseMemObject(p);
+	clReleaseKernel(k);
+	clReleaseProgram(prog);
+	clReleaseCommandQueue(oq);
+	bench_report(&(struct bench_metric){ "ooo_copy_kernel_ms", om, 1, "ms" });
+	bench_report(&(struct bench_metric){ "inorder_copy_kernel_ms", im, 1, "ms" });
+	return bench_report(&(struct bench_metric){ "ooo_copy_kernel_ratio", r, 3,
+						    "ratio", "<=", 0.6 });
+}
+
 int main(int argc, char **argv)
 {
 	const char *only;
@@ -708,16 +825,20 @@ int main(int argc, char **argv)
 				     &b.vq), "vaccel_queue_create");
 
 	only = getenv("BENCH_OPENCL_ONLY");
-	if (only && strcmp(only, "math"))
-		bench_die("BENCH_OPENCL_ONLY=%s: only \"math\" is known", only);
+	if (only && strcmp(only, "math") && strcmp(only, "ooo"))
+		bench_die("BENCH_OPENCL_ONLY=%s: \"math\" and \"ooo\" are known", only);
 	ok = true;
 	if (!only) {
 		ok &= examples(argv[1]);
 		ok &= round_trip(argv[2]);
 		ok &= builds();
 	}
-	ok &= math_costs();
-	ok &= math_costs_d();
+	if (!only || !strcmp(only, "math")) {
+		ok &= math_costs();
+		ok &= math_costs_d();
+	}
+	if (!only || !strcmp(only, "ooo"))
+		ok &= out_of_order();
 
 	clReleaseCommandQueue(b.q);
 	clReleaseContext(b.ctx);
