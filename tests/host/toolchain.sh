@@ -534,7 +534,8 @@ frexp fract modf nan exp exp2 exp10 expm1 log log2 log10 log1p half_exp half_exp
 half_exp10 half_log half_log2 half_log10 native_exp native_exp2 native_exp10 native_log
 native_log2 native_log10 sin cos tan sincos sinpi cospi tanpi half_sin half_cos half_tan
 native_sin native_cos native_tan sinh cosh tanh asinh acosh atanh rsqrt cbrt half_rsqrt
-atan asin acos atanpi asinpi acospi
+atan asin acos atanpi asinpi acospi pow powr pown rootn atan2 atan2pi hypot half_powr
+native_powr half_divide native_divide half_recip native_recip
 native_rsqrt async_work_group_copy async_work_group_strided_copy
 wait_group_events prefetch vload_half shuffle shuffle2""".split())
 for op in 'add sub xchg inc dec cmpxchg min max and or xor'.split():

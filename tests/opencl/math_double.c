@@ -6,7 +6,9 @@
  *
  * Each double function of math_double.h runs on its edge values and on
  * random ones (NIN_D in all: half over a range of interest, half of any
- * bits), in a double4 so that the vector forms are called too.  Its error
+ * bits), in a double4 so that the vector forms are called too; each
+ * function of two arguments on NIN_D pairs (math_pairs_d()), with an
+ * int4 for pown's and rootn's n.  Its error
  * on each is measured in ULP against MPFR's value at 200 bits; NaN must
  * give NaN, and an infinite result or an exact zero must be the correctly
  * rounded one's value (the sign of a zero is not judged, as in math.c).
@@ -32,6 +34,58 @@ static uint64_t bits_d(double d)
 
 	memcpy(&u, &d, 8);
 	return u;
+}
+
+/* What the inputs of one function gave so far. */
+struct tally {
+	size_t not_cr, bad, core_diff;
+	double worst, worst_x, worst_y;
+};
+
+/*
+ * Judges @y, the device's result on (@x0, @x1), against MPFR's @z, and on
+ * vaccel against the core's @core.
+ */
+static void judge(struct tally *t, const char *name, int on_vaccel, double x0, double x1,
+		  double y, double core, mpfr_srcptr z, mpfr_ptr tmp)
+{
+	double ref = mpfr_get_d(z, MPFR_RNDN), err;
+
+	if (on_vaccel && bits_d(y) != bits_d(core) && !(isnan(y) && isnan(core)) &&
+	    t->core_diff++ < 3)
+		printf("%s(%a, %a): %a on the device, %a from the core\n", name, x0, x1, y, core);
+	if (isnan(ref) || isnan(y)) {	/* any NaN: sign and payload are free */
+		if (isnan(ref) != isnan(y) && t->bad++ < 3)
+			printf("%s(%a, %a) = %a, not %a\n", name, x0, x1, y, ref);
+		return;
+	}
+	if (isinf(ref) || isinf(y) || mpfr_zero_p(z)) {
+		int same = bits_d(y) == bits_d(ref) || (y == 0.0 && ref == 0.0);
+
+		if (!same && t->bad++ < 3)
+			printf("%s(%a, %a) = %a, not %a\n", name, x0, x1, y, ref);
+		return;
+	}
+	t->not_cr += bits_d(y) != bits_d(ref);
+	err = ulp_error_d(y, z, tmp);
+	if (err > t->worst) {
+		t->worst = err;
+		t->worst_x = x0;
+		t->worst_y = x1;
+	}
+}
+
+/* The function's lines: stdout the verdict, stderr the figures. */
+static void verdict(const struct tally *t, const char *name, double bound, const char *platform)
+{
+	if (t->bad || t->worst > bound)
+		printf("%s(double): WRONG: %zu special results wrong, %.3f ULP at (%a, %a) "
+		       "(bound %g)\n", name, t->bad, t->worst, t->worst_x, t->worst_y, bound);
+	else
+		printf("%s(double): %d values within %g ULP\n", name, NIN_D, bound);
+	fprintf(stderr, "%s(double) on %s: largest error %.4f ULP at (%a, %a), %zu of %d not "
+		"correctly rounded\n", name, platform, t->worst, t->worst_x, t->worst_y,
+		t->not_cr, NIN_D);
 }
 
 /* The outputs of kernel @name on @in, NIN_D values. */
@@ -86,14 +140,15 @@ static void sincos_check(struct clt *t, cl_program p, cl_mem mi, cl_mem mo, doub
 
 int main(void)
 {
-	static double in[NIN_D], out[NIN_D];
+	static double in[NIN_D], in2[NIN_D], out[NIN_D];
+	static cl_int iy[NIN_D];
 	size_t n = NIN_D / 4, i, f;
 	struct clt t;
-	char platform[64] = "", src[4096];
+	char platform[64] = "", src[8192];
 	int on_vaccel, len = 0;
-	mpfr_t x, z, tmp;
+	mpfr_t x, x2, z, tmp;
 
-	mpfr_inits2(200, x, z, tmp, (mpfr_ptr)0);
+	mpfr_inits2(200, x, x2, z, tmp, (mpfr_ptr)0);
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
 
@@ -104,6 +159,12 @@ int main(void)
 			" out[i] = f(in[i]); }\n");
 	for (f = 0; f < NFUNCTIONS_D; f++)
 		len += snprintf(src + len, sizeof(src) - len, "F(%s)\n", functions_d[f].name);
+	for (f = 0; f < NFUNCTIONS2_D; f++)
+		len += snprintf(src + len, sizeof(src) - len,
+				"__kernel void k2_%s(__global const double4 *x, __global const %s4 *y,"
+				" __global double4 *out) { size_t i = get_global_id(0);"
+				" out[i] = %s(x[i], y[i]); }\n", functions2_d[f].name,
+				functions2_d[f].int_y ? "int" : "double", functions2_d[f].name);
 	/* sincos: the cosine in __private memory, then in __local (64 a group). */
 	len += snprintf(src + len, sizeof(src) - len,
 			"__kernel void k_sincos(__global const double4 *in, __global double4 *out,"
@@ -118,11 +179,12 @@ int main(void)
 	cl_program p = clt_build(&t, src, NULL);
 	cl_mem mi = clt_buffer(&t, CL_MEM_READ_ONLY, sizeof(in), NULL);
 	cl_mem mo = clt_buffer(&t, CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+	cl_mem mi2 = clt_buffer(&t, CL_MEM_READ_ONLY, sizeof(in2), NULL);
+	cl_mem miy = clt_buffer(&t, CL_MEM_READ_ONLY, sizeof(iy), NULL);
 
 	for (f = 0; f < NFUNCTIONS_D; f++) {
 		const struct function_d *fn = &functions_d[f];
-		double worst = 0.0, worst_x = 0.0;
-		size_t not_cr = 0, bad = 0, core_diff = 0;
+		struct tally ta = { 0 };
 		char name[32];
 
 		math_inputs_d(fn, in, NIN_D);
@@ -136,46 +198,47 @@ int main(void)
 		clReleaseKernel(k);
 
 		for (i = 0; i < NIN_D; i++) {
-			double y = out[i], ref, err, core = fn->core(in[i]);
-
-			if (on_vaccel && bits_d(y) != bits_d(core) && !(isnan(y) && isnan(core)) &&
-			    core_diff++ < 3)
-				printf("%s(%a): %a on the device, %a from the core\n", fn->name,
-				       in[i], y, core);
 			mpfr_set_d(x, in[i], MPFR_RNDN);
 			fn->mpfr(z, x, MPFR_RNDN);
-			ref = mpfr_get_d(z, MPFR_RNDN);
-			if (isnan(ref) || isnan(y)) {	/* any NaN: sign and payload are free */
-				if (isnan(ref) != isnan(y) && bad++ < 3)
-					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
-				continue;
-			}
-			if (isinf(ref) || isinf(y) || mpfr_zero_p(z)) {
-				int same = bits_d(y) == bits_d(ref) || (y == 0.0 && ref == 0.0);
-
-				if (!same && bad++ < 3)
-					printf("%s(%a) = %a, not %a\n", fn->name, in[i], y, ref);
-				continue;
-			}
-			not_cr += bits_d(y) != bits_d(ref);
-			err = ulp_error_d(y, z, tmp);
-			if (err > worst) {
-				worst = err;
-				worst_x = in[i];
-			}
+			judge(&ta, fn->name, on_vaccel, in[i], 0.0, out[i], fn->core(in[i]), z, tmp);
 		}
-		if (bad || worst > fn->ulp)
-			printf("%s(double): WRONG: %zu special results wrong, %.3f ULP at %a (bound %g)\n",
-			       fn->name, bad, worst, worst_x, fn->ulp);
-		else
-			printf("%s(double): %d values within %g ULP\n", fn->name, NIN_D, fn->ulp);
-		fprintf(stderr, "%s(double) on %s: largest error %.4f ULP at %a, %zu of %d not correctly rounded\n",
-			fn->name, platform, worst, worst_x, not_cr, NIN_D);
+		verdict(&ta, fn->name, fn->ulp, platform);
+	}
+	for (f = 0; f < NFUNCTIONS2_D; f++) {
+		const struct function2_d *fn = &functions2_d[f];
+		struct tally ta = { 0 };
+		char name[32];
+
+		math_pairs_d(fn, in, in2, NIN_D);
+		for (i = 0; i < NIN_D; i++)
+			iy[i] = (cl_int)in2[i];
+		snprintf(name, sizeof(name), "k2_%s", fn->name);
+		cl_kernel k = clt_kernel(p, name);
+
+		cl_mem my = fn->int_y ? miy : mi2;
+
+		ARG(k, 0, mi); ARG(k, 1, my); ARG(k, 2, mo);
+		CHECK(clEnqueueWriteBuffer(t.queue, mi, CL_TRUE, 0, sizeof(in), in, 0, NULL, NULL));
+		CHECK(clEnqueueWriteBuffer(t.queue, mi2, CL_TRUE, 0, sizeof(in2), in2, 0, NULL,
+					   NULL));
+		CHECK(clEnqueueWriteBuffer(t.queue, miy, CL_TRUE, 0, sizeof(iy), iy, 0, NULL, NULL));
+		CHECK(clEnqueueNDRangeKernel(t.queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+		CHECK(clEnqueueReadBuffer(t.queue, mo, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+		clReleaseKernel(k);
+		for (i = 0; i < NIN_D; i++) {
+			mpfr_set_d(x, in[i], MPFR_RNDN);
+			mpfr_set_d(x2, in2[i], MPFR_RNDN);
+			fn->mpfr(z, x, x2, MPFR_RNDN);
+			judge(&ta, fn->name, on_vaccel, in[i], in2[i], out[i],
+			      fn->core(in[i], in2[i]), z, tmp);
+		}
+		verdict(&ta, fn->name, fn->ulp, platform);
 	}
 	sincos_check(&t, p, mi, mo, in, out);
 	clReleaseMemObject(mi); clReleaseMemObject(mo);
+	clReleaseMemObject(mi2); clReleaseMemObject(miy);
 	clReleaseProgram(p);
 	clt_fini(&t);
-	mpfr_clears(x, z, tmp, (mpfr_ptr)0);
+	mpfr_clears(x, x2, z, tmp, (mpfr_ptr)0);
 	return 0;
 }

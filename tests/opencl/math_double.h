@@ -30,6 +30,8 @@
 #include "device/math/hyperbolic_double.h"
 #include "device/math/root_double.h"
 #include "device/math/atan_double.h"
+#include "device/math/pow_double.h"
+#include "math_mpfr.h"
 
 struct function_d {
 	const char *name;
@@ -81,7 +83,7 @@ static const struct function_d functions_d[] = {
 	{ "atan", mpfr_atan, vcl_atan, 5, 1, -10.0, 10.0 },
 	{ "asin", mpfr_asin, vcl_asin, 4, 1, -1.0, 1.0 },
 	{ "acos", mpfr_acos, vcl_acos, 4, 1, -1.0, 1.0 },
-	{ "atanpi", mpfr_atanpi, vcl_atanpi, 5, 2, -10.0, 10.0 },
+	{ "atanpi", mpfr_atanpi, vcl_atanpi, 5, 1, -10.0, 10.0 },
 	{ "asinpi", mpfr_asinpi, vcl_asinpi, 5, 2, -1.0, 1.0 },
 	{ "acospi", mpfr_acospi, vcl_acospi, 5, 2, -1.0, 1.0 },
 };
@@ -158,6 +160,94 @@ static inline void math_inputs_d(const struct function_d *fn, double *in, size_t
 		} else {
 			memcpy(&in[i], &r, 8);
 		}
+	}
+}
+
+/*
+ * The functions of two arguments, f(x, y), as functions_d; int_y for an
+ * int y (pown, rootn).  Their inputs (math_pairs_d()): every pair of
+ * pair_edges_d (y of an int_y function from int_edges_d instead), then
+ * random pairs: a quarter from [lo, hi] and [ylo, yhi], a quarter with y
+ * such that y ln x is anywhere from -745 to 709 for x in [1/2, 2] (pow's
+ * hard cases: results of any size from x near 1), half of any bits (y
+ * from [ylo, yhi] for an int_y function).
+ */
+struct function2_d {
+	const char *name;
+	int (*mpfr)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+	double (*core)(double, double);
+	double ulp, claim;
+	double lo, hi, ylo, yhi;
+	int int_y;
+};
+
+static double vcl_pown_d_(double x, double n)
+{
+	return vcl_pown(x, (int)n);
+}
+
+static double vcl_rootn_d_(double x, double n)
+{
+	return vcl_rootn(x, (int)n);
+}
+
+static const struct function2_d functions2_d[] = {
+	{ "pow", mpfr_pow, vcl_pow, 16, 1, 0.0, 10.0, -30.0, 30.0, 0 },
+	{ "powr", mpfr_powr_, vcl_powr, 16, 1, 0.0, 10.0, -30.0, 30.0, 0 },
+	{ "pown", mpfr_pown_, vcl_pown_d_, 16, 1, -10.0, 10.0, -40.0, 40.0, 1 },
+	{ "rootn", mpfr_rootn_, vcl_rootn_d_, 16, 1, -1e6, 1e6, -40.0, 40.0, 1 },
+	{ "atan2", mpfr_atan2, vcl_atan2, 6, 1, -10.0, 10.0, -10.0, 10.0, 0 },
+	{ "atan2pi", mpfr_atan2pi, vcl_atan2pi, 6, 2, -10.0, 10.0, -10.0, 10.0, 0 },
+	{ "hypot", mpfr_hypot, vcl_hypot, 4, 1, -1e6, 1e6, -1e6, 1e6, 0 },
+};
+#define NFUNCTIONS2_D (sizeof(functions2_d) / sizeof(functions2_d[0]))
+
+static const double pair_edges_d[] = {
+	0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 1.5, -1.5, 10.0, 1e-300, 1e300,
+	DBL_MAX, -DBL_MAX, 0x1p-1074, -0x1p-1074, 0x1p-1022, 0x1.0000000000001p+0,
+	0x1.fffffffffffffp-1, 0x1p53, 0x1.0000000000001p+53, 0x1p52 + 1.0, -(0x1p52 + 1.0),
+	1.0 / 3.0, 709.0, -745.0, INFINITY, -INFINITY, NAN,
+};
+#define NPAIR_EDGES_D (sizeof(pair_edges_d) / sizeof(pair_edges_d[0]))
+
+static const int int_edges_d[] = {
+	0, 1, -1, 2, -2, 3, -3, 4, 1 << 24, -(1 << 24), (1 << 24) + 1, 1 << 30, -(1 << 30),
+	0x7fffffff, -0x7fffffff - 1,
+};
+#define NINT_EDGES_D (sizeof(int_edges_d) / sizeof(int_edges_d[0]))
+#define NPAIRS_EDGES_D (NPAIR_EDGES_D * NPAIR_EDGES_D)
+
+/* @n pairs of inputs of function @fn (n >= NPAIRS_EDGES_D). */
+static inline void math_pairs_d(const struct function2_d *fn, double *x, double *y, size_t n)
+{
+	const char *c;
+	size_t i;
+
+	seed_d = 0x9e3779b97f4a7c15ULL;
+	for (c = fn->name; *c; c++)
+		seed_d = (seed_d ^ (unsigned char)*c) * 0x100000001b3ULL;
+	for (i = 0; i < n; i++) {
+		uint64_t r = next_random_d(), q = next_random_d();
+		double u = (double)(r >> 11) * 0x1p-53, v = (double)(q >> 11) * 0x1p-53;
+
+		if (i < NPAIRS_EDGES_D) {
+			x[i] = pair_edges_d[i / NPAIR_EDGES_D];
+			y[i] = fn->int_y ? int_edges_d[i % NINT_EDGES_D] :
+				pair_edges_d[i % NPAIR_EDGES_D];
+		} else if (i % 4 == 1) {
+			x[i] = fn->lo + (fn->hi - fn->lo) * u;
+			y[i] = fn->ylo + (fn->yhi - fn->ylo) * v;
+		} else if (i % 4 == 3 && !fn->int_y) {
+			x[i] = 0.5 + 1.5 * u;
+			y[i] = x[i] == 1.0 ? 3.0 : (-745.0 + 1454.0 * v) / log(x[i]);
+		} else {
+			memcpy(&x[i], &r, 8);
+			memcpy(&y[i], &q, 8);
+			if (fn->int_y || i % 4 == 3)
+				y[i] = fn->ylo + (fn->yhi - fn->ylo) * v;
+		}
+		if (fn->int_y)
+			y[i] = (double)(int)y[i];
 	}
 }
 

@@ -25,6 +25,7 @@
 #include "device/math/atan.h"
 #include "device/math/hyperbolic.h"
 #include "device/math/pow.h"
+#include "math_mpfr.h"
 #include "device/math/erf.h"
 #include "device/math/gamma.h"
 
@@ -139,32 +140,6 @@ struct function2 {
 	int int_y;
 	int faithful;		/* not always correctly rounded: within 1 ULP */
 };
-
-static int mpfr_pown_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
-{
-	return mpfr_pow_si(r, x, mpfr_get_si(n, MPFR_RNDZ), rnd);
-}
-
-static int mpfr_rootn_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
-{
-	long k = mpfr_get_si(n, MPFR_RNDZ);
-
-	if (k == 0) {		/* rootn(x, 0) is NaN */
-		mpfr_set_nan(r);
-		return 0;
-	}
-	return mpfr_rootn_si(r, x, k, rnd);
-}
-
-/* The specification's powr(x, NaN) and powr(NaN, y) are NaN, MPFR's powr(1, NaN) is 1. */
-static int mpfr_powr_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd)
-{
-	if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
-		mpfr_set_nan(r);
-		return 0;
-	}
-	return mpfr_powr(r, x, y, rnd);
-}
 
 static float vcl_pownf_(float x, float n)
 {

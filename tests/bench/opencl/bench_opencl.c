@@ -33,8 +33,7 @@
  *     same reads around no call; the mean per call.  Targets: exp, log,
  *     sin, cos and pow at most 150 instructions.  Then the double
  *     functions of math_double.h on that test's inputs, in the same way;
- *     targets: exp, log, sin and cos at most 400 (pow in double is not in
- *     the library yet).
+ *     targets: exp, log, sin, cos and pow at most 400.
  * (f) An out-of-order queue: a kernel of one workgroup (a compute unit
  *     is a CPU of the VM, which has two) and a copy with no dependency
  *     between them, enqueued together and finished, on an out-of-order
@@ -570,25 +569,31 @@ static double mean_cost(cl_program p, const char *name, const float *x, const fl
 	return sum / n;
 }
 
-/* The double functions' cost kernels, and the reads alone (d_none). */
+/*
+ * The double functions' cost kernels, and the reads alone (d_none): a
+ * call of a and b (nb for an int), read before the first rdinstret.
+ */
 #define COST_KERNELS_D							\
 	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"			\
 	"#define D(name, call) __kernel void d_##name(__global const double *x,"	\
-	" __global double *out, __global ulong *cost) {"				\
-	" size_t i = get_global_id(0); double a = x[i]; ulong t0, t1;"		\
+	" __global const double *y, __global double *out, __global ulong *cost) {"	\
+	" size_t i = get_global_id(0); double a = x[i], b = y[i]; int nb = (int)b;"	\
+	" ulong t0, t1; __asm__ volatile(\"\" : \"+f\"(b), \"+r\"(nb));"		\
 	" __asm__ volatile(\"rdinstret %0\" : \"=r\"(t0));"				\
 	" __asm__ volatile(\"\" : \"+f\"(a)); double r = call;"			\
 	" __asm__ volatile(\"\" : \"+f\"(r));"						\
 	" __asm__ volatile(\"rdinstret %0\" : \"=r\"(t1)); out[i] = r; cost[i] = t1 - t0; }\n"	\
 	"D(none, a)\n"
 
-/* The mean instructions of kernel d_@name on the n inputs x. */
-static double mean_cost_d(cl_program p, const char *name, const double *x, size_t n)
+/* The mean instructions of kernel d_@name on the n inputs (x, y). */
+static double mean_cost_d(cl_program p, const char *name, const double *x, const double *y,
+			  size_t n)
 {
 	char kname[64];
 	cl_int err;
 	cl_kernel k;
 	cl_mem mx = cl_buf(n * sizeof(double), x), mo = cl_buf(n * sizeof(double), NULL);
+	cl_mem my = cl_buf(n * sizeof(double), y);
 	cl_mem mc = cl_buf(n * sizeof(cl_ulong), NULL);
 	cl_ulong *cost = malloc(n * sizeof(*cost));
 	double sum = 0;
@@ -599,7 +604,7 @@ static double mean_cost_d(cl_program p, const char *name, const double *x, size_
 	snprintf(kname, sizeof(kname), "d_%s", name);
 	k = clCreateKernel(p, kname, &err);
 	cl_check(err, kname);
-	set_args(k, 3, sizeof(mx), &mx, sizeof(mo), &mo, sizeof(mc), &mc);
+	set_args(k, 4, sizeof(mx), &mx, sizeof(my), &my, sizeof(mo), &mo, sizeof(mc), &mc);
 	cl_check(clEnqueueNDRangeKernel(b.q, k, 1, NULL, &n, NULL, 0, NULL, NULL), kname);
 	cl_check(clEnqueueReadBuffer(b.q, mc, CL_TRUE, 0, n * sizeof(*cost), cost, 0, NULL, NULL),
 		 "clEnqueueReadBuffer");
@@ -607,17 +612,19 @@ static double mean_cost_d(cl_program p, const char *name, const double *x, size_
 		sum += (double)cost[i];
 	free(cost);
 	clReleaseKernel(k);
-	clReleaseMemObject(mx); clReleaseMemObject(mo); clReleaseMemObject(mc);
+	clReleaseMemObject(mx); clReleaseMemObject(my);
+	clReleaseMemObject(mo); clReleaseMemObject(mc);
 	return sum / n;
 }
 
 /* (e), double: the instructions per call of each double function. */
 static bool math_costs_d(void)
 {
-	static const char *const targeted[] = { "exp", "log", "sin", "cos" };
-	static double x[8192];
-	char src[4096] = COST_KERNELS_D, key[64];
+	static const char *const targeted[] = { "exp", "log", "sin", "cos", "pow" };
+	static double x[8192], y[8192];
+	char src[8192] = COST_KERNELS_D, key[64];
 	size_t f, len = strlen(src), t;
+	const char *name;
 	double none;
 	bool ok = true;
 	cl_program p;
@@ -625,19 +632,30 @@ static bool math_costs_d(void)
 	for (f = 0; f < NFUNCTIONS_D; f++)
 		len += snprintf(src + len, sizeof(src) - len, "D(%s, %s(a))\n", functions_d[f].name,
 				functions_d[f].name);
+	for (f = 0; f < NFUNCTIONS2_D; f++)
+		len += snprintf(src + len, sizeof(src) - len, "D(%s, %s(a, %s))\n",
+				functions2_d[f].name, functions2_d[f].name,
+				functions2_d[f].int_y ? "nb" : "b");
 	if (len >= sizeof(src))
 		bench_die("the cost kernels do not fit");
 	p = build(b.ctx, b.dev, src);
 	math_inputs_d(&functions_d[0], x, 8192);
-	none = mean_cost_d(p, "none", x, 8192);
-	for (f = 0; f < NFUNCTIONS_D; f++) {
+	none = mean_cost_d(p, "none", x, x, 8192);
+	for (f = 0; f < NFUNCTIONS_D + NFUNCTIONS2_D; f++) {
 		struct bench_metric m = { key, 0, 1, "instructions" };
 
-		math_inputs_d(&functions_d[f], x, 8192);
-		m.value = mean_cost_d(p, functions_d[f].name, x, 8192) - none;
-		snprintf(key, sizeof(key), "math_%s_double_instructions", functions_d[f].name);
+		if (f < NFUNCTIONS_D) {
+			name = functions_d[f].name;
+			math_inputs_d(&functions_d[f], x, 8192);
+			m.value = mean_cost_d(p, name, x, x, 8192) - none;
+		} else {
+			name = functions2_d[f - NFUNCTIONS_D].name;
+			math_pairs_d(&functions2_d[f - NFUNCTIONS_D], x, y, 8192);
+			m.value = mean_cost_d(p, name, x, y, 8192) - none;
+		}
+		snprintf(key, sizeof(key), "math_%s_double_instructions", name);
 		for (t = 0; t < sizeof(targeted) / sizeof(targeted[0]); t++)
-			if (!strcmp(functions_d[f].name, targeted[t])) {
+			if (!strcmp(name, targeted[t])) {
 				m.op = "<=";
 				m.target = 400;
 			}

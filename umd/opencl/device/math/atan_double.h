@@ -17,16 +17,20 @@
  *   bits, whose double is exact, and the rest (w - head^2) / (s + head).
  * - acos(x) = pi/2 - asin(x) below 1/2 in magnitude, 2 asin(s) above,
  *   pi - 2 asin(s) (s from 1 + x) below -1/2.
- * - The pi forms multiply by 1/pi; atan keeps the sign of a zero, and so
- *   does asin.
+ * - The pi forms multiply by 1/pi: atanpi atan's unrounded parts by
+ *   1/pi as a double-double (one rounding), asinpi and acospi the
+ *   rounded result; atan keeps the sign of a zero, and so does asin.
  *
- * atan, asin and acos are within 1 ULP (the bounds are 5 and 4), the pi
- * forms within 2 (5); tests/host/math_double.c measures how far.
+ * atan, asin, acos and atanpi are within 1 ULP (the bounds are 5, 4 and
+ * 5), asinpi and acospi within 2 (5); tests/host/math_double.c measures
+ * how far.
  */
 #ifndef VACCEL_CL_MATH_ATAN_DOUBLE_H
 #define VACCEL_CL_MATH_ATAN_DOUBLE_H
 
 #include "device/math/atan.h"
+
+#define VCL_INV_PI_LO		-0x1.6b01ec5417056p-56	/* 1/pi - VCL_INV_PI */
 
 /* The odd series of atan: (t - atan t) / t^3 in t^2, highest first. */
 VCL_TABLE double vcl_atan_dc[22] = {
@@ -37,13 +41,20 @@ VCL_TABLE double vcl_atan_dc[22] = {
 	-1.0 / 5.0, 1.0 / 3.0,
 };
 
-/* atan(a) for a finite a >= 0. */
-VCL_FN double vcl_atan_pos_dd(double a)
+/*
+ * atan(a) for a finite a >= 0 as its parts: *c (atan(c), the head of a
+ * double-double, or 0), *rest (its tail less the series' higher terms)
+ * and the returned t, so that atan(a) = *c + (*rest + t).
+ */
+VCL_FN double vcl_atan_parts(double a, double *c, double *rest)
 {
 	double t, z, hi = 0.0, lo = 0.0, p;
 
-	if (a >= 0x1p66)		/* atan(1/a) is below pi/2's last bit */
-		return VCL_PIO2_HI;
+	if (a >= 0x1p66) {		/* atan(1/a) is below pi/2's last bit */
+		*c = VCL_PIO2_HI;
+		*rest = VCL_PIO2_LO - 1.0 / a;
+		return 0.0;
+	}
 	if (a < 0.4375) {
 		t = a;
 	} else if (a < 0.6875) {	/* c = 1/2 */
@@ -65,7 +76,17 @@ VCL_FN double vcl_atan_pos_dd(double a)
 	}
 	z = t * t;
 	p = t * z * vcl_poly(VCL_COEFFS(vcl_atan_dc), 22, z);
-	return hi + ((lo - p) + t);
+	*c = hi;
+	*rest = lo - p;
+	return t;
+}
+
+/* atan(a) for a finite a >= 0. */
+VCL_FN double vcl_atan_pos_dd(double a)
+{
+	double c, rest, t = vcl_atan_parts(a, &c, &rest);
+
+	return c + (rest + t);
 }
 
 VCL_FN double vcl_atan(double x)
@@ -84,11 +105,26 @@ VCL_FN double vcl_div_pi(double x)
 	return x * VCL_INV_PI;
 }
 
+/* (hi + lo) / pi: hi times 1/pi with its fma error, lo's share; one rounding. */
+VCL_FN double vcl_div_pi_dd(double hi, double lo)
+{
+	double p = hi * VCL_INV_PI;
+
+	return p + (fma(hi, VCL_INV_PI, -p) + (lo * VCL_INV_PI + hi * VCL_INV_PI_LO));
+}
+
 VCL_FN double vcl_atanpi(double x)
 {
+	double c, rest, t, e;
+
 	if (x != x || x == 0.0)
 		return x;
-	return vcl_div_pi(vcl_atan(x));
+	if (fabs(x) < 0x1p-27)
+		return vcl_div_pi_dd(x, 0.0);
+	t = vcl_atan_parts(fabs(x), &c, &rest);
+	t = vcl_two_sum(c, t, &e);
+	t = vcl_div_pi_dd(t, e + rest);
+	return x < 0.0 ? -t : t;
 }
 
 /* The series of asin: (asin s - s) / s^3 in s^2, highest first. */

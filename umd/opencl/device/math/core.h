@@ -26,6 +26,8 @@
  * - vcl_rint_small(t): rint(t) for |t| < 2^62, the sign of a zero kept;
  *   on the device a conversion each way, without rint()'s test for
  *   values too large to convert.
+ * - vcl_two_sum(a, b, &e): a + b and its exact error (Knuth's two-sum,
+ *   any order of magnitudes).
  */
 #ifndef VACCEL_CL_MATH_CORE_H
 #define VACCEL_CL_MATH_CORE_H
@@ -88,6 +90,15 @@ VCL_FN double vcl_poly(VCL_CONST double *c, int n, double x)
 VCL_FN double vcl_pow2(int k)
 {
 	return vcl_as_double((vcl_u64)(k + 1023) << 52);
+}
+
+/* a + b as s and its exact error *e. */
+VCL_FN double vcl_two_sum(double a, double b, double *e)
+{
+	double s = a + b, bb = s - a;
+
+	*e = (a - (s - bb)) + (b - bb);
+	return s;
 }
 
 #ifdef __OPENCL_C_VERSION__

@@ -20,6 +20,9 @@
  * - e^x = 2^k e^r, an exact scaling, in two steps at the ends of the
  *   range, where 2^k is no double, so that a subnormal result rounds once.
  * - expm1 sums 2^k - 1 and 2^k hi, both exact, the same way.
+ * - vcl_exp_dd(p, pl) is e^(p + pl) for an argument with its error (pow's
+ *   y ln x, erfc's -x^2): the exact p - k ln2_head, the rest into the
+ *   reduction's lo.
  *
  * Each result is within 1 ULP (the bound is 3), and most are correctly
  * rounded; tests/host/math_double.c measures how far.  NaN gives NaN, the overflow and underflow thresholds
@@ -69,6 +72,22 @@ VCL_FN double vcl_scale(double p, int k)
 	if (k < -1000)
 		return p * vcl_pow2(k + 600) * 0x1p-600;
 	return p * vcl_pow2(k);
+}
+
+/* e^(p + pl), |pl| a few ULP of p, rounded once (but below 2^-1022). */
+VCL_FN double vcl_exp_dd(double p, double pl)
+{
+	double k, hi;
+
+	if (p != p)
+		return p;
+	if (p > 710.0)
+		return INFINITY;
+	if (p < -746.0)
+		return 0.0;
+	k = vcl_rint_small(p * VCL_INV_LN2);
+	hi = p - k * VCL_LN2_HI;		/* exact */
+	return vcl_scale(vcl_exp_hl(hi, k * VCL_LN2_LO - pl), (int)k);
 }
 
 VCL_FN double vcl_exp(double x)

@@ -117,15 +117,6 @@ VCL_FN double vcl_reduce_large(double x, int *q, double *lo)
 	return rh;
 }
 
-/* a + b as s and its exact error *e (Knuth's two-sum). */
-VCL_FN double vcl_two_sum(double a, double b, double *e)
-{
-	double s = a + b, bb = s - a;
-
-	*e = (a - (s - bb)) + (b - bb);
-	return s;
-}
-
 /*
  * Cody and Waite's reduction of |x| < 2^19: k < 2^19, so that k times
  * each 33-bit head is exact, and so is x - k head1.

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright 2026 The vaccel authors
+ *
+ * math_mpfr.h - the references of the accuracy tests that MPFR does not
+ * give as OpenCL defines them: pown and rootn with an int n, and powr
+ * with the specification's NaNs.  Shared by math_functions.h (float) and
+ * math_double.h (double).  Needs <mpfr.h>.
+ */
+#ifndef VACCEL_TESTS_MATH_MPFR_H
+#define VACCEL_TESTS_MATH_MPFR_H
+
+#include <mpfr.h>
+
+static int mpfr_pown_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
+{
+	return mpfr_pow_si(r, x, mpfr_get_si(n, MPFR_RNDZ), rnd);
+}
+
+static int mpfr_rootn_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr n, mpfr_rnd_t rnd)
+{
+	long k = mpfr_get_si(n, MPFR_RNDZ);
+
+	if (k == 0) {		/* rootn(x, 0) is NaN */
+		mpfr_set_nan(r);
+		return 0;
+	}
+	return mpfr_rootn_si(r, x, k, rnd);
+}
+
+/* The specification's powr(x, NaN) and powr(NaN, y) are NaN, MPFR's powr(1, NaN) is 1. */
+static int mpfr_powr_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd)
+{
+	if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+		mpfr_set_nan(r);
+		return 0;
+	}
+	return mpfr_powr(r, x, y, rnd);
+}
+
+#endif /* VACCEL_TESTS_MATH_MPFR_H */
