@@ -20,7 +20,8 @@
 #
 # Checks:
 #   diff.<program>	each program of PROGRAMS below, built with -lOpenCL
-#			against the system's headers, runs on PoCL (exit 0),
+#			against the system's headers (or a Python script of
+#			pyopencl's operations, pyopencl_ops.py), runs on PoCL (exit 0),
 #			then on vaccel in the VM (exit 0), and the two
 #			outputs are identical (sorted for printf, whose
 #			work-items' lines come in any order)
@@ -54,9 +55,10 @@ done
 here=$ROOT/tests/opencl
 failed=0
 
-# math first: the longest by far (MPFR in the guest), it starts a lane.
-PROGRAMS="math vecadd ndrange slabs local parts atomics opencl_c30 integer common vload convert
-	  convert_all shuffle math_exact math_double args
+# math first: the longest by far (MPFR in the guest), it starts a lane;
+# pyopencl_ops, the next (its kernels' builds), starts the other.
+PROGRAMS="math pyopencl_ops vecadd ndrange slabs local parts atomics opencl_c30 integer common
+	  vload convert convert_all shuffle math_exact math_double args
 	  buffers events kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared out_of_order"
 
@@ -102,7 +104,9 @@ CFLAGS=(-O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 -ffp-contr
 
 built=
 for p in $PROGRAMS; do
-	if cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lmpfr -lgmp -lm -pthread \
+	if [ -f "$here/$p.py" ]; then	# a Python program: pyopencl's
+		install -m 755 "$here/$p.py" "$O/bin/$p" && built="$built $p"
+	elif cc "${CFLAGS[@]}" -o "$O/bin/$p" "$here/$p.c" -lOpenCL -lmpfr -lgmp -lm -pthread \
 		>"$O/$p.build.log" 2>&1; then
 		built="$built $p"
 	else
