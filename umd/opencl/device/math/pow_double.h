@@ -205,22 +205,8 @@ VCL_FN double vcl_atan2_dd(double ay, double ax, int xneg, double *lo)
 	return t;
 }
 
-VCL_FN double vcl_atan2(double y, double x)
-{
-	double ay = fabs(y), ax = fabs(x), t, lo;
-	int xneg = __builtin_signbit(x) != 0, quarters;
-
-	if (x != x || y != y)
-		return x + y;
-	quarters = vcl_atan2_quarters(ay, ax, xneg);
-	if (quarters >= 0)
-		t = quarters * (0.5 * VCL_PIO2_HI);	/* the nearest doubles */
-	else
-		t = vcl_atan2_dd(ay, ax, xneg, &lo) + lo;
-	return __builtin_copysign(t, y);
-}
-
-VCL_FN double vcl_atan2pi(double y, double x)
+/* atan2(y, x), or atan2pi(y, x) for @in_pi. */
+VCL_FN double vcl_atan2_units(double y, double x, int in_pi)
 {
 	double ay = fabs(y), ax = fabs(x), t, lo;
 	int xneg = __builtin_signbit(x) != 0, quarters;
@@ -229,12 +215,23 @@ VCL_FN double vcl_atan2pi(double y, double x)
 		return x + y;
 	quarters = vcl_atan2_quarters(ay, ax, xneg);
 	if (quarters >= 0) {
-		t = quarters * 0.25;
+		/* In pi: exact; in radians: the nearest doubles. */
+		t = quarters * (in_pi ? 0.25 : 0.5 * VCL_PIO2_HI);
 	} else {
 		t = vcl_atan2_dd(ay, ax, xneg, &lo);
-		t = vcl_div_pi_dd(t, lo);
+		t = in_pi ? vcl_div_pi_dd(t, lo) : t + lo;
 	}
 	return __builtin_copysign(t, y);
+}
+
+VCL_FN double vcl_atan2(double y, double x)
+{
+	return vcl_atan2_units(y, x, 0);
+}
+
+VCL_FN double vcl_atan2pi(double y, double x)
+{
+	return vcl_atan2_units(y, x, 1);
 }
 
 VCL_FN double vcl_hypot(double x, double y)
