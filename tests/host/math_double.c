@@ -8,8 +8,9 @@
  * values, random ones, and the edges only the host tries), or N pairs of
  * inputs for a function of two arguments (pow, atan2, hypot ...).
  *
- * A result must be within the bound the function's design claims (1 or
- * 2 ULP, inside the specification's 3), the sign of a zero included where
+ * A result must be within the bound the function's design claims (1 to 4
+ * ULP, inside the specification's bound; lgamma, which has none, near its
+ * negative roots within 2^-50 absolute), the sign of a zero included where
  * the exact result is a zero, infinite where that is the correctly rounded
  * result, and NaN where MPFR gives NaN.  One line per function:
  *
@@ -57,6 +58,12 @@ static void judge(struct tally *t, const char *name, double x0, double x1, doubl
 	}
 	t->not_cr += bits_d(y) != bits_d(ref);
 	err = ulp_error_d(y, z, tmp);
+	/*
+	 * lgamma about its negative roots, where no bound holds in ULP: an
+	 * absolute error under 2^-50 (a tenth of an ULP of 1) passes.
+	 */
+	if (!strcmp(name, "lgamma") && x0 < 0.0 && fabs(y - ref) < 0x1p-50)
+		err = 0.0;
 	if (err > t->worst) {
 		t->worst = err;
 		t->worst_x = x0;
@@ -84,6 +91,19 @@ static int verdict(const struct tally *t, const char *name, size_t n, double cla
 	return 0;
 }
 
+/* lgamma_r's sign of Gamma(x), against MPFR's, where Gamma(x) is finite. */
+static int lgamma_r_sign_wrong(double x, mpfr_ptr mx, mpfr_ptr z)
+{
+	int sign, want;
+
+	vcl_lgamma_r(x, &sign);
+	mpfr_lgamma(z, &want, mx, MPFR_RNDN);
+	if (isnan(x) || mpfr_inf_p(z) || sign == want)
+		return 0;
+	printf("# lgamma_r(%a): sign %d, not %d\n", x, sign, want);
+	return 1;
+}
+
 static int check(const struct function_d *fn, size_t n)
 {
 	double *in = malloc(n * sizeof(*in));
@@ -102,6 +122,8 @@ static int check(const struct function_d *fn, size_t n)
 		mpfr_set_d(x, in[i], MPFR_RNDN);
 		fn->mpfr(z, x, MPFR_RNDN);
 		judge(&t, fn->name, in[i], 0.0, fn->core(in[i]), z, tmp);
+		if (!strcmp(fn->name, "lgamma"))
+			t.bad += lgamma_r_sign_wrong(in[i], x, z);
 	}
 	mpfr_clears(x, z, tmp, (mpfr_ptr)0);
 	free(in);

@@ -31,6 +31,8 @@
 #include "device/math/root_double.h"
 #include "device/math/atan_double.h"
 #include "device/math/pow_double.h"
+#include "device/math/erf_double.h"
+#include "device/math/gamma_double.h"
 #include "math_mpfr.h"
 
 struct function_d {
@@ -86,6 +88,10 @@ static const struct function_d functions_d[] = {
 	{ "atanpi", mpfr_atanpi, vcl_atanpi, 5, 1, -10.0, 10.0 },
 	{ "asinpi", mpfr_asinpi, vcl_asinpi, 5, 2, -1.0, 1.0 },
 	{ "acospi", mpfr_acospi, vcl_acospi, 5, 2, -1.0, 1.0 },
+	{ "erf", mpfr_erf, vcl_erf, 16, 2, -6.0, 6.0 },
+	{ "erfc", mpfr_erfc, vcl_erfc, 16, 3, -2.0, 28.0 },
+	{ "tgamma", mpfr_gamma, vcl_tgamma, 16, 2, -30.0, 172.0 },
+	{ "lgamma", mpfr_lgamma_, vcl_lgamma, INFINITY, 2, -40.0, 1e6 },
 };
 #define NFUNCTIONS_D (sizeof(functions_d) / sizeof(functions_d[0]))
 

@@ -53,26 +53,6 @@ static int mpfr_rsqrt_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
 	return mpfr_rec_sqrt(r, x, rnd);
 }
 
-/* log |Gamma(x)|, without its sign. */
-static int mpfr_lgamma_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
-{
-	int sign;
-
-	return mpfr_lgamma(r, &sign, x, rnd);
-}
-
-/* log |Gamma(x)| times the sign of Gamma(x), but for an infinity. */
-static int mpfr_lgamma_r_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
-{
-	int sign, ternary = mpfr_lgamma(r, &sign, x, rnd);
-
-	if (sign < 0 && !mpfr_inf_p(r)) {
-		mpfr_neg(r, r, rnd);
-		ternary = -ternary;
-	}
-	return ternary;
-}
-
 static float vcl_lgamma_signed(float x)
 {
 	int sign;

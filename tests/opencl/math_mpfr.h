@@ -3,8 +3,9 @@
  * Copyright 2026 The vaccel authors
  *
  * math_mpfr.h - the references of the accuracy tests that MPFR does not
- * give as OpenCL defines them: pown and rootn with an int n, and powr
- * with the specification's NaNs.  Shared by math_functions.h (float) and
+ * give as OpenCL defines them: pown and rootn with an int n, powr with
+ * the specification's NaNs, lgamma without its sign and lgamma_r's value
+ * with it.  Shared by math_functions.h (float) and
  * math_double.h (double).  Needs <mpfr.h>.
  */
 #ifndef VACCEL_TESTS_MATH_MPFR_H
@@ -36,6 +37,26 @@ static int mpfr_powr_(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t rnd)
 		return 0;
 	}
 	return mpfr_powr(r, x, y, rnd);
+}
+
+/* log |Gamma(x)|, without its sign. */
+static int mpfr_lgamma_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	int sign;
+
+	return mpfr_lgamma(r, &sign, x, rnd);
+}
+
+/* log |Gamma(x)| times the sign of Gamma(x), but for an infinity. */
+static __attribute__((unused)) int mpfr_lgamma_r_(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd)
+{
+	int sign, ternary = mpfr_lgamma(r, &sign, x, rnd);
+
+	if (sign < 0 && !mpfr_inf_p(r)) {
+		mpfr_neg(r, r, rnd);
+		ternary = -ternary;
+	}
+	return ternary;
 }
 
 #endif /* VACCEL_TESTS_MATH_MPFR_H */
