@@ -35,6 +35,14 @@ struct vaccel_topology_case {
 #define LIMIT(ms) \
 	{ 1, 2, 1, 48, false, VACCEL_TIMESLICE_MS_DEFAULT, \
 	  VACCEL_TIMEOUT_MS_DEFAULT, ms, VACCEL_DISPATCH_SLICE_DEFAULT }
+/* The default topology with per-file limits (0: the default). */
+#define FILE_LIMITS(bos, maps) \
+	{ .devices = 1, .compute_engines = 2, .copy_engines = 1, .va_bits = 48, \
+	  .timeslice_ms = VACCEL_TIMESLICE_MS_DEFAULT, \
+	  .timeout_ms = VACCEL_TIMEOUT_MS_DEFAULT, \
+	  .time_limit_ms = VACCEL_TIME_LIMIT_MS_DEFAULT, \
+	  .dispatch_slice = VACCEL_DISPATCH_SLICE_DEFAULT, \
+	  .max_bos_per_file = (bos), .max_mappings = (maps) }
 
 static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "defaults", TOPO(1, 2, 1, 48), 0 },
@@ -73,6 +81,14 @@ static const struct vaccel_topology_case vaccel_topology_cases[] = {
 	{ "granularity_huge", SCHED(10, 2000, 1, ~0u), -EINVAL },
 	{ "granularity_count_wrong", SCHED(10, 2000, 2, 1, 1), -EINVAL },
 	{ "granularity_count_with_paging", SCHED(10, 2000, 4, 1, 1, 1, 0), -EINVAL },
+	{ "file_limits_default", FILE_LIMITS(0, 0), 0 },
+	{ "file_limits_least", FILE_LIMITS(1024, 1024), 0 },
+	{ "file_limits_most", FILE_LIMITS(65536, 65536), 0 },
+	{ "bos_per_file_too_few", FILE_LIMITS(1023, 0), -EINVAL },
+	{ "bos_per_file_too_many", FILE_LIMITS(65537, 0), -EINVAL },
+	{ "mappings_too_few", FILE_LIMITS(0, 1), -EINVAL },
+	{ "mappings_too_many", FILE_LIMITS(4096, 65537), -EINVAL },
+	{ "file_limits_huge", FILE_LIMITS(~0u, ~0u), -EINVAL },
 };
 
 static void vaccel_topology_case_desc(const struct vaccel_topology_case *c,
@@ -124,6 +140,10 @@ static void vaccel_test_topology_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, topo->va_start, (u64)VACCEL_VA_START);
 	KUNIT_EXPECT_EQ(test, topo->va_end, 1ull << p->va_bits);
 	KUNIT_EXPECT_EQ(test, topo->single_use, p->single_use);
+	KUNIT_EXPECT_EQ(test, topo->max_bos_per_file,
+			p->max_bos_per_file ?: VACCEL_MAX_BOS_PER_FILE);
+	KUNIT_EXPECT_EQ(test, topo->max_mappings,
+			p->max_mappings ?: VACCEL_MAX_MAPPINGS);
 
 	for (i = 0; i < topo->num_engines; i++) {
 		const struct vaccel_engine_desc *e = &topo->engines[i];
@@ -191,6 +211,8 @@ static void vaccel_test_topology_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.dispatch_slice, 8192);
 	KUNIT_EXPECT_EQ(test, p.compute_units, 0);
 	KUNIT_EXPECT_EQ(test, p.granularity_count, 0);
+	KUNIT_EXPECT_EQ(test, p.max_bos_per_file, 65536);
+	KUNIT_EXPECT_EQ(test, p.max_mappings, 65536);
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, topo);

@@ -177,8 +177,8 @@ run_compute() {
 }
 
 # Memory: buffers, VM_BIND, sharing, and nothing left behind.  Arguments
-# go to test_bo (-handle_limit: its 65536 BOs take minutes on the debug
-# kernel, and the limit does not depend on the topology).
+# go to test_bo (-handle_limit: the per-file limits have a load of their
+# own, lowered, as 65536 BOs take minutes on the debug kernel).
 run_memory() {
 	vt_run test_bo "$@"
 	vt_run test_vm_bind
@@ -292,9 +292,9 @@ fi
 # The default topology: one device, 2 compute, 1 copy, 48-bit VA.
 vt_load
 run_all
-run_memory
+run_memory -handle_limit
 vt_run test_isolation
-vt_run test_limits
+vt_run test_limits -mapping_limit
 vt_run test_ioctl_dbg
 run_execution
 run_scheduling
@@ -428,6 +428,13 @@ vt_load devices=2 va_bits=36
 run_memory -handle_limit
 vt_unload
 
+# The per-file limits, lowered: 65536 BO handles or mappings take minutes
+# on the debug kernel, 4096 seconds; the query must report the parameters.
+vt_load max_bos_per_file=4096 max_mappings=4096
+vt_run test_bo handle_limit
+vt_run test_limits mapping_limit
+vt_unload
+
 # The unified device of libvaccel over four devices; then the examples,
 # unchanged, on unified devices of 1, 2 and 4 members (VACCEL_UNIFIED).
 vt_load devices=4
@@ -492,6 +499,8 @@ vt_load_refused preempt_granularity=3,3,2
 vt_load_refused time_limit_ms=99
 vt_load_refused time_limit_ms=86400001
 vt_load_refused dispatch_slice=63
+vt_load_refused max_bos_per_file=1023
+vt_load_refused max_mappings=65537
 vt_load_refused dispatch_slice=1048577
 vt_load_refused cost_system_ns=1000001
 vt_load_refused cost_peer_ns=1000001

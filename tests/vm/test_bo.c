@@ -367,7 +367,7 @@ VTEST(handle_limit)
 	__u32 max = info.max_bos_per_file, i, h2, *h;
 	int theirs, ours;
 
-	VT_ASSERT(max > 0 && max <= (1u << 20));
+	VT_ASSERT_EQ(max, vt_expect_def("", "max_bos_per_file", 65536, false));
 	h = malloc(max * sizeof(*h));
 	VT_ASSERT(h);
 	theirs = vt_prime_export(other, vt_bo_create(other, 4096, 0));

@@ -101,6 +101,7 @@ VTEST(mapping_limit)
 	unsigned int n = 0;
 	int ret;
 
+	VT_ASSERT_EQ(d.info.max_mappings, vt_expect_def("", "max_mappings", 65536, false));
 	VT_ASSERT(d.info.max_mappings >= BATCH);
 	while (!(ret = map_many(d.fd, h, va + n * VT_PAGE, VT_PAGE, BATCH)))
 		n += BATCH;

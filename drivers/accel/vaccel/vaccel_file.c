@@ -25,7 +25,7 @@
  * reference to return.
  *
  * Per-file limits, each reported by the device query and each with its
- * errno: %VACCEL_MAX_BOS_PER_FILE BO handles (``ENOSPC``),
+ * errno: max_bos_per_file BO handles (``ENOSPC``),
  * %DRM_VACCEL_MAX_CONTEXTS_PER_FILE contexts (``ENOSPC``), and
  * %VACCEL_MAX_JOBS_PER_FILE buffers submitted and binds queued but not yet
  * retired: past it, SUBMIT and asynchronous VM_BIND wait, interruptibly,

@@ -37,8 +37,9 @@ struct vaccel_vm;
  * @vdev: the device, referenced
  * @vm: the file's GPU address space
  * @client_id: the DRM client id of the file
- * @bo_handles: BO handles the file holds, at most %VACCEL_MAX_BOS_PER_FILE;
- *	atomic, as GEM creates and closes handles without a driver lock
+ * @bo_handles: BO handles the file holds, at most the device's
+ *	max_bos_per_file; atomic, as GEM creates and closes handles without
+ *	a driver lock
  * @contexts: the file's contexts by handle; lookups take the xarray's lock
  * @contexts_lock: serialises creating and destroying contexts, and protects
  *	@num_contexts

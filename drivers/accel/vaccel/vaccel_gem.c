@@ -40,7 +40,8 @@
  * buffers import this way alike; buffers of another vaccel device do not:
  * they become peer objects (see "Peer mappings").
  *
- * A file holds at most %VACCEL_MAX_BOS_PER_FILE BO handles; the GEM open
+ * A file holds at most max_bos_per_file BO handles (a module parameter, at
+ * most and by default %VACCEL_MAX_BOS_PER_FILE); the GEM open
  * and close hooks count them, so created and imported BOs count alike.  The
  * device counts its BOs and their bytes, which debugfs reports, so that
  * tests can check that closing a file gives everything back.
@@ -309,14 +310,15 @@ static int vaccel_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
  * @file: the file the handle is in
  *
  * Context: Process context.
- * Return: 0, or -ENOSPC past %VACCEL_MAX_BOS_PER_FILE handles in @file.
+ * Return: 0, or -ENOSPC past the device's max_bos_per_file handles in
+ * @file.
  */
 int vaccel_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 {
 	struct vaccel_file *vfile = file->driver_priv;
 
 	if (VACCEL_IOCTL_DBG(vfile->vdev, atomic_inc_return(&vfile->bo_handles) >
-				 VACCEL_MAX_BOS_PER_FILE)) {
+				 vfile->vdev->topo.max_bos_per_file)) {
 		atomic_dec(&vfile->bo_handles);
 		return -ENOSPC;
 	}

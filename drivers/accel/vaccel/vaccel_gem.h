@@ -23,7 +23,6 @@ struct vaccel_pt_frames;
 
 /* Limits reported by the device query. */
 #define VACCEL_MAX_BO_SIZE		SZ_4G
-#define VACCEL_MAX_BOS_PER_FILE		65536
 
 /**
  * struct vaccel_bo - a buffer object

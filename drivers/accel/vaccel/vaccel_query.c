@@ -71,7 +71,7 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->va_end = topo->va_end;
 	info->max_bo_size = VACCEL_MAX_BO_SIZE;
 	info->max_bind_ops = VACCEL_MAX_BIND_OPS;
-	info->max_bos_per_file = VACCEL_MAX_BOS_PER_FILE;
+	info->max_bos_per_file = topo->max_bos_per_file;
 	info->max_workgroup_items = VACCEL_MAX_WORKGROUP_ITEMS;
 	info->max_local_size = VACCEL_MAX_LOCAL_SIZE;
 	info->max_stack_size = VACCEL_MAX_STACK_SIZE;
@@ -83,7 +83,7 @@ void vaccel_query_device_info(const struct vaccel_device *vdev,
 	info->max_grid_items = VACCEL_MAX_GRID_ITEMS;
 	info->max_copy_size = VACCEL_MAX_COPY_SIZE;
 	info->max_pt_bytes = VACCEL_MAX_PT_BYTES;
-	info->max_mappings = VACCEL_MAX_MAPPINGS;
+	info->max_mappings = topo->max_mappings;
 	info->max_jobs_per_file = VACCEL_MAX_JOBS_PER_FILE;
 	if (vdev->devmem) {
 		info->device_mem_size = vdev->devmem->size;

@@ -53,6 +53,10 @@
  *                                       (see "Memory traffic")
  * cost_peer_ns      0 to       0        likewise in a peer's segment
  *                   1000000
+ * max_bos_per_file  1024 to    65536    BO handles a file may hold; past
+ *                   65536               it, ``-ENOSPC``
+ * max_mappings      1024 to    65536    mappings a file's GPU address space
+ *                   65536               may hold; past it, ``-ENOSPC``
  * ================  =========  =======  ===================================
  *
  * Every device also has one PAGING engine, which executes the page-table
@@ -61,6 +65,9 @@
  * paging engine preempts between 2 MiB regions of an update (the packet
  * granularity), so that binds of different files share it, whatever
  * preempt_granularity says.
+ *
+ * The two per-file limits are the most the driver allows; lowering them
+ * serves tests that reach them, as the debug kernel's VM plan does.
  *
  * The default time slice, 10 ms, weighs three costs.  A switch between
  * contexts empties the engine's TLB, and refilling its 64 entries through
@@ -144,6 +151,14 @@ static unsigned int cost_peer_ns;
 module_param(cost_peer_ns, uint, 0444);
 MODULE_PARM_DESC(cost_peer_ns, "Engine time charged per KiB accessed in a peer's device memory, ns [0..1000000] (default 0, none)");
 
+static unsigned int max_bos_per_file = VACCEL_MAX_BOS_PER_FILE;
+module_param(max_bos_per_file, uint, 0444);
+MODULE_PARM_DESC(max_bos_per_file, "BO handles a file may hold [1024..65536] (default 65536)");
+
+static unsigned int max_mappings = VACCEL_MAX_MAPPINGS;
+module_param(max_mappings, uint, 0444);
+MODULE_PARM_DESC(max_mappings, "Mappings a file's GPU address space may hold [1024..65536] (default 65536)");
+
 static unsigned int preempt_granularity[VACCEL_MAX_ENGINES];
 static unsigned int preempt_granularity_count;
 module_param_array(preempt_granularity, uint, &preempt_granularity_count, 0444);
@@ -171,6 +186,8 @@ void vaccel_topology_params_get(struct vaccel_topology_params *params)
 	params->device_mem_mb = device_mem_mb;
 	params->cost_system_ns = cost_system_ns;
 	params->cost_peer_ns = cost_peer_ns;
+	params->max_bos_per_file = max_bos_per_file;
+	params->max_mappings = max_mappings;
 	memcpy(params->granularity, preempt_granularity,
 	       sizeof(params->granularity));
 	params->granularity_count = preempt_granularity_count;
@@ -237,6 +254,12 @@ static int vaccel_topology_set_granularity(struct vaccel_topology *topo,
 		e->preempt_granularity = g;
 	}
 	return 0;
+}
+
+/* A per-file limit: 0 (the default) or %VACCEL_FILE_LIMIT_MIN to @max. */
+static bool vaccel_topology_limit_bad(unsigned int value, unsigned int max)
+{
+	return value && (value < VACCEL_FILE_LIMIT_MIN || value > max);
 }
 
 /**
@@ -319,6 +342,14 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 		*why = "cost_system_ns and cost_peer_ns must be 0 to 1000000";
 		goto err;
 	}
+	if (vaccel_topology_limit_bad(params->max_bos_per_file, VACCEL_MAX_BOS_PER_FILE)) {
+		*why = "max_bos_per_file must be 1024 to 65536";
+		goto err;
+	}
+	if (vaccel_topology_limit_bad(params->max_mappings, VACCEL_MAX_MAPPINGS)) {
+		*why = "max_mappings must be 1024 to 65536";
+		goto err;
+	}
 	if (vaccel_topology_set_granularity(topo, params, why))
 		goto err;
 
@@ -333,6 +364,8 @@ int vaccel_topology_init(struct vaccel_topology *topo,
 	topo->device_mem_size = (u64)params->device_mem_mb * SZ_1M;
 	topo->cost_system_ns = params->cost_system_ns;
 	topo->cost_peer_ns = params->cost_peer_ns;
+	topo->max_bos_per_file = params->max_bos_per_file ?: VACCEL_MAX_BOS_PER_FILE;
+	topo->max_mappings = params->max_mappings ?: VACCEL_MAX_MAPPINGS;
 	return 0;
 
 err:

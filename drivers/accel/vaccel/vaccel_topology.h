@@ -51,6 +51,14 @@
 #define VACCEL_DEVICE_MEM_MB_MAX	65536
 /* Most engine time the cost model charges per KiB, ns: 1 ms. */
 #define VACCEL_COST_NS_MAX		1000000
+/*
+ * Per-file limits, reported by the device query: BO handles (DOC: Buffer
+ * objects) and mappings of a VM (DOC: GPU address spaces).  The most is
+ * the default; a module parameter may lower it, down to the least.
+ */
+#define VACCEL_MAX_BOS_PER_FILE		65536
+#define VACCEL_MAX_MAPPINGS		65536
+#define VACCEL_FILE_LIMIT_MIN		1024
 
 /**
  * struct vaccel_topology_params - the topology as the administrator asked for it
@@ -74,6 +82,10 @@
  *	segment
  * @compute_units: compute units of each compute engine; 0 for the
  *	default, the number of online CPUs up to %VACCEL_MAX_COMPUTE_UNITS
+ * @max_bos_per_file: BO handles a file may hold; 0 for the default,
+ *	%VACCEL_MAX_BOS_PER_FILE
+ * @max_mappings: mappings a file's VM may hold; 0 for the default,
+ *	%VACCEL_MAX_MAPPINGS
  */
 struct vaccel_topology_params {
 	unsigned int devices;
@@ -91,6 +103,8 @@ struct vaccel_topology_params {
 	unsigned int cost_system_ns;
 	unsigned int cost_peer_ns;
 	unsigned int compute_units;
+	unsigned int max_bos_per_file;
+	unsigned int max_mappings;
 };
 
 /**
@@ -128,6 +142,8 @@ struct vaccel_engine_desc {
  * @cost_system_ns: engine time charged per KiB an engine reads or writes
  *	in system memory, beyond what the access takes; 0: none
  * @cost_peer_ns: likewise in a peer's segment
+ * @max_bos_per_file: BO handles a file may hold
+ * @max_mappings: mappings a file's VM may hold
  * @engines: every engine, ordered by class then instance
  *
  * Immutable once the device exists, so readers need no lock.
@@ -146,6 +162,8 @@ struct vaccel_topology {
 	u64 device_mem_size;
 	u32 cost_system_ns;
 	u32 cost_peer_ns;
+	u32 max_bos_per_file;
+	u32 max_mappings;
 	struct vaccel_engine_desc engines[VACCEL_MAX_ENGINES];
 };
 

@@ -67,7 +67,8 @@
  * pinned until the VM is gone, and further binds of the VM fail with
  * ``-ECANCELED``.
  *
- * **Limits.**  A VM holds at most %VACCEL_MAX_MAPPINGS mappings and
+ * **Limits.**  A VM holds at most max_mappings mappings (a module
+ * parameter, at most and by default %VACCEL_MAX_MAPPINGS) and
  * %VACCEL_MAX_PT_BYTES of page tables, counting what pending binds may
  * need: one 4 GiB BO mapped at thousands of addresses costs its page
  * tables, never the host's memory.  Both are reported by the device query.
@@ -338,7 +339,7 @@ static int vaccel_bind_check_limits(struct vaccel_bind_batch *b,
 		}
 		cond_resched();
 	}
-	if (VACCEL_IOCTL_DBG(vm->vdev, mappings > VACCEL_MAX_MAPPINGS) ||
+	if (VACCEL_IOCTL_DBG(vm->vdev, mappings > vm->vdev->topo.max_mappings) ||
 	    VACCEL_IOCTL_DBG(vm->vdev, vaccel_pt_footprint(&vm->pt) + *tables >
 				       VACCEL_MAX_PT_PAGES))
 		return -ENOSPC;

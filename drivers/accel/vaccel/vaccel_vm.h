@@ -28,7 +28,6 @@ struct vaccel_job;
 
 /* Limits reported by the device query, see DOC: GPU address spaces. */
 #define VACCEL_MAX_BIND_OPS	1024
-#define VACCEL_MAX_MAPPINGS	65536
 #define VACCEL_MAX_PT_BYTES	SZ_64M
 #define VACCEL_MAX_PT_PAGES	(VACCEL_MAX_PT_BYTES / PAGE_SIZE)
 
