@@ -55,10 +55,11 @@ done
 here=$ROOT/tests/opencl
 failed=0
 
-# math first: the longest by far (MPFR in the guest), it starts a lane;
-# pyopencl_ops, the next (its kernels' builds), starts the other.
-PROGRAMS="math pyopencl_ops vecadd ndrange slabs local parts atomics opencl_c30 integer common
-	  vload convert convert_all shuffle math_exact math_double args
+# The longest first (in the VM: math, math_double, convert_all,
+# pyopencl_ops' builds, math_exact, shuffle): the VM's two lanes take
+# the programs in this order, each the next one left when it is free.
+PROGRAMS="math math_double convert_all pyopencl_ops math_exact shuffle vecadd ndrange
+	  slabs local parts atomics opencl_c30 integer common vload convert args
 	  buffers events kinfo binary link buildlog printf"
 SCENARIOS="fault hang user_late user_never release_in_flight threads_queues threads_shared out_of_order"
 
@@ -238,29 +239,27 @@ fi
 # stays between runs.  It is keyed on the source and on the compiler's
 # files as the VM sees them, inode numbers included, so a cache filled on
 # the host would not serve the VM: a cold cache costs some 20-40 s of TCG
-# per program, hence two lanes of programs, one per vCPU.  A program may
-# take 600 s: math took 300 on a machine loaded beside the VM.
-lane1='' lane2=''
-n=0
-for p in $built; do
-	if [ $((n++ % 2)) = 0 ]; then lane1="$lane1 $p"; else lane2="$lane2 $p"; fi
-done
+# per program, hence two lanes of programs, one per vCPU.  A lane takes
+# the next program nobody has taken (mkdir is the lock), so that the
+# lanes end together whatever each program costs.  A program may take
+# 600 s: math took 300 on a machine loaded beside the VM.
 cat >"$O/driver.sh" <<DRIVER
 #!/bin/sh
 # Written by tests/opencl/run.sh: runs in the dev VM.
 export OCL_ICD_VENDORS='$vendors' VT_CL_PLATFORM=vaccel HOME='$O/home' XDG_CACHE_HOME='$O/home/cache'
 cd '$O'
-# run PROGRAM...: each in turn, its output, status and times kept.
-run() {
-	for p in "\$@"; do
+# lane: the programs left, in turn, their output, status and times kept.
+lane() {
+	for p in $built; do
+		mkdir vaccel/\$p.taken 2>/dev/null || continue
 		t0=\$(date +%s.%N)
 		timeout 600 ./bin/\$p >vaccel/\$p.out 2>vaccel/\$p.err
 		echo \$? >vaccel/\$p.rc
 		echo "\$p \$t0 \$(date +%s.%N)" >>vaccel/times
 	done
 }
-run $lane1 &
-run $lane2
+lane &
+lane
 wait
 for s in $SCENARIOS; do
 	t0=\$(date +%s.%N)

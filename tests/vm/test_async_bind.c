@@ -1249,31 +1249,54 @@ VTEST(fdinfo_paging_time)
  * file's small bind, submitted while the large one applies, completes
  * while the large one is still applying (time slices of one band), and
  * the large one completes too, whole.
+ *
+ * The large bind is sized to this machine: some 200 time slices of
+ * applying, as the engine's time for four of its operations measures
+ * (from the ioctl's return, which did the preparing, to the fence),
+ * between 8 and 192 operations of 64 MiB (a debug kernel under TCG
+ * applies 64 MiB in about a second, a stock kernel in milliseconds).
  */
+#define SHARED_OPS_MIN	8
+#define SHARED_OPS_MAX	192
+#define SHARED_PROBE	4
+
 VTEST(paging_engine_shared_between_files)
 {
 	struct vt_dev a = vt_dev_open(), b = vt_dev_open();
-	const __u64 bo_size = 64 * VT_MIB, span = 192 * bo_size;
+	const __u64 bo_size = 64 * VT_MIB, base = 1ull << 34;
 	__u32 big = vt_bo_create(a.fd, bo_size, 0), small = vt_bo_create(b.fd, VT_PAGE, 0);
-	static struct drm_vaccel_vm_bind_op ops[192];
+	static struct drm_vaccel_vm_bind_op ops[SHARED_OPS_MAX];
 	struct drm_vaccel_vm_bind_op op = vt_op_map(small, 0, 1ull << 30, VT_PAGE, 0);
-	__u32 oa = vt_syncobj(a.fd), ob = vt_syncobj(b.fd);
+	__u32 probe = vt_syncobj(a.fd), oa = vt_syncobj(a.fd), ob = vt_syncobj(b.fd);
+	__u64 t0, probe_ns, want_ns, span;
 	struct drm_vaccel_vm_stats s;
-	unsigned int i;
+	unsigned int i, n;
 
-	/* 12 GiB of mappings of one BO: 3 million page-table entries. */
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		ops[i] = vt_op_map(big, 0, (1ull << 34) + i * bo_size, bo_size, 0);
-	bind_async(a.fd, ops, ARRAY_SIZE(ops), 0, oa);
+		ops[i] = vt_op_map(big, 0, base + i * bo_size, bo_size, 0);
+
+	/* The probe: four operations, applied alone, then unmapped. */
+	bind_async(a.fd, ops, SHARED_PROBE, 0, probe);
+	t0 = vt_now_ns();
+	VT_ASSERT_OK(vt_syncobj_wait_ms(a.fd, probe, 120000));
+	probe_ns = vt_now_ns() - t0 + 1;
+	VT_ASSERT_EQ(vt_fence_status(a.fd, probe), 1);
+	vt_unmap(a.fd, base, SHARED_PROBE * bo_size);
+	want_ns = 200ull * vt_expect_def("VT_TIMESLICE_MS", "timeslice_ms", 10, false) * VT_MS;
+	n = SHARED_PROBE * (want_ns / probe_ns + 1);
+	n = n < SHARED_OPS_MIN ? SHARED_OPS_MIN : n > SHARED_OPS_MAX ? SHARED_OPS_MAX : n;
+	span = n * bo_size;
+
+	bind_async(a.fd, ops, n, 0, oa);
 	bind_async(b.fd, &op, 1, 0, ob);
 	VT_ASSERT_OK(vt_syncobj_wait_ms(b.fd, ob, 60000));
 	if (vt_syncobj_signalled(a.fd, oa))
 		vtest_fail(__FILE__, __LINE__,
-			   "the small bind completed after the large one");
+			   "the small bind completed after the large one (%u operations)", n);
 	VT_ASSERT_OK(vt_syncobj_wait_ms(a.fd, oa, 120000));
 	VT_ASSERT_EQ(vt_fence_status(a.fd, oa), 1);
 	VT_ASSERT_EQ(vt_fence_status(b.fd, ob), 1);
-	expect_ptes(a.fd, (1ull << 34) + span - bo_size, 16 * VT_PAGE, __LINE__);
+	expect_ptes(a.fd, base + span - bo_size, 16 * VT_PAGE, __LINE__);
 	vt_vm_stats(a.fd, &s);
 	VT_ASSERT_EQ(s.mapped_bytes, span);
 }
