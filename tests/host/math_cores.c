@@ -25,7 +25,7 @@
  *	ok <function>: N pairs correctly rounded
  *	ok <function>: N pairs within 1 ULP, M not correctly rounded
  *
- * usage: math_cores STEP [FUNCTION...]
+ * usage: math_cores STEP [--part=K/N] [FUNCTION...]
  *
  * STEP 1 is every float (make math-exhaustive: hours on two cores); make
  * check uses a prime step, which meets every exponent and sign.
@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../opencl/math_functions.h"
+#include "math_part.h"
 
 static uint32_t bits(float f)
 {
@@ -223,13 +224,15 @@ static int check2(const struct function2 *fn, uint64_t step)
 
 int main(int argc, char **argv)
 {
+	struct math_part part = { 0, 1 };
 	unsigned long long step;
+	unsigned int index = 0;
+	int i, failed = 0, found, names = 0;
 	size_t f;
 	char *end;
-	int i, failed = 0, found;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: math_cores STEP [FUNCTION...]\n");
+		fprintf(stderr, "usage: math_cores STEP [--part=K/N] [FUNCTION...]\n");
 		return 2;
 	}
 	errno = 0;
@@ -242,7 +245,17 @@ int main(int argc, char **argv)
 	mpfr_set_emin(-148);
 	mpfr_set_emax(128);
 	for (i = 2; i < argc; i++) {
-		for (found = 0, f = 0; f < NFUNCTIONS; f++)
+		found = math_part_arg(argv[i], &part);
+		if (found < 0) {
+			fprintf(stderr, "math_cores: %s: not --part=K/N with K < N\n", argv[i]);
+			return 2;
+		}
+		if (found) {
+			argv[i] = "";
+			continue;
+		}
+		names++;
+		for (f = 0; f < NFUNCTIONS; f++)
 			found |= !strcmp(argv[i], functions[f].name);
 		for (f = 0; f < NFUNCTIONS2; f++)
 			found |= !strcmp(argv[i], functions2[f].name);
@@ -252,19 +265,19 @@ int main(int argc, char **argv)
 		}
 	}
 	for (f = 0; f < NFUNCTIONS; f++) {
-		int wanted = argc == 2;
+		int wanted = !names;
 
 		for (i = 2; i < argc; i++)
 			wanted |= !strcmp(argv[i], functions[f].name);
-		if (wanted && !functions[f].device_form)
+		if (wanted && !functions[f].device_form && math_part_mine(&part, index++))
 			failed |= check(&functions[f], step);
 	}
 	for (f = 0; f < NFUNCTIONS2; f++) {
-		int wanted = argc == 2;
+		int wanted = !names;
 
 		for (i = 2; i < argc; i++)
 			wanted |= !strcmp(argv[i], functions2[f].name);
-		if (wanted)
+		if (wanted && math_part_mine(&part, index++))
 			failed |= check2(&functions2[f], step);
 	}
 	return failed;

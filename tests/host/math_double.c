@@ -19,12 +19,13 @@
  *
  * and on stderr how many results were not correctly rounded.
  *
- * usage: math_double N [FUNCTION...]
+ * usage: math_double N [--part=K/N] [FUNCTION...]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../opencl/math_double.h"
+#include "math_part.h"
 
 static uint64_t bits_d(double d)
 {
@@ -157,30 +158,43 @@ static int check2(const struct function2_d *fn, size_t n)
 
 int main(int argc, char **argv)
 {
+	struct math_part part = { 0, 1 };
+	unsigned int index = 0;
+	int fails = 0, i, r, names = 0;
 	size_t n, f;
-	int fails = 0, i;
 
 	if (argc < 2 || (n = strtoul(argv[1], NULL, 0)) < NPAIRS_EDGES_D) {
-		fprintf(stderr, "usage: math_double N [FUNCTION...] (N >= %zu)\n",
+		fprintf(stderr, "usage: math_double N [--part=K/N] [FUNCTION...] (N >= %zu)\n",
 			(size_t)NPAIRS_EDGES_D);
 		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		r = math_part_arg(argv[i], &part);
+		if (r < 0) {
+			fprintf(stderr, "math_double: %s: not --part=K/N with K < N\n", argv[i]);
+			return 2;
+		}
+		if (r)
+			argv[i] = "";
+		else
+			names++;
 	}
 	mpfr_set_emin(mpfr_get_emin_min());
 	mpfr_set_emax(mpfr_get_emax_max());
 	for (f = 0; f < NFUNCTIONS_D; f++) {
-		int wanted = argc == 2;
+		int wanted = !names;
 
 		for (i = 2; i < argc; i++)
 			wanted |= !strcmp(argv[i], functions_d[f].name);
-		if (wanted)
+		if (wanted && math_part_mine(&part, index++))
 			fails += check(&functions_d[f], n);
 	}
 	for (f = 0; f < NFUNCTIONS2_D; f++) {
-		int wanted = argc == 2;
+		int wanted = !names;
 
 		for (i = 2; i < argc; i++)
 			wanted |= !strcmp(argv[i], functions2_d[f].name);
-		if (wanted)
+		if (wanted && math_part_mine(&part, index++))
 			fails += check2(&functions2_d[f], n);
 	}
 	return fails ? 1 : 0;

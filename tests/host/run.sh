@@ -159,6 +159,7 @@
 #			(tests/host/math_cores.c) against MPFR on every
 #			4099th float and the special values: each result
 #			correctly rounded, signed zeros and NaN included
+#			(two processes, each half the functions)
 #   math_double		the double cores (tests/host/math_double.c) against
 #			MPFR on 100,000 inputs each, edges included: each
 #			result within the ULP its design claims
