@@ -39,7 +39,10 @@
 #endif
 #define VT_PARAM_DIR	"/sys/module/vaccel/parameters/"
 
-/* Reads a number from @env, else from module parameter @param, else @def. */
+/*
+ * Reads a number from @env, else from module parameter @param (a bool's Y
+ * or N as 1 or 0), else @def.
+ */
 static inline long long vt_expect_def(const char *env, const char *param,
 				      long long def, bool required)
 {
@@ -61,6 +64,9 @@ static inline long long vt_expect_def(const char *env, const char *param,
 	if (f) {
 		if (fgets(buf, sizeof(buf), f)) {
 			fclose(f);
+			/* A bool parameter reads Y or N. */
+			if ((buf[0] == 'Y' || buf[0] == 'N') && buf[1] == '\n')
+				return buf[0] == 'Y';
 			errno = 0;
 			v = strtoll(buf, &end, 0);
 			if (!errno && end != buf)
