@@ -130,7 +130,42 @@ step build.umd "$logs/umd.log" make --no-print-directory umd
 step build.vmtests "$logs/vmtests.log" make --no-print-directory vmtests
 
 phase "static checks"
-make --no-print-directory sparse >"$logs/sparse.log" 2>&1
+# sparse (one make job) and checkpatch (two files at a time) run at once.
+make --no-print-directory sparse >"$logs/sparse.log" 2>&1 &
+sparse_pid=$!
+
+checkpatch=$VACCEL_CACHE/src/linux-source-6.12/scripts/checkpatch.pl
+if [ ! -f "$checkpatch" ]; then
+	mkdir -p "$VACCEL_CACHE/src"
+	tar -xf "$VACCEL_KSRC_TAR" -C "$VACCEL_CACHE/src"
+fi
+# checkpatch judges a file by its path in the kernel tree: the uapi header
+# is checked where it lives there, include/uapi/drm/.  Each file's verdict
+# goes to $kstage/verdicts/, then to the stream in the files' order.
+kstage=$logs/checkpatch-tree
+rm -rf "$kstage"
+mkdir -p "$kstage/include/uapi/drm" "$kstage/drivers/accel/vaccel/tests" "$kstage/verdicts"
+cp uapi/drm/*.h "$kstage/include/uapi/drm/"
+cp drivers/accel/vaccel/*.[ch] "$kstage/drivers/accel/vaccel/"
+cp tests/kunit/*.[ch] "$kstage/drivers/accel/vaccel/tests/"
+cp_files=$(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
+	   drivers/accel/vaccel/tests/*.[ch] include/uapi/drm/*.h)
+# shellcheck disable=SC2016 # $0 and $1 are the inner shell's
+printf '%s\n' "$cp_files" | (cd "$kstage" && xargs -P 2 -I{} sh -c \
+	'perl "$0" --strict --no-tree --terse --show-types -f "$1" >"verdicts/$(echo "$1" | tr / _)" 2>&1 ||
+	 echo "ERROR: checkpatch.pl exit $?" >>"verdicts/$(echo "$1" | tr / _)"' "$checkpatch" {})
+for f in $cp_files; do
+	out=$(cat "$kstage/verdicts/$(echo "$f" | tr / _)" 2>/dev/null ||
+		echo "ERROR: no verdict")
+	if ! grep -q -E '(WARNING|ERROR|CHECK):' <<<"$out"; then
+		report "ok static.checkpatch.$f"
+	else
+		report "not ok static.checkpatch.$f"
+		grep -E '(WARNING|ERROR|CHECK):' <<<"$out" | head -n 10 | diag
+	fi
+done
+
+wait "$sparse_pid"
 if grep -q -E 'warning:|error:' "$logs/sparse.log"; then
 	report "not ok static.sparse: see $logs/sparse.log"
 	grep -E 'warning:|error:' "$logs/sparse.log" | head -n 20 | diag
@@ -139,31 +174,6 @@ elif ! grep -q ' CHECK ' "$logs/sparse.log"; then
 else
 	report "ok static.sparse"
 fi
-
-checkpatch=$VACCEL_CACHE/src/linux-source-6.12/scripts/checkpatch.pl
-if [ ! -f "$checkpatch" ]; then
-	mkdir -p "$VACCEL_CACHE/src"
-	tar -xf "$VACCEL_KSRC_TAR" -C "$VACCEL_CACHE/src"
-fi
-# checkpatch judges a file by its path in the kernel tree: the uapi header
-# is checked where it lives there, include/uapi/drm/.
-kstage=$logs/checkpatch-tree
-rm -rf "$kstage"
-mkdir -p "$kstage/include/uapi/drm" "$kstage/drivers/accel/vaccel/tests"
-cp uapi/drm/*.h "$kstage/include/uapi/drm/"
-cp drivers/accel/vaccel/*.[ch] "$kstage/drivers/accel/vaccel/"
-cp tests/kunit/*.[ch] "$kstage/drivers/accel/vaccel/tests/"
-for f in $(cd "$kstage" && ls drivers/accel/vaccel/*.[ch] \
-	   drivers/accel/vaccel/tests/*.[ch] include/uapi/drm/*.h); do
-	if out=$(cd "$kstage" && perl "$checkpatch" --strict --no-tree --terse \
-		 --show-types -f "$f" 2>&1) &&
-	   ! grep -q -E '(WARNING|ERROR|CHECK):' <<<"$out"; then
-		report "ok static.checkpatch.$f"
-	else
-		report "not ok static.checkpatch.$f"
-		grep -E '(WARNING|ERROR|CHECK):' <<<"$out" | head -n 10 | diag
-	fi
-done
 
 phase "host tests"
 tests/host/run.sh O="$build/host" UMD_O="$build/umd" >"$logs/host.log" 2>&1
