@@ -6,7 +6,7 @@
  *
  * Each function runs on edge values (zeros, subnormals, the thresholds of
  * overflow and underflow, integers, powers of two and their neighbours,
- * infinities, NaN) and on 16,384 random values, half over the range where
+ * infinities, NaN) and on 8,192 random values, half over the range where
  * its result is finite and not 0 or 1 (or some range of interest), half
  * over every float.  Its error on each is measured
  * in ULP against MPFR's value at 160 bits (OpenCL's ULP: the gap between
@@ -22,7 +22,7 @@
  * many results were not correctly rounded.
  *
  * The functions of two arguments (pow, atan2, hypot, ...) run on every
- * pair of the edge values and on 8,192 random pairs, judged alike.
+ * pair of the edge values and on 4,096 random pairs, judged alike.
  *
  * On vaccel, the result must also be, bit for bit, that of the core the
  * device library is built from (umd/opencl/device/math/), compiled here

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NRANDOM	16384
+#define NRANDOM	8192
 
 static const float edges[] = {
 	0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, 10.0f, -10.0f, 0x1p-149f, -0x1p-149f,
