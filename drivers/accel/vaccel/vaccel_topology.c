@@ -67,7 +67,8 @@
  * preempt_granularity says.
  *
  * The two per-file limits are the most the driver allows; lowering them
- * serves tests that reach them, as the debug kernel's VM plan does.
+ * serves tests that reach them, as the debug kernel's VM plan does.  0
+ * stands for the default.
  *
  * The default time slice, 10 ms, weighs three costs.  A switch between
  * contexts empties the engine's TLB, and refilling its 64 entries through
