@@ -428,8 +428,9 @@ vt_load devices=2 va_bits=36
 run_memory -handle_limit
 vt_unload
 
-# The per-file limits, lowered: 65536 BO handles or mappings take minutes
-# on the debug kernel, 4096 seconds; the query must report the parameters.
+# The per-file limits, lowered: reaching 65536 BO handles or mappings
+# takes minutes on the debug kernel, reaching 4096 seconds; the query
+# must report the parameters.
 vt_load max_bos_per_file=4096 max_mappings=4096
 vt_run test_bo handle_limit
 vt_run test_limits mapping_limit
@@ -499,11 +500,11 @@ vt_load_refused preempt_granularity=3,3,2
 vt_load_refused time_limit_ms=99
 vt_load_refused time_limit_ms=86400001
 vt_load_refused dispatch_slice=63
-vt_load_refused max_bos_per_file=1023
-vt_load_refused max_mappings=65537
 vt_load_refused dispatch_slice=1048577
 vt_load_refused cost_system_ns=1000001
 vt_load_refused cost_peer_ns=1000001
+vt_load_refused max_bos_per_file=1023
+vt_load_refused max_mappings=65537
 
 # The debug kernel's own checks: systematic fault injection (failslab and
 # fail_usercopy through fail-nth), then vaccel-fuzz: its regression corpus
