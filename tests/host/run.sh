@@ -732,7 +732,7 @@ check vaccel_cc vaccel_cc
 
 # The stack needs of stack_kernel.c's kernels, from the frames
 # llvm-readelf reports: the deepest chain of calls, nothing through a
-# pointer or a cycle.
+# pointer or a cycle, and what realigning the stack may take.
 stack_needs() {
 	local sk=$O/kernels/stack_kernel.elf sizes frame
 	mkdir -p "$O/kernels" "$O/bin"
@@ -744,16 +744,19 @@ stack_needs() {
 	sizes=$("$READELF" --stack-sizes "$sk") || return 1
 	frame() { echo "$sizes" | awk -v f="$1" '{ n = split($0, a, /[ ,]+/);
 		for (i = 3; i <= n; i++) if (a[i] == f) print a[2] }' | head -n 1; }
-	local chain middle small big run mset leaf
+	local chain middle small big run mset leaf al al_leaf al_page
 	chain=$(frame sk_chain) middle=$(frame sk_middle) small=$(frame sk_leaf_small)
 	big=$(frame sk_leaf_big) run=$(frame sk_runtime) mset=$(frame memset)
-	leaf=$(frame sk_leaf)
-	[ -n "$chain" ] && [ -n "$middle" ] && [ -n "$big" ] && [ -n "$mset" ] ||
+	leaf=$(frame sk_leaf) al=$(frame sk_aligned) al_leaf=$(frame sk_aligned_leaf)
+	al_page=$(frame sk_aligned_page)
+	[ -n "$chain" ] && [ -n "$middle" ] && [ -n "$big" ] && [ -n "$mset" ] &&
+		[ -n "$al" ] && [ -n "$al_leaf" ] && [ -n "$al_page" ] ||
 		{ echo "no frame sizes in: $sizes"; return 1; }
 	[ "$big" -gt "$small" ] || { echo "sk_leaf_big's frame is not the larger"; return 1; }
 	"$O/bin/host_stack" "$sk" sk_chain=$((chain + middle + big)) \
 		sk_runtime=$((run + mset)) sk_leaf="$leaf" sk_recurse=unknown \
-		sk_indirect=unknown
+		sk_indirect=unknown sk_aligned=$((al + al_leaf + 112)) \
+		sk_aligned_page=$((al_page + 4080))
 }
 check stack_needs stack_needs
 

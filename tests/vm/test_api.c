@@ -317,21 +317,23 @@ VTEST(profiling_times_ordered_within_busy_time)
 	vaccel_device_close(dev);
 }
 
-/* The byte sum ta_frame computes for work-item @id. */
-static uint32_t frame_sum(unsigned int id)
+/* The byte sum ta_frame and ta_aligned compute of @n bytes for work-item @id. */
+static uint32_t frame_sum(unsigned int n, unsigned int id)
 {
 	uint32_t s = 0;
 	unsigned int i;
 
-	for (i = 0; i < TA_FRAME_BYTES; i++)
+	for (i = 0; i < n; i++)
 		s += (uint8_t)(i * 3 + id);
 	return s;
 }
 
 /*
  * Stacks from .stack_sizes: a frame and a call is a known need, launched
- * with just that; recursion is not known and gets the default; a need
- * above the device's is refused, saying why; a per-launch size wins.
+ * with just that; so is a frame realigned to 4 KiB, with what realigning
+ * may take (each work-item's callee ran below its stack before that was
+ * counted); recursion is not known and gets the default; a need above
+ * the device's is refused, saying why; a per-launch size wins.
  */
 VTEST(stack_sizes_from_module)
 {
@@ -361,7 +363,7 @@ VTEST(stack_sizes_from_module)
 	VT_ASSERT_OK(vaccel_launch(q, k, grid, wg, &args, sizeof(args)));
 	VT_ASSERT_OK(vaccel_queue_finish(q));
 	for (i = 0; i < 64; i++)
-		VT_ASSERT_EQ(out.w[i], frame_sum(i));
+		VT_ASSERT_EQ(out.w[i], frame_sum(TA_FRAME_BYTES, i));
 
 	/* A workgroup whose stacks together do not fit: refused, and why. */
 	if (info.max_private_size / ki.stack_size < info.max_workgroup_items) {
@@ -378,6 +380,18 @@ VTEST(stack_sizes_from_module)
 	VT_ASSERT_EQ(vaccel_queue_finish(q), -EFAULT);
 	vaccel_queue_destroy(q);
 	q = queue_on(dev, VACCEL_ENGINE_CLASS_COMPUTE, VACCEL_ENGINE_INSTANCE_ANY);
+
+	/* Realigned to 4 KiB: up to 4080 bytes below the frame. */
+	VT_ASSERT_OK(vaccel_kernel_get(mod, "ta_aligned", &k));
+	VT_ASSERT_OK(vaccel_kernel_get_info(k, &ki));
+	VT_ASSERT_EQ(ki.flags, VACCEL_KERNEL_STACK_KNOWN);
+	VT_ASSERT(ki.stack_need >= TA_ALIGNED_BYTES + TA_ALIGNED_ALIGN - 16);
+	printf("# ta_aligned needs %u bytes of stack\n", ki.stack_need);
+	memset(out.w, 0, 64 * 4);
+	VT_ASSERT_OK(vaccel_launch(q, k, grid, wg, &args, sizeof(args)));
+	VT_ASSERT_OK(vaccel_queue_finish(q));
+	for (i = 0; i < 64; i++)
+		VT_ASSERT_EQ(out.w[i], frame_sum(TA_ALIGNED_BYTES, i));
 
 	/* Recursion: not known, the default stack, and it runs. */
 	VT_ASSERT_OK(vaccel_kernel_get(mod, "ta_recurse", &k));

@@ -17,7 +17,11 @@
  * whose target must be the start of a function; a jal or auipc/jalr with
  * rd x0 to another function is a tail call, counted as a call (an
  * overestimate by the caller's frame).  The need of a function is its
- * frame plus the largest need of its callees.  It is not known when the
+ * frame plus the largest need of its callees.  A function that keeps a
+ * variable more aligned than the ABI's 16 bytes realigns its stack
+ * pointer after the frame (andi sp, sp, -ALIGN; for 4 KiB and more,
+ * srli rX, sp, K then slli sp, rX, K), which .stack_sizes does not count:
+ * up to ALIGN - 16 bytes more, added to its frame.  It is not known when the
  * module has no .stack_sizes, a function reached has no frame size or no
  * symbol size, a call goes through a register (a function pointer, a
  * virtual call, a jump table: `jalr` without its auipc), a call leaves the
@@ -265,9 +269,37 @@ static bool vaccel_stack_call(struct vaccel_stack_graph *g, struct vaccel_stack_
 	return true;
 }
 
-/* Whether the calls of @fn all have a known need; their largest in *@deepest. */
+/*
+ * Raises *@pad to what the instruction @w may take from the stack below
+ * the frame by realigning sp; false if that is beyond belief.
+ */
+static bool vaccel_stack_realign(uint32_t w, uint32_t *pad)
+{
+	unsigned int shamt;
+	int64_t imm;
+
+	if (((w >> 7) & 31) != 2)
+		return true;				/* sp is not written */
+	if ((w & 0x707f) == 0x7013) {			/* andi sp, rX, imm */
+		imm = vaccel_sext(w >> 20, 12);
+		if (imm < -16 && -imm - 16 > *pad)
+			*pad = (uint32_t)(-imm - 16);
+	} else if ((w & 0xfc00707f) == 0x1013) {	/* slli sp, rX, shamt */
+		shamt = (w >> 20) & 63;
+		if (shamt >= 30)
+			return false;
+		if (shamt > 4 && (1u << shamt) - 16 > *pad)
+			*pad = (1u << shamt) - 16;
+	}
+	return true;
+}
+
+/*
+ * Whether the calls of @fn all have a known need; their largest in
+ * *@deepest, and what realigning sp may add to @fn's frame in *@pad.
+ */
 static bool vaccel_stack_scan(struct vaccel_stack_graph *g, struct vaccel_stack_fn *fn,
-			      unsigned int depth, uint32_t *deepest)
+			      unsigned int depth, uint32_t *deepest, uint32_t *pad)
 {
 	const unsigned char *code;
 	uint32_t prev = 0;
@@ -282,6 +314,8 @@ static bool vaccel_stack_scan(struct vaccel_stack_graph *g, struct vaccel_stack_
 		uint64_t pc = fn->start + i, target;
 		unsigned int rd = (w >> 7) & 31, rs1 = (w >> 15) & 31;
 
+		if (!vaccel_stack_realign(w, pad))
+			return false;
 		if ((w & 0x7f) == 0x6f) {			/* jal */
 			if (!vaccel_stack_call(g, fn, vaccel_jal_target(pc, w), rd != 0,
 					       depth, deepest))
@@ -308,7 +342,7 @@ static struct vaccel_stack_need vaccel_stack_walk(struct vaccel_stack_graph *g,
 						  struct vaccel_stack_fn *fn,
 						  unsigned int depth)
 {
-	uint32_t deepest = 0;
+	uint32_t deepest = 0, pad = 0;
 
 	if (fn->state == VACCEL_STACK_DONE)
 		return fn->need;
@@ -317,10 +351,10 @@ static struct vaccel_stack_need vaccel_stack_walk(struct vaccel_stack_graph *g,
 		return vaccel_stack_unknown;
 	fn->state = VACCEL_STACK_WALKING;
 	fn->need = vaccel_stack_unknown;
-	if (fn->has_frame && fn->size && vaccel_stack_scan(g, fn, depth, &deepest) &&
-	    (uint64_t)fn->frame + deepest <= VACCEL_STACK_MAX_BYTES) {
+	if (fn->has_frame && fn->size && vaccel_stack_scan(g, fn, depth, &deepest, &pad) &&
+	    (uint64_t)fn->frame + pad + deepest <= VACCEL_STACK_MAX_BYTES) {
 		fn->need.known = true;
-		fn->need.bytes = fn->frame + deepest;
+		fn->need.bytes = fn->frame + pad + deepest;
 	}
 	fn->state = VACCEL_STACK_DONE;
 	return fn->need;

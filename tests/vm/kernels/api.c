@@ -3,8 +3,9 @@
  * Copyright 2026 The vaccel authors
  *
  * api.c - kernels for test_api.c: stacks whose need the loader computes
- * from .stack_sizes (a frame and a callee; recursion; more than the
- * device has) and dynamic local memory.  Built with -fstack-size-section
+ * from .stack_sizes (a frame and a callee; a frame realigned to 4 KiB and
+ * a callee; recursion; more than the device has) and dynamic local
+ * memory.  Built with -fstack-size-section
  * (tests/vm/Makefile).
  */
 #include <vaccel_kernel.h>
@@ -30,6 +31,39 @@ VACCEL_KERNEL(ta_frame, const struct ta_args *a)
 	for (i = 0; i < TA_FRAME_BYTES; i++)
 		buf[i] = (uint8_t)(i * 3 + id);
 	((uint32_t *)a->out)[id] = ta_sum(buf, TA_FRAME_BYTES);
+}
+
+/* Sums @n bytes in a frame of its own (a leaf may have none). */
+__attribute__((noinline)) static uint32_t ta_sum_framed(const volatile uint8_t *p,
+							uint32_t n)
+{
+	volatile uint32_t acc[16];
+	uint32_t s = 0, i;
+
+	for (i = 0; i < 16; i++)
+		acc[i] = 0;
+	for (i = 0; i < n; i++)
+		acc[i % 16] += p[i];
+	for (i = 0; i < 16; i++)
+		s += acc[i];
+	return s;
+}
+
+/*
+ * An array aligned to 4 KiB: the kernel realigns its stack pointer below
+ * its frame, by up to 4080 bytes that .stack_sizes does not count, and
+ * its callee's frame is below that.  Counted without them, work-item 0's
+ * callee ran below the stacks (a fault), the others' into their
+ * neighbours' stacks.
+ */
+VACCEL_KERNEL(ta_aligned, const struct ta_args *a)
+{
+	volatile uint8_t buf[TA_ALIGNED_BYTES] __attribute__((aligned(TA_ALIGNED_ALIGN)));
+	unsigned int i, id = vaccel_global_id(0);
+
+	for (i = 0; i < TA_ALIGNED_BYTES; i++)
+		buf[i] = (uint8_t)(i * 3 + id);
+	((uint32_t *)a->out)[id] = ta_sum_framed(buf, TA_ALIGNED_BYTES);
 }
 
 __attribute__((noinline)) static uint32_t ta_fib(uint32_t n)

@@ -12,6 +12,9 @@
 
 /* Bytes of the array on ta_frame's stack. */
 #define TA_FRAME_BYTES		3000
+/* Bytes and alignment of the array on ta_aligned's stack. */
+#define TA_ALIGNED_BYTES	256
+#define TA_ALIGNED_ALIGN	4096
 /* Bytes of the array on ta_huge's stack: above the device's 64 KiB. */
 #define TA_HUGE_BYTES		(96 * 1024)
 /* Bytes of ta_dynlocal's VACCEL_LOCAL object. */
