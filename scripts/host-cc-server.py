@@ -11,7 +11,7 @@ vaccel-cc, each string ending in a NUL (an empty string ends the
 arguments).  This server runs VACCEL_CC with them, two runs at a time, and
 answers with ID.out and ID.err, then ID.status (written aside and renamed,
 so that the guest never reads half of it).  It ends when SPOOL/stop
-appears or when it is killed.
+appears, when its parent (cts.sh) is gone, or when it is killed.
 """
 import os
 import subprocess
@@ -39,7 +39,7 @@ def answer(spool, name, cc):
         with open(base + '.out', 'wb') as out, open(base + '.err', 'wb') as err:
             code = subprocess.call([cc.encode()] + args, cwd=cwd, env=env,
                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-    except (OSError, ValueError) as e:
+    except Exception as e:  # whatever went wrong, the guest gets an answer
         with open(base + '.err', 'ab') as err:
             err.write(('host-cc-server: %s\n' % e).encode())
         code = 1
@@ -56,6 +56,7 @@ def main():
     spool, cc = sys.argv[1], sys.argv[2]
     slots = threading.Semaphore(2)
     taken = set()
+    parent = os.getppid()
 
     def run(name):
         try:
@@ -63,7 +64,7 @@ def main():
         finally:
             slots.release()
 
-    while not os.path.exists(os.path.join(spool, 'stop')):
+    while not os.path.exists(os.path.join(spool, 'stop')) and os.getppid() == parent:
         names = [n for n in os.listdir(spool) if n.endswith('.req') and n not in taken]
         for name in sorted(names):
             slots.acquire()
