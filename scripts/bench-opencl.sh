@@ -61,7 +61,8 @@ PY
 fi
 
 prog=$build/tests/bench/opencl/bench_opencl
-if [ ! -x "$prog" ] || [ ! -f "$build/umd/share/OpenCL/vendors/vaccel.icd" ]; then
+if [ ! -x "$prog" ] || [ ! -x "$build/tests/bench/bin/tcg_tlb_warm" ] ||
+   [ ! -f "$build/umd/share/OpenCL/vendors/vaccel.icd" ]; then
 	echo "not ok bench.opencl: no $prog or no vaccel.icd (make benches and make -C umd opencl build them)"
 	exit 1
 fi
@@ -74,7 +75,11 @@ mkdir -p "$work/vendors" "$work/xdg-cache" "$work/pocl-cache" "$work/home" || ex
 cp "$build/umd/share/OpenCL/vendors/vaccel.icd" /etc/OpenCL/vendors/pocl.icd "$work/vendors/"
 : >"$metrics"
 cd "$work" || exit 1
-"$here/vm.sh" exec /usr/bin/env OCL_ICD_VENDORS="$work/vendors" HOME="$work/home" \
+# tcg_tlb_warm first: each vCPU's TCG TLB sized alike (tests/bench/tcg_tlb_warm.h).
+# shellcheck disable=SC2016 # the guest's shell expands $1 and $@
+"$here/vm.sh" exec /bin/sh -c '"$1" || echo "bench-opencl.sh: tcg_tlb_warm failed"; shift; exec "$@"' \
+	sh "$build/tests/bench/bin/tcg_tlb_warm" \
+	/usr/bin/env OCL_ICD_VENDORS="$work/vendors" HOME="$work/home" \
 	XDG_CACHE_HOME="$work/xdg-cache" POCL_CACHE_DIR="$work/pocl-cache" \
 	BENCH_JSON="$work/opencl.metrics" ${BENCH_OPENCL_ONLY:+BENCH_OPENCL_ONLY="$BENCH_OPENCL_ONLY"} \
 	"$prog" "$build/umd" "$build/tests/bench/bin/launch_kernel.elf"
