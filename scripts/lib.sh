@@ -27,6 +27,24 @@ kernel_log_problems() {
 	grep -E -f "$rule/problems" | grep -v -F -f "$rule/allowed" || true
 }
 
+# tcg_patch_race_log CONSOLE [RESULTS]: whether CONSOLE, the console log of
+# a boot of the dev VM under TCG, shows the kernel oopsing on a stale int3
+# before vaccel was loaded ("Modules linked in:" without vaccel) and
+# RESULTS, the guest's result lines, has no test result yet.  QEMU before
+# 8.1 (Debian 12 has 7.2) can, under multi-threaded TCG, keep running a
+# translation of kernel code that another vCPU is patching (a static key,
+# through an int3): the vCPU executes an int3 the kernel has already
+# taken out, and the kernel oopses in code that vaccel never touched.
+# With vaccel loaded, or a result out, an int3 oops is a problem as any
+# oops is: a jump into a function's int3 padding looks the same.
+tcg_patch_race_log() {
+	local console=$1 results=${2:-/dev/null}
+	[ -f "$console" ] || return 1
+	grep -aq 'Oops: int3' "$console" || return 1
+	! grep -a 'Modules linked in:' "$console" | grep -qw vaccel || return 1
+	! grep -aqE '^(ok|not ok) ' "$results" 2>/dev/null
+}
+
 # --- TAP ----------------------------------------------------------------
 #
 # Every runner prints TAP version 13 (https://testanything.org) that CI

@@ -819,6 +819,28 @@ kernel_log_rule() {
 }
 check kernel_log_rule kernel_log_rule
 
+# vm.sh boots again only after QEMU's TCG race with code patching, never
+# after an oops of a boot where vaccel was loaded or a test had reported.
+tcg_patch_race_rule() {
+	local race=$ROOT/tests/host/data/console-tcg-int3.txt
+
+	# shellcheck source=../../scripts/lib.sh
+	. "$ROOT/scripts/lib.sh"
+	tcg_patch_race_log "$race" /dev/null || { echo "the race's log not recognised"; return 1; }
+	sed 's/Modules linked in:/Modules linked in: vaccel(OE) drm_shmem_helper/' "$race" >"$TMP/race-vaccel.txt"
+	! tcg_patch_race_log "$TMP/race-vaccel.txt" /dev/null ||
+		{ echo "an int3 oops with vaccel loaded taken for the race"; return 1; }
+	echo "ok 1 - test_bo.create" >"$TMP/race-results.txt"
+	! tcg_patch_race_log "$race" "$TMP/race-results.txt" ||
+		{ echo "an int3 oops after a test result taken for the race"; return 1; }
+	sed 's/Oops: int3/Oops: general protection fault/' "$race" >"$TMP/race-gp.txt"
+	! tcg_patch_race_log "$TMP/race-gp.txt" /dev/null ||
+		{ echo "another oops taken for the race"; return 1; }
+	! tcg_patch_race_log "$ROOT/tests/host/data/kernel-log-clean.txt" /dev/null ||
+		{ echo "a clean log taken for the race"; return 1; }
+}
+check tcg_patch_race_rule tcg_patch_race_rule
+
 coredump_decoder() {
 	local bin=$O/bin/host_coredump dec=$UMD_O/bin/vaccel-coredump out rc d
 	"$CC" -std=gnu11 -O1 -g $CFLAGS $SAN $UAPI_INC "$ROOT/tests/host/host_coredump.c" \
