@@ -63,7 +63,7 @@ fi
 prog=$build/tests/bench/opencl/bench_opencl
 if [ ! -x "$prog" ] || [ ! -x "$build/tests/bench/bin/tcg_tlb_warm" ] ||
    [ ! -f "$build/umd/share/OpenCL/vendors/vaccel.icd" ]; then
-	echo "not ok bench.opencl: no $prog or no vaccel.icd (make benches and make -C umd opencl build them)"
+	echo "not ok bench.opencl: no $prog, tcg_tlb_warm or vaccel.icd (make benches and make -C umd opencl build them)"
 	exit 1
 fi
 if [ ! -f /etc/OpenCL/vendors/pocl.icd ]; then
