@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -92,11 +93,18 @@ static inline int tcg_tlb_warm_cpu(int cpu, long ms)
  */
 static inline int tcg_tlb_warm(long ms)
 {
-	int cpu, twin, status, children = 0, ret = 0;
+	int cpu, twin, status, n = 0, i, ret = 0;
 	cpu_set_t cpus;
+	pid_t *pids;
 
 	if (sched_getaffinity(0, sizeof(cpus), &cpus)) {
 		fprintf(stderr, "tcg_tlb_warm: sched_getaffinity: %s\n", strerror(errno));
+		return -1;
+	}
+	/* Its own children only: the caller may have others. */
+	pids = calloc(2 * CPU_COUNT(&cpus), sizeof(*pids));
+	if (!pids) {
+		fprintf(stderr, "tcg_tlb_warm: out of memory\n");
 		return -1;
 	}
 	for (cpu = 0; cpu < CPU_SETSIZE && !ret; cpu++) {
@@ -112,19 +120,19 @@ static inline int tcg_tlb_warm(long ms)
 			}
 			if (!pid)
 				_exit(tcg_tlb_warm_cpu(cpu, ms));
-			children++;
+			pids[n++] = pid;
 		}
 	}
-	for (; children; children--) {
-		if (wait(&status) < 0)
-			break;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	for (i = 0; i < n; i++) {
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
 			if (!ret)
 				fprintf(stderr, "tcg_tlb_warm: a process could not pin itself or map its %d pages\n",
 					TCG_TLB_WARM_PAGES);
 			ret = -1;
 		}
 	}
+	free(pids);
 	return ret;
 }
 
