@@ -35,12 +35,16 @@ kernel_log_problems() {
 # translation of kernel code that another vCPU is patching (a static key,
 # through an int3): the vCPU executes an int3 the kernel has already
 # taken out, and the kernel oopses in code that vaccel never touched.
-# With vaccel loaded, or a result out, an int3 oops is a problem as any
-# oops is: a jump into a function's int3 padding looks the same.
+# The sign of the race: the oops's code bytes show no int3 (cc) just
+# before the trapping address, since the patch was done by then; a jump
+# into a function's int3 padding shows "cc <cc>".  With vaccel loaded, or a
+# result out, an int3 oops is a problem as any oops is.
 tcg_patch_race_log() {
-	local console=$1 results=${2:-/dev/null}
+	local console=$1 results=${2:-/dev/null} before
 	[ -f "$console" ] || return 1
-	grep -aq 'Oops: int3' "$console" || return 1
+	before=$(awk '/Oops: int3/ { seen = 1 }
+		seen && /Code: / { sub(/ <.*/, ""); print $NF; exit }' "$console")
+	[ -n "$before" ] && [ "$before" != cc ] || return 1
 	! grep -a 'Modules linked in:' "$console" | grep -qw vaccel || return 1
 	! grep -aqE '^(ok|not ok) ' "$results" 2>/dev/null
 }

@@ -833,6 +833,9 @@ tcg_patch_race_rule() {
 	echo "ok 1 - test_bo.create" >"$TMP/race-results.txt"
 	! tcg_patch_race_log "$race" "$TMP/race-results.txt" ||
 		{ echo "an int3 oops after a test result taken for the race"; return 1; }
+	sed 's/ 66 <90> / cc <cc> /' "$race" >"$TMP/race-padding.txt"
+	! tcg_patch_race_log "$TMP/race-padding.txt" /dev/null ||
+		{ echo "a trap in int3 padding taken for the race"; return 1; }
 	sed 's/Oops: int3/Oops: general protection fault/' "$race" >"$TMP/race-gp.txt"
 	! tcg_patch_race_log "$TMP/race-gp.txt" /dev/null ||
 		{ echo "another oops taken for the race"; return 1; }
