@@ -27,24 +27,35 @@ kernel_log_problems() {
 	grep -E -f "$rule/problems" | grep -v -F -f "$rule/allowed" || true
 }
 
-# tcg_patch_race_log CONSOLE [RESULTS]: whether CONSOLE, the console log of
-# a boot of the dev VM under TCG, shows the kernel oopsing on a stale int3
-# before vaccel was loaded ("Modules linked in:" without vaccel) and
-# RESULTS, the guest's result lines, has no test result yet.  QEMU before
-# 8.1 (Debian 12 has 7.2) can, under multi-threaded TCG, keep running a
-# translation of kernel code that another vCPU is patching (a static key,
-# through an int3): the vCPU executes an int3 the kernel has already
-# taken out, and the kernel oopses in code that vaccel never touched.
-# The sign of the race: the oops's code bytes show no int3 (cc) just
-# before the trapping address, since the patch was done by then; a jump
-# into a function's int3 padding shows "cc <cc>".  With vaccel loaded, or a
-# result out, an int3 oops is a problem as any oops is.
-tcg_patch_race_log() {
-	local console=$1 results=${2:-/dev/null} before
+# tcg_stale_int3 CONSOLE: whether the first problem CONSOLE, the console
+# log of a boot of the dev VM under TCG, shows is the kernel oopsing on a
+# stale int3 outside vaccel.  QEMU before 8.1 (Debian 12 has 7.2) can,
+# under multi-threaded TCG, keep running a translation of kernel code that
+# another vCPU is patching (a static key, through an int3): the vCPU
+# executes an int3 the kernel has already taken out, and the kernel oopses
+# in code that vaccel never touched.  The sign of the race: the oops's
+# code bytes show no int3 (cc) just before the trapping address, since the
+# patch was done by then; a jump into a function's int3 padding shows
+# "cc <cc>".  The oops must not be in vaccel's code, and no other problem
+# (kernel_log_problems) may come before it.
+tcg_stale_int3() {
+	local console=$1 first before
 	[ -f "$console" ] || return 1
-	before=$(awk '/Oops: int3/ { seen = 1 }
-		seen && /Code: / { sub(/ <.*/, ""); print $NF; exit }' "$console")
-	[ -n "$before" ] && [ "$before" != cc ] || return 1
+	first=$(tr -d '\r' <"$console" | kernel_log_problems | head -n 1)
+	[[ $first == *"Oops: int3"* ]] || return 1
+	before=$(tr -d '\r' <"$console" | awk '/Oops: int3/ { seen = 1 }
+		seen && /RIP: / && rip == "" { rip = $0 }
+		seen && /Code: / { sub(/ <.*/, ""); print (rip ~ /\[vaccel\]/ ? "vaccel" : $NF); exit }')
+	[ -n "$before" ] && [ "$before" != cc ] && [ "$before" != vaccel ]
+}
+
+# tcg_patch_race_log CONSOLE [RESULTS]: whether CONSOLE shows the race of
+# tcg_stale_int3 before vaccel was loaded ("Modules linked in:" without
+# vaccel) and RESULTS, the guest's result lines, has no test result yet:
+# a boot that nothing can have depended on.
+tcg_patch_race_log() {
+	local console=$1 results=${2:-/dev/null}
+	tcg_stale_int3 "$console" || return 1
 	! grep -a 'Modules linked in:' "$console" | grep -qw vaccel || return 1
 	! grep -aqE '^(ok|not ok) ' "$results" 2>/dev/null
 }

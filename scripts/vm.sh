@@ -23,8 +23,9 @@
 #                 print a TAP stream (`ok N - name`, `not ok N - name #
 #                 why`, the guest's other lines as `#` comments, the plan
 #                 `1..N`; also in $VACCEL_CACHE/vm/<kernel>/test/
-#                 results.tap), then `vmtest: N passed, N failed`; exit 1
-#                 on any failure
+#                 results.tap) once the plan has ended (its lines come
+#                 live on stderr if that is a terminal), then `vmtest: N
+#                 passed, N failed`; exit 1 on any failure
 #   vm.sh run     run the sample workload (scripts/guest/sample.sh)
 #   vm.sh bench   run the benchmarks (scripts/guest/bench.sh), or those
 #                 BENCH_ONLY names ("bench_migrate bench_rt"); their
@@ -540,39 +541,73 @@ run_qemu() {
 }
 
 # Whether the last boot died of QEMU's race with the kernel's code patching
-# before vaccel was loaded or anything ran (tcg_patch_race_log() of lib.sh
-# says how it is told).  Seen once in some eighty boots of one day, at the
-# late initcall that makes sched_clock stable; such a boot runs again, once.
+# (tcg_stale_int3() of lib.sh says how it is told) before vaccel was loaded
+# or anything ran.  Seen once in some eighty boots of one day, at the late
+# initcall that makes sched_clock stable; such a boot runs again, once.
 tcg_patch_race() {
 	[[ $accel == *tcg* ]] && tcg_patch_race_log "$work/console.log" "$work/out.log"
 }
 
+# The same race at any time of a test plan, vaccel loaded (seen once, in
+# __schedule(), while a test turned trace events on): the plan runs again,
+# once, from the start, its first results set aside.  Only a plan's results
+# can be held back until the boot ends; the other modes stream theirs.
+tcg_patch_race_in_plan() {
+	[[ $accel == *tcg* ]] && tcg_stale_int3 "$work/console.log"
+}
+
 tcg_patch_race_note() {
-	info "the guest kernel oopsed on a stale int3 while booting, before vaccel was" \
-	     "loaded: QEMU's TCG race with code patching (fixed in QEMU 8.1); booting again" \
-	     "(its console log: $work/console.race.log)"
+	info "the guest kernel oopsed on a stale int3 $1: QEMU's TCG race with code" \
+	     "patching (fixed in QEMU 8.1); booting again (its console log:" \
+	     "$work/console.race.log${2:+, its results: $2})"
 	cp "$work/console.log" "$work/console.race.log"
 }
 
-# Runs QEMU in the background and streams out.log until it exits, without
-# the carriage returns of the serial line and without the final kernel log.
-# A boot that tcg_patch_race() recognises runs again, once.
+# The guest's lines of out.log, without the carriage returns of the serial
+# line, the final kernel log and the exported files.
+guest_lines() {
+	tr -d '\r' | sed -u -e '/^=== vaccel: \(kmemleak\|dmesg\) begin/,$d' \
+		-e '/^=== vaccel: file begin/,/^=== vaccel: file end/d' -e '/^=== vaccel: /d'
+}
+
+# Runs QEMU in the background and streams the guest's lines until it
+# exits.  A boot that tcg_patch_race() recognises runs again, once.  A
+# test plan's lines are held in $work/plan.out until the boot ends (and
+# shown as they come on stderr if it is a terminal), so that a plan that
+# tcg_patch_race_in_plan() recognises runs again without its first
+# results counting.
 run_and_stream() {
 	local vmmode=$1 accel=$2 rc qpid try
+	local held=$work/plan.out
+	rm -f "$work/console.race.log" "$work/plan.race.out"
 	for try in 1 2; do
 		rc=0
 		: >"$work/out.log"
 		run_qemu "$vmmode" "$accel" "$timeout_s" &
 		qpid=$!
-		tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | tr -d '\r' |
-			sed -u -e '/^=== vaccel: \(kmemleak\|dmesg\) begin/,$d' \
-				-e '/^=== vaccel: file begin/,/^=== vaccel: file end/d' -e '/^=== vaccel: /d'
+		if [ "$vmmode" = test ]; then
+			if [ -t 2 ]; then
+				tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null |
+					guest_lines | tee "$held" >&2
+			else
+				tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null |
+					guest_lines >"$held"
+			fi
+		else
+			tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | guest_lines
+		fi
 		wait "$qpid" || rc=$?
-		if [ "$try" = 2 ] || ! tcg_patch_race; then
+		[ "$try" = 1 ] || break
+		if tcg_patch_race; then
+			tcg_patch_race_note "while booting, before vaccel was loaded" >&2
+		elif [ "$vmmode" = test ] && tcg_patch_race_in_plan; then
+			mv "$held" "$work/plan.race.out"
+			tcg_patch_race_note "during the plan" "$work/plan.race.out" >&2
+		else
 			break
 		fi
-		tcg_patch_race_note >&2
 	done
+	[ "$vmmode" != test ] || cat "$held"
 	return $rc
 }
 
@@ -588,6 +623,7 @@ exec_fail() {
 run_exec() {
 	local ctl=$work/ctl qpid status bad taint try
 	set_share_args
+	rm -f "$work/console.race.log"
 	for try in 1 2; do
 		rm -rf "$ctl"
 		mkdir -p "$ctl"
@@ -609,7 +645,7 @@ run_exec() {
 		   [ -s "$ctl/stderr" ] || ! tcg_patch_race; then
 			break
 		fi
-		tcg_patch_race_note >&2
+		tcg_patch_race_note "while booting, before vaccel was loaded" >&2
 	done
 
 	if [ ! -f "$ctl/status" ]; then

@@ -820,7 +820,9 @@ kernel_log_rule() {
 check kernel_log_rule kernel_log_rule
 
 # vm.sh boots again only after QEMU's TCG race with code patching, never
-# after an oops of a boot where vaccel was loaded or a test had reported.
+# after an oops of a boot where vaccel was loaded or a test had reported;
+# a test plan runs again after the race at any time, never after an oops
+# in vaccel or one that follows another problem.
 tcg_patch_race_rule() {
 	local race=$ROOT/tests/host/data/console-tcg-int3.txt
 
@@ -841,6 +843,23 @@ tcg_patch_race_rule() {
 		{ echo "another oops taken for the race"; return 1; }
 	! tcg_patch_race_log "$ROOT/tests/host/data/kernel-log-clean.txt" /dev/null ||
 		{ echo "a clean log taken for the race"; return 1; }
+
+	# During a plan: vaccel loaded is no reason, a trap in vaccel or a
+	# problem before the oops is.
+	tcg_stale_int3 "$TMP/race-vaccel.txt" ||
+		{ echo "the race with vaccel loaded not recognised"; return 1; }
+	sed 's/RIP: 0010:sched_clock_idle_wakeup_event+0x5\/0x40/& [vaccel]/' \
+		"$TMP/race-vaccel.txt" >"$TMP/race-in-vaccel.txt"
+	cmp -s "$TMP/race-vaccel.txt" "$TMP/race-in-vaccel.txt" &&
+		{ echo "the test's RIP edit did not apply"; return 1; }
+	! tcg_stale_int3 "$TMP/race-in-vaccel.txt" ||
+		{ echo "an int3 oops in vaccel taken for the race"; return 1; }
+	{ echo "[    1.000000] WARNING: CPU: 0 PID: 1 at drivers/accel/vaccel/vaccel_job.c:10"
+	  cat "$TMP/race-vaccel.txt"; } >"$TMP/race-after-warn.txt"
+	! tcg_stale_int3 "$TMP/race-after-warn.txt" ||
+		{ echo "an int3 oops after a WARNING taken for the race"; return 1; }
+	! tcg_stale_int3 "$TMP/race-padding.txt" ||
+		{ echo "a trap in int3 padding taken for the race during a plan"; return 1; }
 }
 check tcg_patch_race_rule tcg_patch_race_rule
 
