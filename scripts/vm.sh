@@ -585,17 +585,14 @@ run_and_stream() {
 		: >"$work/out.log"
 		run_qemu "$vmmode" "$accel" "$timeout_s" &
 		qpid=$!
-		if [ "$vmmode" = test ]; then
-			if [ -t 2 ]; then
-				tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null |
-					guest_lines | tee "$held" >&2
+		tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | guest_lines |
+			if [ "$vmmode" != test ]; then
+				cat
+			elif [ -t 2 ]; then
+				tee "$held" >&2
 			else
-				tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null |
-					guest_lines >"$held"
+				cat >"$held"
 			fi
-		else
-			tail -n +1 --pid="$qpid" -F "$work/out.log" 2>/dev/null | guest_lines
-		fi
 		wait "$qpid" || rc=$?
 		[ "$try" = 1 ] || break
 		if tcg_patch_race; then
