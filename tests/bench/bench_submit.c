@@ -326,8 +326,9 @@ static void pipelined_rounds(struct pipelined_ratio *pr)
 		pr->cost.submit_ns += cost.submit_ns / PIPELINED_ROUNDS;
 		pr->cost.ctxsw += cost.ctxsw / PIPELINED_ROUNDS;
 	}
+	/* bench_percentile() sorts ratio[] in place: its ends are the extremes. */
 	pr->per = bench_percentile(ratio, PIPELINED_ROUNDS, 50) / 1000.0;
-	pr->lo = ratio[0] / 1000.0;	/* sorted */
+	pr->lo = ratio[0] / 1000.0;
 	pr->hi = ratio[PIPELINED_ROUNDS - 1] / 1000.0;
 	pr->job_ns = bench_percentile(job, PIPELINED_ROUNDS, 50);
 	pr->ioctl_ns = bench_percentile(ioctl_ns, PIPELINED_ROUNDS, 50);
