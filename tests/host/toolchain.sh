@@ -478,7 +478,10 @@ __kernel void k(__global ulong *o) { o[0] = get_global_id(0); }' \
 		>"$d/hdr.cl"
 	"$VACCEL_CC" -o "$d/hdr.elf" "$d/hdr.cl" || return 1
 	"$OBJDUMP" -d --mattr=+m,+a,+f,+d "$d/hdr.elf" >"$d/hdr.dis"
-	grep -q 'tp' "$d/hdr.dis" && { echo "an inlined header read uses tp"; return 1; }
+	# tp as an operand of an instruction: the file's path, in the
+	# disassembly's first lines, may hold the letters too.
+	grep -qE '^ *[0-9a-f]+:.*\btp\b' "$d/hdr.dis" &&
+		{ echo "an inlined header read uses tp"; return 1; }
 	grep -q '__vaccel_header_va' "$d/hdr.dis" && { echo "__vaccel_header_va left"; return 1; }
 	printf '%s\n' '__attribute__((noinline)) ulong f(void) { return get_global_offset(0); }' \
 		'__kernel void k(__global ulong *o) { o[0] = f(); }' >"$d/hdr_call.cl"
